@@ -1,0 +1,108 @@
+# Gate Lab — set-up, run and test in one place. Works on a fresh machine with Python 3.11.
+#
+#   make run    create .venv if missing, install requirements + editable package, start the app
+#   make test   create .venv if missing, install dev requirements + torch + Debian chromium,
+#               run the whole pytest suite (unit, AppTest page tests, real-browser tests)
+#   make bench  run the benchmarks in benchmarks/*.py
+#
+# Install steps are idempotent: each writes a stamp file in .venv whose name carries a hash of
+# the files it depends on, so a second `make test` skips pip entirely.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV   ?= .venv
+VPY    := $(VENV)/bin/python
+PIP    := $(VPY) -m pip
+
+# PyTorch is used ONLY by the parity tests (lstm_core.from_torch / to_torch against
+# torch.nn.LSTM / GRU). It is never a runtime dependency, so it is not in requirements*.txt:
+# `pip install torch==2.13.0` takes the CPU wheel that lies on this kind of machine's disk,
+# whereas an unpinned `torch` would pull a multi-GB CUDA build.
+TORCH_VERSION := 2.13.0
+
+PYTEST_ARGS ?=
+STREAMLIT_ARGS ?=
+
+export DEBIAN_FRONTEND := noninteractive
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+export PIP_NO_INPUT := 1
+export PIP_PROGRESS_BAR := off
+
+hash = $(shell cat $(1) 2>/dev/null | sha256sum | cut -c1-12)
+# The editable install records the top-level packages as they are when it runs: a folder
+# installed before its __init__.py existed stays a namespace package (its __init__ never runs)
+# until reinstalled. So redo it when pyproject.toml changes or a package's __init__.py appears.
+PKG_DIRS := $(wildcard lstm_core/__init__.py app/__init__.py)
+
+RUNTIME_STAMP  := $(VENV)/.stamp-runtime-$(call hash,requirements.txt)
+DEV_STAMP      := $(VENV)/.stamp-dev-$(call hash,requirements.txt requirements-dev.txt)-torch$(TORCH_VERSION)
+EDITABLE_STAMP := $(VENV)/.stamp-editable-$(shell (cat pyproject.toml; echo $(PKG_DIRS)) | sha256sum | cut -c1-12)
+
+.PHONY: help run test bench install install-dev chromium clean
+
+help:
+	@echo "make run    - install (first time) and start the app at http://localhost:8501"
+	@echo "make test   - install everything incl. Chromium (first time) and run every test"
+	@echo "make bench  - run benchmarks/*.py"
+	@echo "make clean  - remove .venv and caches"
+
+# --- virtual environment -------------------------------------------------------------------
+
+$(VPY):
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Gate Lab needs Python >= 3.11, found " + sys.version.split()[0]'
+	$(PYTHON) -m venv $(VENV)
+
+$(RUNTIME_STAMP): requirements.txt | $(VPY)
+	$(PIP) install -r requirements.txt
+	@rm -f $(VENV)/.stamp-runtime-* && touch $@
+
+$(DEV_STAMP): requirements.txt requirements-dev.txt | $(VPY)
+	$(PIP) install -r requirements-dev.txt
+	$(PIP) install torch==$(TORCH_VERSION)
+	@rm -f $(VENV)/.stamp-dev-* && touch $@
+
+# --no-deps: the dependencies are already installed, pinned, from requirements.txt.
+$(EDITABLE_STAMP): pyproject.toml | $(VPY)
+	$(PIP) install --no-deps -e .
+	@rm -f $(VENV)/.stamp-editable-* && touch $@
+
+install: $(RUNTIME_STAMP) $(EDITABLE_STAMP)
+
+install-dev: $(RUNTIME_STAMP) $(DEV_STAMP) $(EDITABLE_STAMP)
+
+# --- Chromium for the real-browser tests (Playwright cannot download its own here) ---------
+
+chromium:
+	@if command -v chromium >/dev/null 2>&1; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then SUDO=""; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
+	else \
+	  echo "ERROR: the browser tests need Debian's chromium and it is not installed." >&2; \
+	  echo "       Run as root (or with password-less sudo), or install it yourself:" >&2; \
+	  echo "       sudo apt-get update && sudo apt-get install -y chromium" >&2; \
+	  exit 1; \
+	fi; \
+	echo "Installing Debian chromium (apt-get) ..."; \
+	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q; \
+	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
+	command -v chromium >/dev/null 2>&1 || { echo "ERROR: chromium still not on PATH after apt-get install" >&2; exit 1; }
+
+# --- the two commands ----------------------------------------------------------------------
+
+run: install
+	$(VPY) -m streamlit run app/main.py $(STREAMLIT_ARGS)
+
+test: install-dev chromium
+	$(VPY) -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
+
+bench: install
+	@shopt -s nullglob; files=(benchmarks/*.py); \
+	if [ $${#files[@]} -eq 0 ]; then echo "no benchmarks yet (benchmarks/*.py)"; exit 0; fi; \
+	for f in "$${files[@]}"; do echo "== $$f"; $(VPY) "$$f"; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache *.egg-info
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,22 @@
+"""Gate Lab core: recurrent cells stepped one timestep at a time, with exact gradients.
+
+Pure NumPy (pandas only for ``Run.to_frame``). See the README for a tour of the API.
+"""
+from .config import LIMITS, VARIANTS, ModelConfig
+from .error_flow import ErrorFlow, error_flow
+from .gradients import backward, gradients
+from .model import Model, build, build_population, stack
+from .numerics import NonFiniteError
+from .rtrl import RTRL, rtrl_gradients
+from .sequence import Run, forward
+from .torch_io import from_torch, to_torch
+
+__all__ = ["VARIANTS", "LIMITS", "ModelConfig", "Model", "build", "build_population", "stack",
+           "forward", "Run", "gradients", "backward", "error_flow", "ErrorFlow", "RTRL",
+           "rtrl_gradients", "from_torch", "to_torch", "NonFiniteError"]
+
+try:  # the tasks and the trainer are optional until they exist
+    from .tasks import TASKS, Batch, Task, get_task  # noqa: F401
+    __all__ += ["TASKS", "Task", "Batch", "get_task"]
+except ImportError:  # pragma: no cover
+    pass

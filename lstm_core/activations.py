@@ -1,0 +1,65 @@
+"""Squashing functions and their derivatives, safe for every finite float64.
+
+Every function is written through ``tanh`` (``σ(x) = ½(1 + tanh(x/2))``), which never
+overflows: ``sigmoid(±1e308)`` is exactly 1 or 0 with no warning. Derivatives are
+computed from the *output* ``y`` where that is exact, so the backward pass needs no
+second call to ``exp``.
+
+The 1997 paper's squashing functions:
+    g(x) = 4σ(x) − 2 = 2·tanh(x/2)   ∈ [−2, 2]   (cell input),   g'(x) = 1 − (g/2)²
+    h(x) = 2σ(x) − 1 = tanh(x/2)     ∈ [−1, 1]   (cell output),  h'(x) = ½(1 − h²)
+Frasconi et al. 1992 use f(a) = tanh(a/2), i.e. the same function as h (max f' = ½).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+Array = np.ndarray
+
+
+def sigmoid(x: Array) -> Array:
+    """σ(x) = 1 / (1 + e^(−x)), computed as ½(1 + tanh(x/2)) to avoid overflow."""
+    return 0.5 + 0.5 * np.tanh(0.5 * x)
+
+
+def _ones_like(x: Array, y: Array) -> Array:
+    return np.ones_like(y)
+
+
+# name -> (f(x), f'(x) given x and y = f(x))
+ACTIVATIONS: dict[str, tuple[Callable[[Array], Array], Callable[[Array, Array], Array]]] = {
+    "sigmoid": (sigmoid, lambda x, y: y * (1.0 - y)),
+    "tanh": (np.tanh, lambda x, y: 1.0 - y * y),
+    "g1997": (lambda x: 2.0 * np.tanh(0.5 * x), lambda x, y: 1.0 - 0.25 * y * y),
+    "h1997": (lambda x: np.tanh(0.5 * x), lambda x, y: 0.5 * (1.0 - y * y)),
+    "half_tanh": (lambda x: np.tanh(0.5 * x), lambda x, y: 0.5 * (1.0 - y * y)),
+    "identity": (lambda x: x, _ones_like),
+}
+
+DESCRIPTIONS = {
+    "sigmoid": "σ(x) = 1/(1+e^−x) ∈ (0, 1)",
+    "tanh": "tanh(x) ∈ (−1, 1)",
+    "g1997": "g(x) = 4σ(x) − 2 ∈ (−2, 2)  (1997 cell input)",
+    "h1997": "h(x) = 2σ(x) − 1 ∈ (−1, 1)  (1997 cell output)",
+    "half_tanh": "f(a) = tanh(a/2), max f' = ½  (Frasconi et al. 1992)",
+    "identity": "identity",
+}
+
+
+def get(name: str) -> tuple[Callable[[Array], Array], Callable[[Array, Array], Array]]:
+    """Return ``(f, f_prime)`` for an activation name; ValueError lists the valid names."""
+    try:
+        return ACTIVATIONS[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown activation {name!r}; choose one of {sorted(ACTIVATIONS)}"
+        ) from None
+
+
+def softmax(x: Array) -> Array:
+    """Softmax over the last axis, shifted by the max so it never overflows."""
+    with np.errstate(over="ignore"):  # x − max may reach −inf for ±1e308; exp(−inf) = 0 is right
+        e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)

@@ -1,0 +1,92 @@
+"""The gated recurrent unit, exactly PyTorch's ``nn.GRU`` (one layer, gate order r, z, n).
+
+    r(t) = σ(W_r x(t) + b_ir + U_r h(t−1) + b_hr)
+    z(t) = σ(W_z x(t) + b_iz + U_z h(t−1) + b_hz)
+    n(t) = tanh(W_n x(t) + b_in + r(t) ⊙ (U_n h(t−1) + b_hn))
+    h(t) = (1 − z(t)) ⊙ n(t) + z(t) ⊙ h(t−1)
+Shapes: W_* (..., H, n_in), U_* (..., H, H), b_i*, b_h* (..., H); state h (..., B, H).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..activations import sigmoid
+from .base import outer_sum, stack, time_batch_sum
+
+GATES = ("r", "z", "n")
+
+
+class GRUCell:
+    flow_states = {"h": "dh"}
+
+    def __init__(self, cfg) -> None:
+        self.cfg = cfg
+        self.H = cfg.n_hidden
+        self.recurrent = tuple(f"U_{k}" for k in GATES)
+
+    def shapes(self) -> dict[str, tuple]:
+        H, n = self.H, self.cfg.n_in
+        s = {f"W_{k}": (H, n) for k in GATES}
+        s.update({f"U_{k}": (H, H) for k in GATES})
+        s.update({f"b_i{k}": (H,) for k in GATES})
+        s.update({f"b_h{k}": (H,) for k in GATES})
+        return s
+
+    def prepare(self, p: dict) -> dict:
+        W = np.concatenate([p[f"W_{k}"] for k in GATES], axis=-2)
+        U = np.concatenate([p[f"U_{k}"] for k in GATES], axis=-2)
+        return {"W": W, "U": U, "Wt": np.ascontiguousarray(np.swapaxes(W, -1, -2)),
+                "Ut": np.ascontiguousarray(np.swapaxes(U, -1, -2)),
+                "bi": np.concatenate([p[f"b_i{k}"] for k in GATES], axis=-1)[..., None, :],
+                "bh": np.concatenate([p[f"b_h{k}"] for k in GATES], axis=-1)[..., None, :]}
+
+    def zero_state(self, lead: tuple) -> dict:
+        return {"h": np.zeros(lead + (self.H,))}
+
+    def step(self, P: dict, state: dict, x: np.ndarray):
+        H = self.H
+        hp = state["h"]
+        gi = x @ P["Wt"] + P["bi"]
+        gh = hp @ P["Ut"] + P["bh"]
+        rz = sigmoid(gi[..., :2 * H] + gh[..., :2 * H])
+        r, z = rz[..., :H], rz[..., H:]
+        n = np.tanh(gi[..., 2 * H:] + r * gh[..., 2 * H:])
+        h = (1.0 - z) * n + z * hp
+        rec = {"x": x, "h_prev": hp, "r": r, "z": z, "n": n, "hn": gh[..., 2 * H:], "h": h}
+        return {"h": h}, h, rec
+
+    def backward_step(self, P, rec, dstate, dhidden, truncated=False):
+        H = self.H
+        dh = dhidden + dstate["h"]                                   # total dL/dh(t)
+        r, z, n, hp = rec["r"], rec["z"], rec["n"], rec["h_prev"]
+        dn_net = dh * (1.0 - z) * (1.0 - n * n)                      # h = (1−z) n + z h(t−1)
+        dz_net = dh * (hp - n) * z * (1.0 - z)
+        dr_net = dn_net * rec["hn"] * r * (1.0 - r)                  # n = tanh(… + r ⊙ hn)
+        dgi = np.concatenate([dr_net, dz_net, dn_net], axis=-1)      # error at W x + b_i
+        dgh = np.concatenate([dr_net, dz_net, dn_net * r], axis=-1)  # error at U h + b_h
+        return {"h": dh * z + dgh @ P["U"]}, {"dh": dh, "dgi": dgi, "dgh": dgh}
+
+    def param_grads(self, P, recs, deltas) -> dict:
+        H = self.H
+        dgi, dgh = stack(deltas, "dgi"), stack(deltas, "dgh")
+        gW, gU = outer_sum(dgi, stack(recs, "x")), outer_sum(dgh, stack(recs, "h_prev"))
+        gbi, gbh = time_batch_sum(dgi), time_batch_sum(dgh)
+        grads = {}
+        for n, k in enumerate(GATES):
+            rows = slice(n * H, (n + 1) * H)
+            grads[f"W_{k}"], grads[f"U_{k}"] = gW[..., rows, :], gU[..., rows, :]
+            grads[f"b_i{k}"], grads[f"b_h{k}"] = gbi[..., rows], gbh[..., rows]
+        return grads
+
+    def local_factor(self, P, rec) -> dict:
+        """‖∂h(t)/∂h(t−1)‖₂ of the full GRU Jacobian (per batch element)."""
+        H = self.H
+        r, z, n, hp = rec["r"], rec["z"], rec["n"], rec["h_prev"]
+        U = P["U"][..., None, :, :]                                   # (..., 1, 3H, H)
+        Ur, Uz, Un = U[..., :H, :], U[..., H:2 * H, :], U[..., 2 * H:, :]
+        dr = (r * (1 - r))[..., None] * Ur
+        dz = (z * (1 - z))[..., None] * Uz
+        dn = (1 - n * n)[..., None] * (r[..., None] * Un + rec["hn"][..., None] * dr)
+        J = (1 - z)[..., None] * dn + (hp - n)[..., None] * dz
+        J = J + z[..., None] * np.eye(H)
+        return {"h": np.linalg.norm(J, ord=2, axis=(-2, -1))}

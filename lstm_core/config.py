@@ -1,0 +1,244 @@
+"""The frozen configuration of one network: every setting, seed included.
+
+``ModelConfig`` round-trips through JSON (``to_dict`` / ``from_dict`` / ``to_json`` /
+``from_json``) so a page can put it in the URL and a user can save and load it. All
+validation lives in ``__post_init__``: an invalid setting raises ``ValueError`` with a
+message a student can act on, never later inside the math.
+
+Initialisation specs (``bias`` values and ``init`` values) are one of
+    a number                 -> every entry of the vector gets it
+    a list of numbers        -> one value per block (LSTM-1997 family) or per unit
+    {"uniform": [lo, hi]}    -> drawn uniformly from [lo, hi] with the config's seed
+    {"linspace": [a, b]}     -> evenly spaced from a to b over the blocks / units
+so the papers' staggered output-gate biases −1, −2, −3, −4 are ``[-1, -2, -3, -4]`` or
+``{"linspace": [-1, -4]}``.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import activations
+
+VARIANTS: dict[str, str] = {
+    "rnn": "simple recurrent network h(t) = f(W x + U h(t−1) + b): the vanishing-gradient baseline",
+    "local_feedback": "Frasconi, Gori & Soda 1992: units with only a self-loop (net-input or activation feedback)",
+    "lstm1997": "Hochreiter & Schmidhuber 1997: constant error carousel, input and output gates",
+    "lstm2000": "Gers, Schmidhuber & Cummins 2000: LSTM-1997 plus a forget gate",
+    "lstm2002": "Gers, Schraudolph & Schmidhuber 2002: forget gate plus peephole connections",
+    "lstm": "the modern LSTM, exactly PyTorch's nn.LSTM (one layer)",
+    "gru": "the gated recurrent unit, exactly PyTorch's nn.GRU (one layer)",
+}
+MEMORY_CELL_VARIANTS = ("lstm1997", "lstm2000", "lstm2002")
+
+# Caps that keep one user from exhausting the server; the core enforces them so every client does.
+LIMITS = {"n_in": 256, "n_out": 256, "n_hidden": 256, "n_blocks": 32, "block_size": 8, "units": 256}
+
+# friendly gate name -> parameter name, per variant
+GATE_BIASES: dict[str, dict[str, str]] = {
+    "rnn": {"hidden": "b"},
+    "local_feedback": {"hidden": "b"},
+    "lstm1997": {"input": "b_ig", "output": "b_og", "cell": "b_c"},
+    "lstm2000": {"input": "b_ig", "output": "b_og", "forget": "b_fg", "cell": "b_c"},
+    "lstm2002": {"input": "b_ig", "output": "b_og", "forget": "b_fg", "cell": "b_c"},
+    "lstm": {"input": "b_i", "forget": "b_f", "cell": "b_g", "output": "b_o"},
+    "gru": {"reset": "b_ir", "update": "b_iz", "candidate": "b_in"},
+}
+OUTPUT_ACTIVATIONS = ("sigmoid", "identity", "tanh", "softmax")
+CELL_INPUT = ("g1997", "sigmoid", "tanh", "identity")
+CELL_OUTPUT = ("h1997", "tanh", "identity")
+LOSSES = ("mse", "ce")
+
+
+def _check_spec(name: str, spec: Any) -> Any:
+    """Validate one initialisation spec and return it in canonical JSON-able form."""
+    if isinstance(spec, bool):
+        raise ValueError(f"{name}: expected a number, a list of numbers or a range, got {spec!r}")
+    if isinstance(spec, (int, float)):
+        if not math.isfinite(spec):
+            raise ValueError(f"{name}: initial value must be a finite number, got {spec!r}")
+        return float(spec)
+    if isinstance(spec, (list, tuple)):
+        if len(spec) == 0:
+            raise ValueError(f"{name}: the list of values is empty; give one value per block/unit")
+        return tuple(_check_spec(name, v) for v in spec)
+    if isinstance(spec, dict) and len(spec) == 1:
+        (kind, rng), = spec.items()
+        if kind in ("uniform", "linspace") and isinstance(rng, (list, tuple)) and len(rng) == 2:
+            lo, hi = (_check_spec(name, v) for v in rng)
+            if kind == "uniform" and lo > hi:
+                raise ValueError(f"{name}: uniform range [{lo}, {hi}] is empty; put the smaller value first")
+            return (kind, lo, hi)
+    if isinstance(spec, tuple) and len(spec) == 3 and spec[0] in ("uniform", "linspace"):
+        return spec
+    raise ValueError(
+        f"{name}: cannot read initial value {spec!r}; use a number, a list with one value per "
+        'block/unit, {"uniform": [lo, hi]} or {"linspace": [first, last]}'
+    )
+
+
+def _spec_to_json(spec: Any) -> Any:
+    if isinstance(spec, tuple) and spec and spec[0] in ("uniform", "linspace"):
+        return {spec[0]: [spec[1], spec[2]]}
+    if isinstance(spec, tuple):
+        return list(spec)
+    return spec
+
+
+def _int_setting(name: str, value: Any, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+        raise ValueError(f"{name} must be a whole number, got {value!r}")
+    value = int(value)
+    if not lo <= value <= hi:
+        raise ValueError(f"{name} must be between {lo} and {hi}, got {value}")
+    return value
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """Every setting of one network. Sizes that a variant does not use are ignored by it."""
+
+    variant: str
+    n_in: int
+    n_out: int
+    n_hidden: int = 8                 # rnn, lstm, gru
+    n_blocks: int = 2                 # LSTM-1997 family: memory-cell blocks
+    block_size: int = 1               # LSTM-1997 family: cells per block (sharing the block's gates)
+    n_static: int = 0                 # local_feedback: static units
+    n_net_fb: int = 2                 # local_feedback: net-input feedback units
+    n_act_fb: int = 2                 # local_feedback: activation feedback units
+    activation: str = "tanh"          # rnn hidden activation: tanh | sigmoid
+    output_gate: bool = True          # LSTM-1997 family: False ⇒ y_og ≡ 1 (1997 experiment 2a)
+    forget_gate: bool = True          # LSTM-2000/2002 (lstm1997 never has one)
+    peepholes: bool = True            # lstm2002 only
+    cell_input: str = "g1997"         # g: g1997 | sigmoid | tanh | identity
+    cell_output: str = "h1997"        # h: h1997 | tanh | identity
+    gates_as_sources: bool = True     # gate activations feed back as recurrent inputs (1997 yes, 2002 no)
+    input_to_output: bool = False     # output layer also sees x(t) directly
+    output_activation: str = "sigmoid"
+    loss: str = "mse"                 # mse (½Σ(y−d)², the papers') | ce (softmax cross-entropy)
+    init_range: float = 0.1           # weights uniform in [−init_range, init_range]
+    recurrent_scale: float | None = None  # if set: recurrent matrices = scale × random orthogonal
+    bias: tuple = field(default=())   # ((gate name, spec), …) — see module docstring
+    init: tuple = field(default=())   # ((parameter name, spec), …) overrides by parameter name
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.variant not in VARIANTS:
+            raise ValueError(f"unknown variant {self.variant!r}; choose one of {list(VARIANTS)}")
+        set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731 — frozen dataclass normalisation
+        set_("n_in", _int_setting("n_in (number of inputs)", self.n_in, 1, LIMITS["n_in"]))
+        set_("n_out", _int_setting("n_out (number of outputs)", self.n_out, 1, LIMITS["n_out"]))
+        set_("n_hidden", _int_setting("n_hidden", self.n_hidden, 1, LIMITS["n_hidden"]))
+        set_("n_blocks", _int_setting("n_blocks (memory blocks)", self.n_blocks, 1, LIMITS["n_blocks"]))
+        set_("block_size", _int_setting("block_size (cells per block)", self.block_size, 1, LIMITS["block_size"]))
+        for k in ("n_static", "n_net_fb", "n_act_fb"):
+            set_(k, _int_setting(k, getattr(self, k), 0, LIMITS["units"]))
+        if self.variant == "local_feedback" and self.n_static + self.n_net_fb + self.n_act_fb == 0:
+            raise ValueError("local_feedback needs at least one hidden unit (n_static + n_net_fb + n_act_fb ≥ 1)")
+        if self.variant == "local_feedback" and self.n_static + self.n_net_fb + self.n_act_fb > LIMITS["units"]:
+            raise ValueError(f"local_feedback: at most {LIMITS['units']} hidden units in total")
+        if self.activation not in ("tanh", "sigmoid"):
+            raise ValueError(f"activation must be 'tanh' or 'sigmoid', got {self.activation!r}")
+        for name, value, allowed in (("cell_input (g)", self.cell_input, CELL_INPUT),
+                                     ("cell_output (h)", self.cell_output, CELL_OUTPUT),
+                                     ("output_activation", self.output_activation, OUTPUT_ACTIVATIONS),
+                                     ("loss", self.loss, LOSSES)):
+            if value not in allowed:
+                raise ValueError(f"{name} must be one of {list(allowed)}, got {value!r}")
+        if (self.loss == "ce") != (self.output_activation == "softmax"):
+            raise ValueError("use loss 'ce' together with output_activation 'softmax' (and only then); "
+                             "squared error ('mse') goes with sigmoid, tanh or identity outputs")
+        for k in ("output_gate", "forget_gate", "peepholes", "gates_as_sources", "input_to_output"):
+            if not isinstance(getattr(self, k), bool):
+                raise ValueError(f"{k} must be true or false, got {getattr(self, k)!r}")
+        if isinstance(self.init_range, bool) or not isinstance(self.init_range, (int, float)) \
+                or not math.isfinite(self.init_range) or not 0 <= self.init_range <= 10:
+            raise ValueError(f"init_range must be a number between 0 and 10, got {self.init_range!r}")
+        set_("init_range", float(self.init_range))
+        if self.recurrent_scale is not None:
+            if isinstance(self.recurrent_scale, bool) or not isinstance(self.recurrent_scale, (int, float)) \
+                    or not math.isfinite(self.recurrent_scale) or not 0 <= self.recurrent_scale <= 100:
+                raise ValueError(f"recurrent_scale must be a number between 0 and 100 (or None), got {self.recurrent_scale!r}")
+            set_("recurrent_scale", float(self.recurrent_scale))
+        set_("seed", _int_setting("seed", self.seed, 0, 2**32 - 1))
+        set_("bias", self._check_specs(self.bias, "bias"))
+        set_("init", self._check_specs(self.init, "init"))
+        valid = GATE_BIASES[self.variant]
+        for gate, _ in self.bias:
+            if gate not in valid:
+                raise ValueError(f"{self.variant} has no gate bias {gate!r}; its gate biases are {list(valid)}")
+
+    @staticmethod
+    def _check_specs(specs: Any, what: str) -> tuple:
+        items = specs.items() if isinstance(specs, dict) else specs
+        try:
+            pairs = [(str(k), v) for k, v in items]
+        except (TypeError, ValueError):
+            raise ValueError(f"{what} must map names to initial values, e.g. {{'output': [-1, -2]}}") from None
+        return tuple(sorted((k, _check_spec(f"{what}[{k!r}]", v)) for k, v in pairs))
+
+    # -- derived sizes -----------------------------------------------------------------
+    @property
+    def has_forget_gate(self) -> bool:
+        return self.variant in ("lstm2000", "lstm2002") and self.forget_gate
+
+    @property
+    def has_peepholes(self) -> bool:
+        return self.variant == "lstm2002" and self.peepholes
+
+    @property
+    def n_cells(self) -> int:
+        return self.n_blocks * self.block_size
+
+    @property
+    def hidden_size(self) -> int:
+        """Size of the vector the output layer reads (without the optional direct input)."""
+        if self.variant in MEMORY_CELL_VARIANTS:
+            return self.n_cells
+        if self.variant == "local_feedback":
+            return self.n_static + self.n_net_fb + self.n_act_fb
+        return self.n_hidden
+
+    # -- JSON round trip ---------------------------------------------------------------
+    def to_dict(self) -> dict:
+        d = dataclasses.asdict(self)
+        d["bias"] = {k: _spec_to_json(v) for k, v in self.bias}
+        d["init"] = {k: _spec_to_json(v) for k, v in self.init}
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "ModelConfig":
+        if not isinstance(d, dict):
+            raise ValueError("a model configuration must be a JSON object (a dict of settings)")
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(d) - names
+        if unknown:
+            raise ValueError(f"unknown setting(s) {sorted(unknown)}; valid settings are {sorted(names)}")
+        missing = {"variant", "n_in", "n_out"} - set(d)
+        if missing:
+            raise ValueError(f"configuration is missing {sorted(missing)}")
+        return cls(**d)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> "ModelConfig":
+        try:
+            d = json.loads(text)
+        except (json.JSONDecodeError, TypeError) as e:
+            raise ValueError(f"configuration is not valid JSON: {e}") from None
+        return cls.from_dict(d)
+
+    def replace(self, **changes: Any) -> "ModelConfig":
+        """A validated copy with some settings changed."""
+        return dataclasses.replace(self, **changes)
+
+
+def check_activation_names() -> None:  # pragma: no cover - import-time sanity
+    for name in CELL_INPUT + CELL_OUTPUT:
+        activations.get(name)

@@ -1,0 +1,69 @@
+"""Gradients of the loss by backpropagation through time.
+
+``gradients(model, xs, targets, mask, method=...)`` returns ``(loss, grads)`` with one
+gradient array per parameter (same names and shapes, population axis included):
+
+* ``"bptt"``      — the exact gradient (checked against finite differences in the tests);
+* ``"truncated"`` — the 1997 truncated gradient of the LSTM-1997 family: error reaches the
+  past only through the CEC s(t−1) → s(t) (see ``cells/memory_cell.py``); computed here by a
+  backward pass, and forward in time by ``rtrl.py`` — the tests check they agree;
+* ``"tbptt"``     — truncated BPTT(k): the sequence is cut into chunks of k steps and no
+  error crosses a chunk boundary (what ``state.detach()`` every k steps does in PyTorch).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .cells.base import outer_sum, time_batch_sum
+from .model import Model
+from .sequence import Run, forward, loss_and_output_error
+
+Array = np.ndarray
+METHODS = ("bptt", "truncated", "tbptt")
+
+
+def backward(model: Model, run: Run, dnet_out: Array, method: str = "bptt", k: int | None = None):
+    """Backward pass over a recorded run given dL/dnet_out (T, ..., B, n_out).
+
+    Returns (grads, deltas): ``deltas[t]`` holds step t's errors, including the total error
+    at the state (used by ``error_flow``).
+    """
+    if method not in METHODS:
+        raise ValueError(f"unknown gradient method {method!r}; choose one of {list(METHODS)}")
+    truncated = method == "truncated"
+    if truncated and model.config.variant not in ("lstm1997", "lstm2000", "lstm2002"):
+        raise ValueError(f"the 1997 truncated gradient is defined for lstm1997/lstm2000/lstm2002, "
+                         f"not {model.config.variant}; use method='bptt' or 'tbptt'")
+    if method == "tbptt":
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+            raise ValueError(f"tbptt needs k, a whole number of steps ≥ 1; got {k!r}")
+    cell, P = model.cell, run.prepared
+    hidden = run.internals["hidden"]
+    grads = {"W_out": outer_sum(dnet_out, hidden), "b_out": time_batch_sum(dnet_out)}
+    dhidden = dnet_out @ model.params["W_out"][None]          # (T, ..., B, n_hidden_out)
+    T = dnet_out.shape[0]
+    dstate = {n: np.zeros_like(v) for n, v in run.state.items()}
+    deltas: list = [None] * T
+    with np.errstate(over="ignore", invalid="ignore"):
+        for t in range(T - 1, -1, -1):
+            if method == "tbptt" and (t + 1) % k == 0 and t + 1 < T:
+                dstate = {n: np.zeros_like(v) for n, v in dstate.items()}   # chunk boundary
+            dstate, deltas[t] = cell.backward_step(P, run.recs[t], dstate, dhidden[t], truncated)
+        grads.update(cell.param_grads(P, run.recs, deltas))
+    return {n: grads[n] for n in model.params}, deltas
+
+
+def gradients(model: Model, xs: Array, targets: Array, mask: Array | None = None,
+              method: str = "bptt", k: int | None = None, state: dict | None = None,
+              return_run: bool = False):
+    """(loss, grads): loss per network (scalar, or (K,) for a population) and dL/dθ.
+
+    ``state`` starts the sequence from a given state (treated as a constant);
+    ``return_run=True`` also returns the forward ``Run`` (outputs, internals, final state).
+    """
+    run = forward(model, xs, state=state)
+    if mask is None:
+        mask = np.ones(np.asarray(targets).shape[:-1])
+    loss, dnet_out = loss_and_output_error(model, run.outputs, run.internals["net_out"], targets, mask)
+    grads, _ = backward(model, run, dnet_out, method, k)
+    return (loss, grads, run) if return_run else (loss, grads)

@@ -1,0 +1,29 @@
+"""Finding and reporting non-finite values (where they first appeared)."""
+from __future__ import annotations
+
+import numpy as np
+
+
+class NonFiniteError(ArithmeticError):
+    """A NaN or infinity appeared; ``step`` and ``name`` say where it first did."""
+
+    def __init__(self, message: str, step: int | None = None, name: str | None = None) -> None:
+        super().__init__(message)
+        self.step, self.name = step, name
+
+
+def first_nonfinite(internals: dict[str, np.ndarray]) -> tuple[int, str]:
+    """(first timestep, internal name) holding a non-finite value; arrays are (T, ...)."""
+    best = (None, None)
+    for name, a in internals.items():
+        bad = ~np.isfinite(a.reshape(a.shape[0], -1)).all(axis=1)
+        if bad.any():
+            t = int(np.argmax(bad))
+            if best[0] is None or t < best[0]:
+                best = (t, name)
+    return best
+
+
+def nonfinite_params(params: dict[str, np.ndarray]) -> list[str]:
+    """Names of parameter (or gradient) arrays holding NaN or infinity."""
+    return [n for n, p in params.items() if not np.isfinite(p).all()]

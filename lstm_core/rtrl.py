@@ -1,0 +1,136 @@
+"""The 1997 truncated gradient computed forward in time: RTRL with eligibility traces.
+
+For the LSTM-1997 family, error reaches the past only along the CEC, so the truncated
+dL/dw of every gate and cell-input weight is carried forward in per-cell traces
+(memory independent of T, "local in space and time"). With f = y_fg (1 without a forget
+gate) and z_q(t) the q-th source of step t (x(t), r(t−1), or s(t−1) for peepholes):
+
+    e_c(t)  = f(t) e_c(t−1)  + y_ig(t) g'(net_c(t)) z_q(t)          (W_c, b_c: per cell)
+    e_ig(t) = f(t) e_ig(t−1) + g(net_c(t)) σ'(net_ig(t)) z_q(t)      (W_ig, b_ig, u_ig: per cell j of block k)
+    e_fg(t) = f(t) e_fg(t−1) + s(t−1) σ'(net_fg(t)) z_q(t)           (W_fg, b_fg, u_fg)
+    dL/dw  += δ_s(t) e(t),   δ_s(t) = δ_yc(t) y_og(t) h'(s(t))
+
+with δ_yc(t) the error arriving at the cell output from the output layer at step t. The
+output gate and output layer gradients are local in time. ``RTRL.step`` returns the
+gradient of step t's error alone, so a trainer can update the weights after every step.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import activations
+from .model import Model
+from .sequence import loss_and_output_error
+
+Array = np.ndarray
+
+
+class RTRL:
+    """Online truncated-gradient computation for one (population) model."""
+
+    def __init__(self, model: Model, batch: int = 1) -> None:
+        if model.config.variant not in ("lstm1997", "lstm2000", "lstm2002"):
+            raise ValueError(f"RTRL (the 1997 truncated gradient) is defined for lstm1997/lstm2000/"
+                             f"lstm2002, not {model.config.variant}")
+        self.model = model
+        self.reset(batch)
+
+    def reset(self, batch: int = 1) -> None:
+        """Start a new sequence: zero state and zero traces."""
+        m, c = self.model, self.model.cell
+        self.state = m.initial_state(batch)
+        lead = m.lead + (batch,)
+        nb, bs, nz = c.nb, c.bs, c.n_z
+        self.e = {"W_c": np.zeros(lead + (c.nc, nz)), "b_c": np.zeros(lead + (c.nc,))}
+        gates = ["ig"] + (["fg"] if c.fg else [])
+        for g in gates:
+            self.e[f"W_{g}"] = np.zeros(lead + (nb, bs, nz))
+            self.e[f"b_{g}"] = np.zeros(lead + (nb, bs))
+            if c.peep:
+                self.e[f"u_{g}"] = np.zeros(lead + (nb, bs, bs))
+
+    def step(self, x: Array, target: Array | None = None, mask: Array | None = None,
+             prepared: dict | None = None):
+        """One timestep. Returns (y, loss of this step, truncated gradient of this step's loss)."""
+        m, c = self.model, self.model.cell
+        x = m.check_inputs(x, time_axis=False)
+        P = prepared if prepared is not None else c.prepare(m.params)
+        with np.errstate(over="ignore", invalid="ignore"):
+            self.state, hidden, rec = c.step(P, self.state, x)
+            net_out, y = m.output(hidden)
+            self._update_traces(rec)
+            if target is None:
+                return y, None, None
+            B = y.shape[-2]
+            mk = np.ones(y.shape[:-1]) if mask is None else np.broadcast_to(np.asarray(mask, float), y.shape[:-1])
+            loss, dnet_out = loss_and_output_error(m, y[None], net_out[None], np.asarray(target)[None], mk[None])
+            grads = self._grads(rec, hidden, dnet_out[0], P)
+        return y, loss, grads
+
+    def _update_traces(self, rec: dict) -> None:
+        c, e = self.model.cell, self.e
+        blocks = c._blocks
+        z = rec["z"]
+        f4 = rec["y_fg"][..., None] if c.fg else None                 # (..., B, nb, 1)
+        decay = (lambda a, extra: a * (f4[..., None] if extra else f4)) if c.fg else (lambda a, extra: a)
+        gc, yig = rec["g"], rec["y_ig"]
+        # cell input weights: e_c = f e_c + y_ig g'(net_c) z
+        fc = np.repeat(rec["y_fg"], c.bs, axis=-1) if c.fg else None
+        coef_c = np.repeat(yig, c.bs, axis=-1) * c.gprime(rec["net_c"], gc)
+        e["W_c"] = (e["W_c"] * fc[..., None] if c.fg else e["W_c"]) + coef_c[..., None] * z[..., None, :]
+        e["b_c"] = (e["b_c"] * fc if c.fg else e["b_c"]) + coef_c
+        sp4 = blocks(rec["s_prev"])
+        coefs = {"ig": blocks(gc) * (yig * (1.0 - yig))[..., None]}
+        if c.fg:
+            yfg = rec["y_fg"]
+            coefs["fg"] = sp4 * (yfg * (1.0 - yfg))[..., None]
+        for g, coef in coefs.items():                                  # coef: (..., B, nb, bs)
+            e[f"W_{g}"] = decay(e[f"W_{g}"], True) + coef[..., None] * z[..., None, None, :]
+            e[f"b_{g}"] = decay(e[f"b_{g}"], False) + coef
+            if c.peep:
+                e[f"u_{g}"] = decay(e[f"u_{g}"], True) + coef[..., None] * sp4[..., None, :]
+
+    def _grads(self, rec: dict, hidden: Array, dnet_out: Array, P: dict) -> dict:
+        m, c, e = self.model, self.model.cell, self.e
+        sw = lambda a: np.swapaxes(a, -1, -2)  # noqa: E731
+        grads = {"W_out": sw(dnet_out) @ hidden, "b_out": dnet_out.sum(-2)}
+        dyc = dnet_out @ m.params["W_out"]
+        if m.config.input_to_output:
+            dyc = dyc[..., m.config.n_in:]
+        s, hs = rec["s"], rec["h"]
+        hp = c.hprime(s, hs)
+        if c.og:
+            yog = rec["y_og"]
+            ds = dyc * hp * np.repeat(yog, c.bs, axis=-1)               # δ_s(t), truncated
+            dnet_og = (c._blocks(dyc) * c._blocks(hs)).sum(-1) * yog * (1.0 - yog)
+            grads["W_og"], grads["b_og"] = sw(dnet_og) @ rec["z"], dnet_og.sum(-2)
+            if c.peep:
+                grads["u_og"] = (dnet_og[..., None] * c._blocks(s)).sum(-3)
+        else:
+            ds = dyc * hp
+        grads["W_c"] = (ds[..., None] * e["W_c"]).sum(-3)
+        grads["b_c"] = (ds * e["b_c"]).sum(-2)
+        d4 = c._blocks(ds)
+        for g in ["ig"] + (["fg"] if c.fg else []):
+            grads[f"W_{g}"] = (d4[..., None] * e[f"W_{g}"]).sum(-2).sum(-3)
+            grads[f"b_{g}"] = (d4 * e[f"b_{g}"]).sum(-1).sum(-2)
+            if c.peep:
+                grads[f"u_{g}"] = (d4[..., None] * e[f"u_{g}"]).sum(-2).sum(-3)
+        return {n: grads[n] for n in m.params}
+
+
+def rtrl_gradients(model: Model, xs: Array, targets: Array, mask: Array | None = None):
+    """(loss, truncated gradient) of a whole sequence by online RTRL with fixed weights."""
+    xs = model.check_inputs(xs)
+    targets = np.asarray(targets, dtype=float)
+    if mask is None:
+        mask = np.ones(targets.shape[:-1])
+    mask = np.asarray(mask, dtype=float)
+    r = RTRL(model, batch=xs.shape[-2])
+    P = model.cell.prepare(model.params)
+    total, loss = None, 0.0
+    for t in range(xs.shape[0]):
+        _, lt, g = r.step(xs[t], targets[t], mask[t], prepared=P)
+        loss = loss + lt
+        total = g if total is None else {n: total[n] + g[n] for n in g}
+    return loss, total

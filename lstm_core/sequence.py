@@ -1,0 +1,101 @@
+"""Whole-sequence forward pass and the losses.
+
+``forward(model, xs)`` runs ``cell.step`` once per timestep (the same code as
+``Model.step``) and stacks every step's named internals into ``run.internals[name]`` of
+shape (T, ..., B, n). Loss (the papers' squared error, averaged over the batch):
+    L = (1/B) Σ_t Σ_i mask_t · ½ (y_i(t) − d_i(t))²
+or, for softmax outputs, L = −(1/B) Σ_t mask_t Σ_i d_i(t) log y_i(t).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .model import Model
+from .numerics import NonFiniteError, first_nonfinite
+
+Array = np.ndarray
+
+
+@dataclass
+class Run:
+    outputs: Array                   # (T, ..., B, n_out)
+    internals: dict[str, Array]      # name -> (T, ..., B, n)
+    state: dict[str, Array]          # final state
+    recs: list[dict] = field(repr=False)
+    prepared: dict = field(repr=False)
+
+    def to_frame(self, names: list[str] | None = None):
+        """Tidy table: one row per (t, [member], batch, quantity, unit) with its value."""
+        import pandas as pd
+
+        names = names or [n for n in self.internals if n not in ("x", "z", "s_prev", "h_prev", "c_prev",
+                                                                 "a_net_prev", "h_act_prev")]
+        frames = []
+        for name in names:
+            a = self.internals[name]
+            idx = np.indices(a.shape).reshape(a.ndim, -1)
+            cols = {"t": idx[0]}
+            if a.ndim == 4:
+                cols["member"] = idx[1]
+            cols.update(batch=idx[-2], quantity=name, unit=idx[-1], value=a.reshape(-1))
+            frames.append(pd.DataFrame(cols))
+        return pd.concat(frames, ignore_index=True)
+
+
+def forward(model: Model, xs: Array, state: dict | None = None, check: bool = True) -> Run:
+    """Run a whole sequence xs (T, B, n_in) [or (T, K, B, n_in)] through the model."""
+    xs = model.check_inputs(xs)
+    if state is None:
+        state = model.initial_state(xs.shape[-2])
+    cell = model.cell
+    P = cell.prepare(model.params)
+    recs = []
+    with np.errstate(over="ignore", invalid="ignore"):   # non-finite values are reported below instead
+        hiddens = []
+        for t in range(xs.shape[0]):
+            state, hidden, rec = cell.step(P, state, xs[t])
+            hiddens.append(hidden)
+            recs.append(rec)
+        hidden = np.stack(hiddens)
+        net_out, y = model.output(hidden)
+    internals = {name: np.stack([r[name] for r in recs]) for name in recs[0]} if recs else {}
+    internals["hidden"], internals["net_out"], internals["y"] = hidden, net_out, y
+    if check and not np.isfinite(y).all():
+        where = first_nonfinite(internals)
+        raise NonFiniteError(f"non-finite value in the forward pass: first in '{where[1]}' at step {where[0]} "
+                             "(weights too large? try a smaller learning rate or init range)", step=where[0],
+                             name=where[1])
+    return Run(y, internals, state, recs, P)
+
+
+def loss_and_output_error(model: Model, y: Array, net_out: Array, targets: Array, mask: Array):
+    """(L per network, dL/dnet_out) for outputs y (T, ..., B, n_out)."""
+    targets = np.asarray(targets, dtype=float)
+    mask = np.asarray(mask, dtype=float)
+    if targets.shape[-1] != y.shape[-1] or targets.shape[0] != y.shape[0]:
+        raise ValueError(f"targets must have shape (T, B, n_out) = {(y.shape[0], y.shape[-2], y.shape[-1])}; "
+                         f"got {targets.shape}")
+    if mask.shape[0] != y.shape[0]:
+        raise ValueError(f"mask must have shape (T, B) with T = {y.shape[0]}; got {mask.shape}")
+    if not (np.isfinite(targets).all() and np.isfinite(mask).all()):
+        raise ValueError("targets and mask must be finite numbers (no NaN or infinity)")
+    if model.K is not None and targets.ndim == 3:          # shared by all members
+        targets = targets[:, None]
+    if model.K is not None and mask.ndim == 2:
+        mask = mask[:, None]
+    B = y.shape[-2]
+    m = mask[..., None]
+    err = y - targets
+    if model.config.loss == "ce":
+        with np.errstate(divide="ignore", invalid="ignore"):
+            logy = np.where(targets > 0, np.log(np.maximum(y, 1e-300)), 0.0)
+        loss = -(m * targets * logy).sum(axis=(0, -1)).sum(-1) / B
+        dnet = m * err / B                                 # softmax + cross-entropy
+    else:
+        loss = 0.5 * (m * err * err).sum(axis=(0, -1)).sum(-1) / B
+        from . import activations
+        act = model.config.output_activation
+        dnet = m * err * activations.get(act)[1](net_out, y) / B
+    return loss, dnet

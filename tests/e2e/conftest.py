@@ -1,0 +1,151 @@
+"""Fixtures for real-browser tests: a Streamlit server on a free port and Debian's Chromium.
+
+Playwright's own browser download does not work on these machines, so Chromium comes from
+Debian (``apt-get install chromium``; ``make test`` does it) and is launched through
+``executable_path``. A missing Chromium is a test FAILURE, never a skip.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOT_DIR = REPO_ROOT / "docs" / "screenshots"
+ARTIFACT_DIR = REPO_ROOT / "tests" / "e2e" / "artifacts"
+
+SERVER_START_TIMEOUT_S = 60.0
+APP_READY_TIMEOUT_MS = 30_000
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _health_ok(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as resp:
+            return resp.status == 200 and resp.read().decode().strip() == "ok"
+    except (urllib.error.URLError, ConnectionError, OSError):
+        return False
+
+
+@pytest.fixture(scope="session")
+def streamlit_server():
+    """Start ``streamlit run app/main.py`` on a free port; yield its base URL."""
+    port = _free_port()
+    cmd = [
+        sys.executable, "-m", "streamlit", "run", "app/main.py",
+        "--server.headless", "true",
+        "--server.port", str(port),
+        "--server.address", "127.0.0.1",
+        "--browser.gatherUsageStats", "false",
+        "--server.fileWatcherType", "none",
+    ]
+    # Server output goes to files, not pipes: a full pipe would block the server.
+    log_dir = Path(tempfile.mkdtemp(prefix="gatelab-streamlit-"))
+    out_path, err_path = log_dir / "stdout.log", log_dir / "stderr.log"
+    with open(out_path, "wb") as out, open(err_path, "wb") as err:
+        proc = subprocess.Popen(
+            cmd, cwd=REPO_ROOT, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+        while not _health_ok(f"{base_url}/_stcore/health"):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                why = (f"exited with code {proc.returncode}" if proc.poll() is not None
+                       else f"not healthy after {SERVER_START_TIMEOUT_S:.0f} s")
+                pytest.fail(
+                    f"Streamlit server {why}: {' '.join(cmd)}\n"
+                    f"--- stderr ---\n{err_path.read_text(errors='replace')}\n"
+                    f"--- stdout ---\n{out_path.read_text(errors='replace')}",
+                    pytrace=False,
+                )
+            time.sleep(0.25)
+        yield base_url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+        shutil.rmtree(log_dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium driven by Playwright (sync API)."""
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.fail(
+            "Chromium is not installed (no `chromium` on PATH). Run `make test`, which installs "
+            "Debian's chromium package (apt-get install -y chromium) before running the tests.",
+            pytrace=False,
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh browser context and page (1400x900) per test."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    pg = context.new_page()
+    try:
+        yield pg
+    finally:
+        context.close()
+
+
+def wait_for_app(page, timeout_ms: int = APP_READY_TIMEOUT_MS) -> None:
+    """Wait until the Streamlit app is mounted and its script has finished running.
+
+    The script state attribute flips to ``running`` shortly after load; wait for the app, give
+    the first run a moment to start, then wait for ``notRunning``.
+    """
+    page.wait_for_selector("[data-testid='stApp']", state="attached", timeout=timeout_ms)
+    page.wait_for_timeout(500)
+    page.wait_for_selector(
+        "[data-testid='stApp'][data-test-script-state='notRunning']",
+        state="attached",
+        timeout=timeout_ms,
+    )
+
+
+def screenshot(page, name: str) -> Path:
+    """Save a full-page screenshot to docs/screenshots/<name>.png and return its path."""
+    SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOT_DIR / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
