@@ -14,9 +14,6 @@ from .torch_io import from_torch, to_torch
 __all__ = ["VARIANTS", "LIMITS", "ModelConfig", "Model", "build", "build_population", "stack",
            "forward", "Run", "gradients", "backward", "error_flow", "ErrorFlow", "RTRL",
            "rtrl_gradients", "from_torch", "to_torch", "NonFiniteError"]
+from .tasks import TASKS, Batch, Criterion, Report, Task, get_task
 
-try:  # the tasks and the trainer are optional until they exist
-    from .tasks import TASKS, Batch, Task, get_task  # noqa: F401
-    __all__ += ["TASKS", "Task", "Batch", "get_task"]
-except ImportError:  # pragma: no cover
-    pass
+__all__ += ["TASKS", "Task", "Batch", "Report", "Criterion", "get_task"]

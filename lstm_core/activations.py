@@ -1,7 +1,9 @@
 """Squashing functions and their derivatives, safe for every finite float64.
 
-Every function is written through ``tanh`` (``σ(x) = ½(1 + tanh(x/2))``), which never
-overflows: ``sigmoid(±1e308)`` is exactly 1 or 0 with no warning. Derivatives are
+σ is computed as 1/(1 + e^(−max(x, −700))): the clamp keeps e^(−x) finite (e^700 ≈ 1e304),
+so no input ever overflows or warns, and for x < −700 the result (≈ 1e−304) differs from the
+true value by less than 1e−304. (``np.tanh`` is several times slower than ``np.exp`` on this
+kind of CPU, and σ runs on every gate of every step.) Derivatives are
 computed from the *output* ``y`` where that is exact, so the backward pass needs no
 second call to ``exp``.
 
@@ -20,8 +22,10 @@ Array = np.ndarray
 
 
 def sigmoid(x: Array) -> Array:
-    """σ(x) = 1 / (1 + e^(−x)), computed as ½(1 + tanh(x/2)) to avoid overflow."""
-    return 0.5 + 0.5 * np.tanh(0.5 * x)
+    """σ(x) = 1 / (1 + e^(−x)) for every finite float64, without overflow (see module docstring)."""
+    e = np.exp(-np.maximum(x, -700.0))
+    e += 1.0
+    return np.reciprocal(e, out=e)
 
 
 def _ones_like(x: Array, y: Array) -> Array:

@@ -8,6 +8,7 @@ or, for softmax outputs, L = −(1/B) Σ_t mask_t Σ_i d_i(t) log y_i(t).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -18,10 +19,32 @@ from .numerics import NonFiniteError, first_nonfinite
 Array = np.ndarray
 
 
+class Internals(Mapping):
+    """name -> (T, ..., B, n): each step's records, stacked over time on first access only
+    (a training step needs two of them; stacking all would double the cost of a forward pass)."""
+
+    def __init__(self, recs: list[dict], stacked: dict[str, Array]) -> None:
+        self._recs, self._stacked = recs, dict(stacked)
+        self._names = list(recs[0]) + list(stacked) if recs else list(stacked)
+
+    def __getitem__(self, name: str) -> Array:
+        if name not in self._stacked:
+            if not self._recs or name not in self._recs[0]:
+                raise KeyError(name)
+            self._stacked[name] = np.stack([r[name] for r in self._recs])
+        return self._stacked[name]
+
+    def __iter__(self):
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
 @dataclass
 class Run:
     outputs: Array                   # (T, ..., B, n_out)
-    internals: dict[str, Array]      # name -> (T, ..., B, n)
+    internals: Mapping[str, Array]   # name -> (T, ..., B, n), stacked lazily
     state: dict[str, Array]          # final state
     recs: list[dict] = field(repr=False)
     prepared: dict = field(repr=False)
@@ -53,15 +76,15 @@ def forward(model: Model, xs: Array, state: dict | None = None, check: bool = Tr
     P = cell.prepare(model.params)
     recs = []
     with np.errstate(over="ignore", invalid="ignore"):   # non-finite values are reported below instead
+        xp = cell.project_inputs(P, xs)
         hiddens = []
         for t in range(xs.shape[0]):
-            state, hidden, rec = cell.step(P, state, xs[t])
+            state, hidden, rec = cell.step(P, state, xs[t], xp[t])
             hiddens.append(hidden)
             recs.append(rec)
         hidden = np.stack(hiddens)
         net_out, y = model.output(hidden)
-    internals = {name: np.stack([r[name] for r in recs]) for name in recs[0]} if recs else {}
-    internals["hidden"], internals["net_out"], internals["y"] = hidden, net_out, y
+    internals = Internals(recs, {"hidden": hidden, "net_out": net_out, "y": y})
     if check and not np.isfinite(y).all():
         where = first_nonfinite(internals)
         raise NonFiniteError(f"non-finite value in the forward pass: first in '{where[1]}' at step {where[0]} "

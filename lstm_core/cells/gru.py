@@ -43,10 +43,14 @@ class GRUCell:
     def zero_state(self, lead: tuple) -> dict:
         return {"h": np.zeros(lead + (self.H,))}
 
-    def step(self, P: dict, state: dict, x: np.ndarray):
+    def project_inputs(self, P: dict, xs: np.ndarray) -> np.ndarray:
+        """W x(t) + b_i for every t at once (one large matmul instead of T small ones)."""
+        return xs @ P["Wt"] + P["bi"]
+
+    def step(self, P: dict, state: dict, x: np.ndarray, xp: np.ndarray | None = None):
         H = self.H
         hp = state["h"]
-        gi = x @ P["Wt"] + P["bi"]
+        gi = self.project_inputs(P, x) if xp is None else xp
         gh = hp @ P["Ut"] + P["bh"]
         rz = sigmoid(gi[..., :2 * H] + gh[..., :2 * H])
         r, z = rz[..., :H], rz[..., H:]

@@ -39,9 +39,13 @@ class LocalFeedbackCell:
     def zero_state(self, lead: tuple) -> dict:
         return {"a_net": np.zeros(lead + (self.nn,)), "h_act": np.zeros(lead + (self.na,))}
 
-    def step(self, P: dict, state: dict, x: np.ndarray):
+    def project_inputs(self, P: dict, xs: np.ndarray) -> np.ndarray:
+        """w·x(t) + b for every t at once (one large matmul instead of T small ones)."""
+        return xs @ P["Wt"] + P["b"]
+
+    def step(self, P: dict, state: dict, x: np.ndarray, xp: np.ndarray | None = None):
         ns, nn = self.ns, self.nn
-        net = x @ P["Wt"] + P["b"]
+        net = (self.project_inputs(P, x) if xp is None else xp).copy()
         net[..., ns:ns + nn] += P["u"] * state["a_net"]              # â(t) = u â(t−1) + w·x
         net[..., ns + nn:] += P["v"] * state["h_act"]                # ā(t) = v h(t−1) + w·x
         h = self.f(net)

@@ -42,12 +42,18 @@ class LSTMCell:
     def zero_state(self, lead: tuple) -> dict:
         return {"h": np.zeros(lead + (self.H,)), "c": np.zeros(lead + (self.H,))}
 
-    def step(self, P: dict, state: dict, x: np.ndarray):
+    def project_inputs(self, P: dict, xs: np.ndarray) -> np.ndarray:
+        """W x(t) + b for every t at once (one large matmul instead of T small ones)."""
+        return xs @ P["Wt"] + P["b"]
+
+    def step(self, P: dict, state: dict, x: np.ndarray, xp: np.ndarray | None = None):
         H = self.H
-        net = x @ P["Wt"] + state["h"] @ P["Ut"] + P["b"]
-        act = sigmoid(net)                                   # i, f, o use σ; g is replaced below
-        g = np.tanh(net[..., 2 * H:3 * H])
+        if xp is None:
+            xp = self.project_inputs(P, x)
+        net = xp + state["h"] @ P["Ut"]
+        act = sigmoid(net)                                   # i, f, o use σ (one call); g below
         i, f, o = act[..., :H], act[..., H:2 * H], act[..., 3 * H:]
+        g = np.tanh(net[..., 2 * H:3 * H])
         c = f * state["c"] + i * g
         tc = np.tanh(c)
         h = o * tc

@@ -69,7 +69,9 @@ class MemoryCell:
     def prepare(self, p: dict) -> dict:
         order = self.gates + ["c"]
         W = np.concatenate([p[f"W_{n}"] for n in order], axis=-2)      # (..., rows, Z)
-        P = {"W": W, "Wt": np.ascontiguousarray(np.swapaxes(W, -1, -2)),
+        Wt = np.swapaxes(W, -1, -2)
+        n_in = self.cfg.n_in
+        P = {"W": W, "Wxt": np.ascontiguousarray(Wt[..., :n_in, :]), "Wrt": np.ascontiguousarray(Wt[..., n_in:, :]),
              "b": np.concatenate([p[f"b_{n}"] for n in order], axis=-1)[..., None, :]}
         for name in ("ig", "fg", "og"):
             if f"u_{name}" in p:
@@ -82,11 +84,15 @@ class MemoryCell:
     def _blocks(self, a: np.ndarray) -> np.ndarray:
         return a.reshape(a.shape[:-1] + (self.nb, self.bs))
 
-    def step(self, P: dict, state: dict, x: np.ndarray):
-        R, nb = self.rows, self.nb
+    def project_inputs(self, P: dict, xs: np.ndarray) -> np.ndarray:
+        """The x(t) part of every net input plus bias, for every t at once."""
+        return xs @ P["Wxt"] + P["b"]
+
+    def step(self, P: dict, state: dict, x: np.ndarray, xp: np.ndarray | None = None):
+        R = self.rows
         s_prev = state["s"]
         z = np.concatenate([np.broadcast_to(x, state["r"].shape[:-1] + x.shape[-1:]), state["r"]], axis=-1)
-        net = z @ P["Wt"] + P["b"]
+        net = (self.project_inputs(P, x) if xp is None else xp) + state["r"] @ P["Wrt"]
         sp4 = self._blocks(s_prev)
         rec = {"x": x, "z": z, "s_prev": s_prev}
         net_ig = net[..., R["ig"]]

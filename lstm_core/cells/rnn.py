@@ -37,8 +37,14 @@ class RNNCell:
     def zero_state(self, lead: tuple) -> dict:
         return {"h": np.zeros(lead + (self.cfg.n_hidden,))}
 
-    def step(self, P: dict, state: dict, x: np.ndarray):
-        net = x @ P["Wt"] + state["h"] @ P["Ut"] + P["b"]
+    def project_inputs(self, P: dict, xs: np.ndarray) -> np.ndarray:
+        """W x(t) + b for every t at once (one large matmul instead of T small ones)."""
+        return xs @ P["Wt"] + P["b"]
+
+    def step(self, P: dict, state: dict, x: np.ndarray, xp: np.ndarray | None = None):
+        if xp is None:
+            xp = self.project_inputs(P, x)
+        net = xp + state["h"] @ P["Ut"]
         h = self.f(net)
         return {"h": h}, h, {"x": x, "h_prev": state["h"], "net": net, "h": h}
 

@@ -1,0 +1,112 @@
+"""Embedded Reber grammar (Hochreiter & Schmidhuber 1997, experiment 1)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from .base import Aligned, Batch, Criterion, Report, Task, check_int, one_hot, pack, pad_rows
+
+SYMBOLS = "BTSXPVE"
+_IX = {c: i for i, c in enumerate(SYMBOLS)}
+# Reber's finite-state machine (paper fig. 3): state -> [(symbol, next state)], each branch p. 0.5.
+_REBER = {0: [("B", 1)], 1: [("T", 2), ("P", 3)], 2: [("S", 2), ("X", 4)],
+          3: [("T", 3), ("V", 5)], 4: [("X", 3), ("S", 6)], 5: [("P", 4), ("V", 6)],
+          6: [("E", -1)]}
+
+
+def reber_string(rng: np.random.Generator) -> str:
+    s, out = 0, []
+    while s >= 0:
+        sym, s = _REBER[s][int(rng.integers(len(_REBER[s])))]
+        out.append(sym)
+    return "".join(out)
+
+
+def embedded_reber_string(rng: np.random.Generator) -> str:
+    """B, T|P, a Reber string, the same T|P, E (paper fig. 4); the shortest is BTBTXSETE."""
+    c = "TP"[int(rng.integers(2))]
+    return "B" + c + reber_string(rng) + c + "E"
+
+
+def next_sets(s: str) -> np.ndarray:
+    """(len(s) - 1, 7) multi-hot: the symbols that may follow each prefix of ``s``."""
+    out = np.zeros((len(s) - 1, len(SYMBOLS)))
+    out[0, [_IX["T"], _IX["P"]]] = 1                  # after the outer B
+    out[1, _IX["B"]] = 1                              # after the outer T|P
+    state = 1                                         # inner machine, after its B
+    for t in range(2, len(s) - 3):                    # inner symbols s[2] .. s[-3]
+        if t > 2:
+            state = dict(_REBER[state])[s[t]]
+        for sym, _ in _REBER[state]:
+            out[t, _IX[sym]] = 1
+    out[len(s) - 3, _IX[s[1]]] = 1                    # after the inner E: the long-lag symbol
+    out[len(s) - 2, _IX["E"]] = 1
+    return out
+
+
+@dataclass(frozen=True)
+class EmbeddedReber(Task):
+    """Embedded Reber grammar: next-symbol prediction over BTSXPVE (one-hot in and out).
+
+    Strings are B, T|P, a Reber string, the same T|P, E; every branch has p. 0.5. The
+    target at each step is the *set* of possible next symbols (multi-hot); a string is
+    right when at every step the units of the possible next symbols are the most active
+    (top-|allowed| outputs == allowed set). Only the second-to-last symbol needs long-term
+    memory: it must repeat the second symbol.
+
+    Paper setup: 256 training / 256 test strings; (blocks, cells) = (3, 2) or (4, 1);
+    output gate biases -1, -2, -3, -4; lr 0.1-0.5; init [-0.2, 0.2]; RTRL.
+    Reported: LSTM solved it in (nearly) all trials and converged faster than every other
+    method (RTRL, Elman nets trained with ELM, ...); without output gates it converged more
+    slowly. Strings longer than ``max_len`` are redrawn (the grammar's loops make lengths
+    unbounded; the cut-off changes almost nothing).
+    """
+
+    max_len: int = 50
+
+    name: ClassVar[str] = "embedded_reber"
+    title: ClassVar[str] = "Embedded Reber grammar (1997 exp. 1)"
+    paper: ClassVar[str] = "Hochreiter & Schmidhuber 1997, experiment 1"
+    setup: ClassVar[str] = ("7 one-hot inputs/outputs (BTSXPVE), no hidden units; (blocks, cells) = (3, 2) "
+                            "or (4, 1); output gate biases -1, -2, -3, -4; init [-0.2, 0.2]; lr 0.1, 0.2 "
+                            "or 0.5. 256 training and 256 disjoint test strings; a trial succeeds when "
+                            "every string of both sets is predicted right.")
+    reported: ClassVar[str] = ("LSTM (RTRL, truncated gradient) solved the task in nearly all trials, "
+                               "faster than every other method; RTRL and Elman nets mostly failed.")
+
+    def __post_init__(self) -> None:
+        self._set("max_len", check_int(self.name, "max_len", self.max_len, 9,
+                                       "the shortest embedded Reber string (BTBTXSETE) has 9 symbols"))
+
+    n_in = property(lambda self: len(SYMBOLS))
+    n_out = property(lambda self: len(SYMBOLS))
+    max_length = property(lambda self: self.max_len - 1)   # the final E is only a target
+
+    @property
+    def criterion(self) -> Criterion:
+        return Criterion(256, None, "every one of 256 test strings right: at every step the "
+                                    "outputs of the possible next symbols are the most active")
+
+    def _generate(self, rng: np.random.Generator, batch: int) -> Batch:
+        strings = []
+        while len(strings) < batch:
+            s = embedded_reber_string(rng)
+            if len(s) <= self.max_len:
+                strings.append(s)
+        idx = [np.array([_IX[c] for c in s]) for s in strings]
+        return pack([one_hot(i[:-1], 7) for i in idx], [next_sets(s) for s in strings],
+                    [np.ones(len(s) - 1) for s in strings],
+                    {"symbols": pad_rows(idx), "embedded": np.array([_IX[s[1]] for s in strings])})
+
+    def _evaluate(self, a: Aligned) -> Report:
+        allowed, m = a.tgt > 0.5, a.mask > 0
+        lo = np.where(allowed, a.out, np.inf).min(-1)      # weakest allowed unit
+        hi = np.where(allowed, -np.inf, a.out).max(-1)     # strongest forbidden unit
+        step_ok = lo > hi
+        correct = np.where(m, step_ok, True).all(0)
+        mean, mx = self.errors(a)
+        steps = np.maximum(a.mask.sum(0), 1)
+        acc = np.where(m, step_ok, False).sum(0) / steps
+        return Report(correct, {"seq_abs_error": mean, "max_abs_error": mx, "step_accuracy": acc})
