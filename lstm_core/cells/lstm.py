@@ -50,27 +50,41 @@ class LSTMCell:
         H = self.H
         if xp is None:
             xp = self.project_inputs(P, x)
-        net = xp + state["h"] @ P["Ut"]
+        net = state["h"] @ P["Ut"]
+        net += xp
         act = sigmoid(net)                                   # i, f, o use σ (one call); g below
         i, f, o = act[..., :H], act[..., H:2 * H], act[..., 3 * H:]
         g = np.tanh(net[..., 2 * H:3 * H])
-        c = f * state["c"] + i * g
+        c = f * state["c"]
+        c += i * g
         tc = np.tanh(c)
         h = o * tc
         rec = {"x": x, "h_prev": state["h"], "c_prev": state["c"], "net": net,
-               "i": i, "f": f, "g": g, "o": o, "c": c, "tanh_c": tc, "h": h}
+               "i": i, "f": f, "g": g, "o": o, "c": c, "tanh_c": tc, "h": h,
+               "dact": act * (1.0 - act)}                    # σ' of every gate, for the backward pass
         return {"h": h, "c": c}, h, rec
 
     def backward_step(self, P, rec, dstate, dhidden, truncated=False):
         H = self.H
-        dh = dhidden + dstate["h"]                                   # total dL/dh(t)
-        i, f, g, o, tc = rec["i"], rec["f"], rec["g"], rec["o"], rec["tanh_c"]
-        dc = dstate["c"] + dh * o * (1.0 - tc * tc)                   # h = o tanh(c)
+        dh = dhidden + dstate["h"]                           # total dL/dh(t)
+        i, f, g, o, tc, dact = rec["i"], rec["f"], rec["g"], rec["o"], rec["tanh_c"], rec["dact"]
+        dc = tc * tc
+        np.subtract(1.0, dc, out=dc)
+        dc *= o
+        dc *= dh
+        dc += dstate["c"]                                    # total dL/dc(t); h = o tanh(c)
         dnet = np.empty(dh.shape[:-1] + (4 * H,))
-        dnet[..., :H] = dc * g * i * (1.0 - i)                        # c += i g
-        dnet[..., H:2 * H] = dc * rec["c_prev"] * f * (1.0 - f)       # c += f c(t−1)
-        dnet[..., 2 * H:3 * H] = dc * i * (1.0 - g * g)
-        dnet[..., 3 * H:] = dh * tc * o * (1.0 - o)
+        d_i, d_f, d_g, d_o = dnet[..., :H], dnet[..., H:2 * H], dnet[..., 2 * H:3 * H], dnet[..., 3 * H:]
+        np.multiply(dc, g, out=d_i)                          # c += i g
+        d_i *= dact[..., :H]
+        np.multiply(dc, rec["c_prev"], out=d_f)              # c += f c(t−1)
+        d_f *= dact[..., H:2 * H]
+        np.multiply(g, g, out=d_g)                           # g = tanh(net_g)
+        np.subtract(1.0, d_g, out=d_g)
+        d_g *= i
+        d_g *= dc
+        np.multiply(dh, tc, out=d_o)                         # h = o tanh(c)
+        d_o *= dact[..., 3 * H:]
         return {"h": dnet @ P["U"], "c": dc * f}, {"dh": dh, "dc": dc, "dnet": dnet}
 
     def param_grads(self, P, recs, deltas) -> dict:
