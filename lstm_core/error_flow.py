@@ -42,8 +42,13 @@ class ErrorFlow:
 
 
 def _norm(a: Array) -> Array:
-    """Norm over batch and units: (T, ..., B, n) -> (T, ...)."""
-    return np.sqrt((a * a).sum(axis=-1).sum(axis=-1))
+    """Norm over batch and units: (T, ..., B, n) -> (T, ...), scaled so squaring never overflows."""
+    if a.shape[-1] == 0 or a.shape[-2] == 0:
+        return np.zeros(a.shape[:-2])
+    scale = np.abs(a).max(axis=(-2, -1), keepdims=True)
+    scale = np.where(scale > 0, scale, 1.0)
+    r = a / scale
+    return scale[..., 0, 0] * np.sqrt((r * r).sum(axis=-1).sum(axis=-1))
 
 
 def error_flow(model: Model, xs: Array, targets: Array | None = None, mask: Array | None = None,
@@ -92,7 +97,8 @@ def error_flow(model: Model, xs: Array, targets: Array | None = None, mask: Arra
             if f.ndim == d.ndim:                                      # diagonal (per unit) factors
                 th[t] = _norm((base * acc)[None])[0]
             else:                                                     # one matrix-norm per sequence
-                th[t] = np.sqrt(((np.linalg.norm(base, axis=-1) * acc) ** 2).sum(-1))
+                per_seq = _norm(base[None, ..., None, :])[0] * acc       # ‖δ_b(at)‖ Π ‖J‖, per sequence b
+                th[t] = _norm(per_seq[None, ..., None])[0]
             acc = acc * f[t]
         theory[label] = th
     return ErrorFlow(at, norms, theory, factors, dstack)

@@ -75,3 +75,14 @@ def test_error_flow_on_a_population_and_at_an_earlier_step():
     assert np.isnan(flow.norms["h"][11:]).all()
     for k, m in enumerate(ms):
         np.testing.assert_allclose(flow.norms["h"][:11, k], lc.error_flow(m, xs, at=10).norms["h"][:11], rtol=1e-12)
+
+
+def test_exploding_flow_is_measured_without_overflow():
+    m = lc.build("rnn", n_in=1, n_out=1, n_hidden=1, init={"U": 8.0, "W": 0.0, "b": 0.0}, seed=0)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        flow = lc.error_flow(m, np.zeros((200, 1, 1)))
+    h = flow.norms["h"]
+    assert np.isfinite(h).all() and h[0] > 1e170                 # (8 · ½)^199 ≈ 1e180 (tanh' = 1 at 0)
+    np.testing.assert_allclose(h, flow.theory["h"], rtol=1e-9)

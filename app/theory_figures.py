@@ -1,0 +1,132 @@
+"""Figure builders for the Theory page: data in, ``go.Figure`` out (no Streamlit here).
+
+Colours are the Okabe–Ito palette (distinguishable with the common colour-vision
+deficiencies); every curve also differs by dash or marker so the figures survive grey-scale
+projectors. ``large_font`` scales text and lines for a classroom projector. Each figure sets
+``layout.uirevision`` so a rerun with new data keeps the user's zoom.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from app.theory_demo import CURVES, DemoResult
+
+OKABE_ITO = {"black": "#000000", "orange": "#E69F00", "sky": "#56B4E9", "green": "#009E73",
+             "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00", "purple": "#CC79A7",
+             "grey": "#7F7F7F"}
+# one colour + dash per squashing function, shared by both panels of the activation figure
+CURVE_STYLE = {"sigmoid": (OKABE_ITO["blue"], "solid"), "tanh": (OKABE_ITO["orange"], "dash"),
+               "g1997": (OKABE_ITO["green"], "dot"), "h1997": (OKABE_ITO["purple"], "dashdot")}
+
+
+def _style(fig: go.Figure, large_font: bool, height: int, uirevision: str) -> go.Figure:
+    size = 20 if large_font else 13   # as app.figures.font_size
+    fig.update_layout(
+        height=height + (80 if large_font else 0), uirevision=uirevision, template="plotly_white",
+        font=dict(size=size), margin=dict(l=10, r=10, t=50, b=10),
+        legend=dict(orientation="h", yanchor="top", y=-0.16, x=0, font=dict(size=size)),
+        hoverlabel=dict(font_size=size),
+    )
+    for ann in fig.layout.annotations:   # subplot titles and labels: readable when projected
+        ann.font.size = size + 1
+    # explicit sizes: Streamlit's chart theme would otherwise keep its own small tick font
+    fig.update_xaxes(tickfont=dict(size=size), title_font=dict(size=size))
+    fig.update_yaxes(tickfont=dict(size=size), title_font=dict(size=size))
+    return fig
+
+
+def activation_figure(curves: pd.DataFrame, bounds: dict[str, float], large_font: bool = False) -> go.Figure:
+    """Left: σ, tanh, g, h. Right: their derivatives, with each maximum (σ' ≤ ¼) marked.
+
+    ``curves`` is ``theory_demo.activation_curves()``; ``bounds`` maps core name -> max f'.
+    """
+    width = 4 if large_font else 2.5
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.08,
+                        subplot_titles=("squashing functions f(x)", "their slopes f'(x)"))
+    for name, label in CURVES.items():
+        colour, dash = CURVE_STYLE[name]
+        for col, kind in ((1, "f"), (2, "f'")):
+            d = curves[(curves["name"] == name) & (curves["kind"] == kind)]
+            fig.add_trace(go.Scatter(
+                x=d["x"], y=d["value"], mode="lines", name=label, legendgroup=name, showlegend=col == 1,
+                line=dict(color=colour, dash=dash, width=width),
+                hovertemplate=f"{label}<br>x=%{{x:.2f}}<br>{kind}=%{{y:.4f}}<extra></extra>",
+            ), row=1, col=col)
+    quarter = bounds["sigmoid"]
+    fig.add_hline(y=quarter, row=1, col=2, line=dict(color=OKABE_ITO["vermillion"], width=width * 0.8, dash="dot"))
+    fig.add_trace(go.Scatter(
+        x=[0.0], y=[quarter], mode="markers", showlegend=False, hoverinfo="skip",
+        marker=dict(color=OKABE_ITO["vermillion"], size=14 if large_font else 10, symbol="diamond"),
+    ), row=1, col=2)
+    fig.add_annotation(
+        x=0.0, y=quarter, ax=3.2, ay=quarter + 0.42, axref="x2", ayref="y2", row=1, col=2,
+        text=f"max σ' = {quarter:g} at x = 0", showarrow=True, arrowhead=2, arrowwidth=1.5,
+        arrowcolor=OKABE_ITO["vermillion"], font=dict(color=OKABE_ITO["vermillion"]),
+        bgcolor="rgba(255,255,255,0.9)", bordercolor=OKABE_ITO["vermillion"], borderpad=3)
+    fig.update_xaxes(title_text="x", zeroline=True)
+    fig.update_yaxes(title_text="f(x)", row=1, col=1)
+    fig.update_yaxes(title_text="f'(x)", row=1, col=2, range=[-0.03, max(bounds.values()) * 1.08])
+    return _style(fig, large_font, 420, "theory-activations")
+
+
+def _positive(a: pd.Series) -> np.ndarray:
+    """Values for a log axis: exact zeros (underflow, or w = 0) become gaps instead of -inf."""
+    a = np.asarray(a, dtype=float)
+    return np.where(a > 0, a, np.nan)
+
+
+def flow_figure(result: DemoResult, large_font: bool = False) -> go.Figure:
+    """Left: error reaching q steps back (log scale). Right: the factor each step multiplies by."""
+    s, d = result.settings, result.frame
+    width = 4 if large_font else 2.5
+    msize = 9 if large_font else 6
+    fname = "σ" if s.f == "sigmoid" else "tanh"
+    fig = make_subplots(
+        rows=1, cols=2, column_widths=[0.6, 0.4], horizontal_spacing=0.09,
+        subplot_titles=("error reaching q steps back, relative to q = 0",
+                        "factor applied at each step back"))
+    q = d["q"]
+    fig.add_trace(go.Scatter(
+        x=q, y=_positive(d["rnn_norm"]), mode="lines", name=f"rnn ‖∂L/∂h(t−q)‖, w = {s.w:g}, f = {fname}",
+        line=dict(color=OKABE_ITO["blue"], width=width), legendgroup="rnn",
+        hovertemplate="q=%{x}<br>measured %{y:.3e}<extra>rnn</extra>"), row=1, col=1)
+    fig.add_trace(go.Scatter(
+        x=q, y=_positive(d["rnn_product"]), mode="markers", name="product of the q factors |w f'(net)|",
+        marker=dict(color=OKABE_ITO["orange"], size=msize, symbol="circle-open", line=dict(width=2)),
+        legendgroup="rnn", hovertemplate="q=%{x}<br>Π factors %{y:.3e}<extra></extra>"), row=1, col=1)
+    fig.add_trace(go.Scatter(
+        x=q, y=_positive(d["bound"]), mode="lines",
+        name=f"bound (|w| · max {fname}')^q = {result.bound_factor:.3g}^q",
+        line=dict(color=OKABE_ITO["grey"], dash="dash", width=width * 0.8),
+        hovertemplate="q=%{x}<br>bound %{y:.3e}<extra></extra>"), row=1, col=1)
+    fig.add_trace(go.Scatter(
+        x=q, y=_positive(d["cec_truncated"]), mode="lines", name="lstm1997 ‖∂L/∂s(t−q)‖, 1997 truncation (CEC)",
+        line=dict(color=OKABE_ITO["green"], width=width), legendgroup="cec",
+        hovertemplate="q=%{x}<br>CEC %{y:.6f}<extra></extra>"), row=1, col=1)
+    fig.add_trace(go.Scatter(
+        x=q, y=_positive(d["cec_bptt"]), mode="lines", name="lstm1997 ‖∂L/∂s(t−q)‖, full BPTT",
+        line=dict(color=OKABE_ITO["purple"], dash="dashdot", width=width * 0.8), legendgroup="cec",
+        hovertemplate="q=%{x}<br>full BPTT %{y:.6f}<extra></extra>"), row=1, col=1)
+    fig.add_trace(go.Scatter(
+        x=q, y=d["rnn_factor"], mode="lines+markers", name="rnn factor |w f'(net)| of that step",
+        line=dict(color=OKABE_ITO["blue"], width=width * 0.6), marker=dict(size=msize - 2),
+        legendgroup="rnn", showlegend=False,
+        hovertemplate="step back %{x}<br>|w f'(net)| = %{y:.4f}<extra>rnn</extra>"), row=1, col=2)
+    fig.add_trace(go.Scatter(
+        x=q, y=d["cec_factor"], mode="lines", name="CEC factor ∂s(t)/∂s(t−1) = 1",
+        line=dict(color=OKABE_ITO["green"], width=width), legendgroup="cec", showlegend=False,
+        hovertemplate="step back %{x}<br>∂s(t)/∂s(t−1) = %{y:.4f}<extra>CEC</extra>"), row=1, col=2)
+    fig.add_hline(y=result.bound_factor, row=1, col=2,
+                  line=dict(color=OKABE_ITO["grey"], dash="dash", width=width * 0.8),
+                  annotation_text=f"|w| · max {fname}' = {result.bound_factor:.3g}",
+                  annotation_position="top left")
+    fig.update_xaxes(title_text="q = steps back in time from the loss", row=1, col=1)
+    fig.update_xaxes(title_text="q (the q-th step back)", row=1, col=2)
+    fig.update_yaxes(title_text="relative error norm (log)", type="log", exponentformat="power", row=1, col=1)
+    top = max(1.1, float(np.nanmax(d["rnn_factor"])) * 1.1 if d["rnn_factor"].notna().any() else 1.1,
+              result.bound_factor * 1.15)
+    fig.update_yaxes(title_text="factor", range=[0, top], row=1, col=2)
+    return _style(fig, large_font, 470, "theory-flow")

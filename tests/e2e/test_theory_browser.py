@@ -1,0 +1,66 @@
+"""Real-browser test of the Theory page: it renders, KaTeX typesets, the demo chart reacts."""
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import screenshot, wait_for_app
+
+pytestmark = pytest.mark.e2e
+
+
+def test_theory_page_renders(streamlit_server, page):
+    page.goto(f"{streamlit_server}/theory")
+    wait_for_app(page)
+    expect(page.get_by_text("Page not found")).to_have_count(0)
+    expect(page.get_by_role("heading", name="Theory").first).to_be_visible()
+    expect(page.locator("[data-testid='stPlotlyChart']")).to_have_count(2, timeout=30_000)
+    # KaTeX has typeset the equations (no raw TeX left) and the highlight boxes exist.
+    expect(page.locator(".katex").first).to_be_visible()
+    assert page.locator(".katex").count() >= 7
+    assert page.locator(".katex-error").count() == 0
+    assert page.locator(".katex .fcolorbox").count() >= 1
+    expect(page.locator("[data-testid='stException']")).to_have_count(0)
+    # the URL carries the demo's configuration
+    assert "w=3" in page.url and "f=sigmoid" in page.url
+    # README pictures: the top of the page with the peephole tab (highlighted terms), then the demo
+    page.get_by_role("tab", name="LSTM 2000 → 2002 (peepholes)").click()
+    expect(page.locator("[data-testid='stTab'][aria-selected='true']")).to_contain_text("peepholes")
+    page.wait_for_timeout(300)
+    screenshot(page, "theory")
+    page.locator("[data-testid='stPlotlyChart']").nth(1).scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+    screenshot(page, "theory-demo")
+
+
+def test_theory_url_reproduces_the_demo(streamlit_server, page):
+    page.goto(f"{streamlit_server}/theory?w=-2.5&f=tanh&amp=0.5&T=80&seed=3")
+    wait_for_app(page)
+    expect(page.locator("[data-testid='stException']")).to_have_count(0)
+    expect(page.locator("[data-testid='stError']")).to_have_count(0)
+    slider = page.get_by_role("slider", name="recurrent weight w")
+    expect(slider).to_have_value("-2.5")
+    expect(page.get_by_role("slider", name="sequence length T")).to_have_value("80")
+    assert "f=tanh" in page.url and "seed=3" in page.url
+
+
+def test_theory_bad_url_gives_a_message(streamlit_server, page):
+    page.goto(f"{streamlit_server}/theory?w=banana&T=100000")
+    wait_for_app(page)
+    expect(page.locator("[data-testid='stException']")).to_have_count(0)
+    expect(page.locator("[data-testid='stAlertContentError']").first).to_contain_text("w='banana'")
+    expect(page.locator("[data-testid='stPlotlyChart']")).to_have_count(2, timeout=30_000)
+
+
+def test_theory_slider_changes_the_chart(streamlit_server, page):
+    page.goto(f"{streamlit_server}/theory")
+    wait_for_app(page)
+    slider = page.get_by_role("slider", name="recurrent weight w")
+    slider.scroll_into_view_if_needed()
+    slider.focus()
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")          # 3.0 → 3.5 in steps of 0.1
+    expect(slider).to_have_value("3.5")
+    expect(page.locator("[data-testid='stPlotlyChart']").nth(1)).to_contain_text("w = 3.5", timeout=15_000)
+    wait_for_app(page)
+    assert "w=3.5" in page.url
+    expect(page.locator("[data-testid='stException']")).to_have_count(0)
