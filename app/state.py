@@ -1,0 +1,121 @@
+"""Session-state helpers: per-page namespaces, widget values, messages and "last good result".
+
+Everything a user owns lives in ``st.session_state`` (one per browser tab), never in module
+globals or ``st.cache_resource``, so two tabs never see each other's model or settings.
+
+Naming: a page's widgets have keys ``"<page>.<name>"``; a page's own bookkeeping (cursor,
+last good result, pending messages) lives in the dict ``st.session_state["_page.<page>"]``.
+Widgets are created with ``persist_state="session"`` (see ``controls``), so their values
+survive a visit to another page.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Generic, TypeVar
+
+import streamlit as st
+
+import lstm_core as lc
+
+T = TypeVar("T")
+
+LARGE_FONTS_KEY = "gatelab.large_fonts"   # shared by every page (sidebar toggle)
+# Errors a user can cause with bad input: the core raises ValueError (invalid settings) or
+# NonFiniteError (a NaN/inf in a forward pass); both are shown, never raised.
+USER_ERRORS = (ValueError, lc.NonFiniteError)
+
+
+def wkey(page: str, name: str) -> str:
+    """Widget key of setting ``name`` on ``page``."""
+    return f"{page}.{name}"
+
+
+def page_state(page: str) -> dict:
+    """The page's private dict in this session (created on first use)."""
+    return st.session_state.setdefault(f"_page.{page}", {})
+
+
+def set_widget_values(page: str, values: dict[str, Any], overwrite: bool = True) -> None:
+    """Put values into the page's widget keys (before the widgets are drawn, or in a callback).
+
+    Streamlit refuses to change a widget's value after the widget was drawn in the same run;
+    ``controls.start_page`` calls this first thing, and reset/import buttons call it from their
+    ``on_click``/``on_change`` callbacks, which run before the script.
+    """
+    ss = st.session_state
+    for name, value in values.items():
+        key = wkey(page, name)
+        if not overwrite and key in ss:
+            continue
+        ss[key] = value
+
+
+def get_widget_value(page: str, name: str, default: Any = None) -> Any:
+    return st.session_state.get(wkey(page, name), default)
+
+
+# ----------------------------------------------------------------------------- messages
+def flash(page: str, message: str, kind: str = "error") -> None:
+    """Queue a message for the page's next run (callbacks cannot draw elements themselves)."""
+    page_state(page).setdefault("_flash", []).append((kind, message))
+
+
+def show_flashes(page: str) -> None:
+    """Draw and forget the queued messages."""
+    for kind, message in page_state(page).pop("_flash", []):
+        {"error": st.error, "warning": st.warning, "success": st.success}.get(kind, st.info)(message)
+
+
+# ----------------------------------------------------------------------------- last good result
+@dataclass
+class Outcome(Generic[T]):
+    """A computation's value (the new one, or the last good one) and the error, if any."""
+
+    value: T | None
+    error: str | None
+    fresh: bool          # True when ``value`` was computed from the current settings
+
+
+def keep_good(page: str, slot: str, compute: Callable[[], T]) -> Outcome[T]:
+    """Run ``compute``; on a user error return the last good value of ``slot`` with the message.
+
+    This is the one place the pages catch errors: the message goes to ``st.error`` and the
+    page keeps showing the previous good picture instead of a traceback.
+    """
+    ps = page_state(page)
+    try:
+        value = compute()
+    except USER_ERRORS as e:
+        return Outcome(ps.get(f"_good.{slot}"), _message(e), False)
+    ps[f"_good.{slot}"] = value
+    return Outcome(value, None, True)
+
+
+def _message(e: BaseException) -> str:
+    if isinstance(e, lc.NonFiniteError):
+        return f"The network produced a non-finite number (NaN or infinity): {e}"
+    return str(e) or type(e).__name__
+
+
+def report(outcome: Outcome, what: str = "these settings") -> None:
+    """Show an outcome's error with a note on what is displayed instead."""
+    if outcome.error is None:
+        return
+    if outcome.value is None:
+        st.error(f"Cannot use {what}: {outcome.error}")
+    else:
+        st.error(f"Cannot use {what}: {outcome.error}  \nShowing the last good result instead.")
+
+
+# ----------------------------------------------------------------------------- display options
+def large_fonts() -> bool:
+    """The shared large-font (projector) setting."""
+    return bool(st.session_state.get(LARGE_FONTS_KEY, False))
+
+
+def display_options() -> bool:
+    """Sidebar toggle for projector-size fonts, shared by every page; returns its value."""
+    return st.sidebar.toggle(
+        "Large fonts (projector)", key=LARGE_FONTS_KEY, persist_state="session",
+        help="Bigger text in every chart, for a classroom projector.",
+    )
