@@ -21,8 +21,6 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import activations
-
 VARIANTS: dict[str, str] = {
     "rnn": "simple recurrent network h(t) = f(W x + U h(t−1) + b): the vanishing-gradient baseline",
     "local_feedback": "Frasconi, Gori & Soda 1992: units with only a self-loop (net-input or activation feedback)",
@@ -238,7 +236,3 @@ class ModelConfig:
         """A validated copy with some settings changed."""
         return dataclasses.replace(self, **changes)
 
-
-def check_activation_names() -> None:  # pragma: no cover - import-time sanity
-    for name in CELL_INPUT + CELL_OUTPUT:
-        activations.get(name)
