@@ -1,0 +1,460 @@
+"""Reusable control groups and the declarative settings they edit.
+
+A page describes its settings as ``Field`` objects collected in a ``Schema``. The same field
+validates a value from a widget, a URL (``urlstate``) or an uploaded file (``export``), and
+draws its own widget under the key ``"<page>.<name>"`` (``state.wkey``). A page's
+configuration is therefore one flat dict ``{name: value}`` — what goes into the URL — and a
+page run is::
+
+    start_page(page, schema, defaults)      # link / first visit -> widget values
+    ... groups draw widgets; values = schema.read(page) ...
+    finish_page(page, values, defaults)     # values -> URL
+
+Groups (``model_group``, ``task_group``, ``bias_group``, ``seed_group``) each end with a
+"Reset to paper defaults" button whose callback rewrites the group's widget values before the
+next run (the only moment Streamlit allows it). Turning the flat settings into an
+``lc.ModelConfig`` (and back, for imports) is ``app.export``'s job.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+import streamlit as st
+
+import lstm_core as lc
+from app import limits, state, urlstate
+from lstm_core.config import CELL_INPUT, CELL_OUTPUT, GATE_BIASES
+
+PERSIST = "session"   # widget values survive a visit to another page
+
+
+@dataclass(frozen=True)
+class Field:
+    """One setting: its type and range (validation) and its widget (drawing)."""
+
+    name: str
+    label: str
+    kind: str                      # int | float | optfloat | choice | bool | text | multi
+    default: Any
+    lo: float | None = None
+    hi: float | None = None
+    step: float | None = None
+    choices: tuple = ()
+    widget: str = "number"         # slider | number | select | segmented | toggle | text_area | multiselect | none
+    help: str | None = None
+    fmt: Callable[[Any], str] | None = None
+    fallback: float = 0.0          # optfloat: the number shown while the setting is off
+
+    # -- validation -------------------------------------------------------------------
+    def check(self, value: Any) -> Any:
+        """The value in canonical type, or ValueError naming the setting and the valid range."""
+        k, where = self.kind, f"'{self.name}' ({self.label})"
+        if k == "optfloat" and value is None:
+            return None
+        if k in ("float", "optfloat", "int"):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise ValueError(f"{where} must be a finite number, got {value!r}")
+            if k == "int":
+                if value != int(value):
+                    raise ValueError(f"{where} must be a whole number, got {value!r}")
+                value = int(value)
+            else:
+                value = float(value)
+            if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
+                raise ValueError(f"{where} must be between {self.lo:g} and {self.hi:g}, got {value:g}")
+            return value
+        if k == "bool":
+            if not isinstance(value, bool):
+                raise ValueError(f"{where} must be true or false, got {value!r}")
+            return value
+        if k == "choice":
+            if value not in self.choices or isinstance(value, bool) != isinstance(self.choices[0], bool):
+                raise ValueError(f"{where} must be one of {list(self.choices)}, got {value!r}")
+            return value
+        if k == "text":
+            if not isinstance(value, str):
+                raise ValueError(f"{where} must be text, got {type(value).__name__}")
+            if self.hi is not None and len(value) > self.hi:
+                raise ValueError(f"{where} is {len(value)} characters long; at most {self.hi:g} are allowed")
+            return value
+        if k == "multi":
+            if not isinstance(value, list) or any(v not in self.choices for v in value) \
+                    or len(set(value)) != len(value):
+                raise ValueError(f"{where} must be a list of distinct values from {list(self.choices)}, got {value!r}")
+            return list(value)
+        raise ValueError(f"{where}: unknown kind {k!r}")  # pragma: no cover - programming error
+
+    # -- widgets ----------------------------------------------------------------------
+    def widget_values(self, value: Any) -> dict[str, Any]:
+        """Widget-key names and values that display ``value``."""
+        if self.kind == "optfloat":
+            # While off, the (disabled) slider shows the fallback, the value it gets when switched on.
+            return {f"{self.name}.on": value is not None,
+                    self.name: float(value) if value is not None else self.fallback}
+        return {self.name: value}
+
+    def read(self, page: str, snapshot: dict | None = None) -> Any:
+        """The current value (from ``snapshot``, a plain copy of session state, if given)."""
+        ss = st.session_state if snapshot is None else snapshot
+        key = state.wkey(page, self.name)
+        if self.kind == "optfloat":
+            on = ss.get(f"{key}.on", self.default is not None)
+            return ss.get(key, self.fallback) if on else None
+        return ss.get(key, self.default)
+
+    def render(self, page: str, where: Any = st, label: str | None = None, disabled: bool = False) -> Any:
+        """Draw the widget (its value comes from session state, set by ``start_page``)."""
+        key, label = state.wkey(page, self.name), label or self.label
+        common = dict(key=key, help=self.help, disabled=disabled, persist_state=PERSIST)
+        w = self.widget
+        if self.kind == "optfloat":
+            on = where.checkbox(f"set {label}", key=f"{key}.on", help=self.help, disabled=disabled,
+                                persist_state=PERSIST)
+            where.slider(label, self.lo, self.hi, step=self.step, key=key, disabled=disabled or not on,
+                         persist_state=PERSIST, label_visibility="collapsed")
+            return self.read(page)
+        if w == "slider":
+            return where.slider(label, self.lo, self.hi, step=self.step, **common)
+        if w == "number":
+            return where.number_input(label, self.lo, self.hi, step=self.step, **common)
+        if w == "select":
+            return where.selectbox(label, self.choices, format_func=self.fmt or str, **common)
+        if w == "segmented":
+            return where.segmented_control(label, self.choices, format_func=self.fmt or str,
+                                           required=True, **common)
+        if w == "toggle":
+            return where.toggle(label, **common)
+        if w == "text_area":
+            return where.text_area(label, height=140, **common)
+        if w == "multiselect":
+            return where.multiselect(label, self.choices, format_func=self.fmt or str, **common)
+        raise ValueError(f"field {self.name!r} has no widget")  # pragma: no cover
+
+
+class Schema:
+    """All the settings of a page (the union over variants and tasks, so any link validates)."""
+
+    def __init__(self, fields: Iterable[Field]) -> None:
+        self.fields: dict[str, Field] = {}
+        for f in fields:
+            if f.name in self.fields:
+                raise ValueError(f"duplicate field {f.name!r}")  # pragma: no cover
+            self.fields[f.name] = f
+
+    def __getitem__(self, name: str) -> Field:
+        return self.fields[name]
+
+    def defaults(self, **overrides: Any) -> dict[str, Any]:
+        d = {n: f.default for n, f in self.fields.items()}
+        d.update(self.check(overrides))
+        return d
+
+    def check(self, data: dict) -> dict:
+        """Validate a (partial) settings dict; one ValueError listing every problem."""
+        errors, out = [], {}
+        unknown = sorted(set(data) - set(self.fields))
+        if unknown:
+            errors.append(f"unknown setting(s) {unknown}")
+        for name, value in data.items():
+            if name in self.fields:
+                try:
+                    out[name] = self.fields[name].check(value)
+                except ValueError as e:
+                    errors.append(str(e))
+        if errors:
+            raise ValueError("; ".join(errors))
+        return out
+
+    def widget_values(self, values: dict) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, value in values.items():
+            out.update(self.fields[name].widget_values(value))
+        return out
+
+    def read(self, page: str) -> dict[str, Any]:
+        # One copy of session state instead of one proxied lookup per field (≈ 0.15 ms each).
+        snapshot = st.session_state.to_dict()
+        return {n: f.read(page, snapshot) for n, f in self.fields.items()}
+
+    def apply(self, page: str, values: dict) -> None:
+        """Show ``values`` in the widgets (call before they are drawn, or from a callback)."""
+        state.set_widget_values(page, self.widget_values(values), overwrite=True)
+
+
+# ----------------------------------------------------------------------------- page lifecycle
+def start_page(page: str, schema: Schema, defaults: dict) -> None:
+    """Bring the widgets to the page's configuration before anything is drawn.
+
+    A ``cfg`` in the URL that this session did not write itself (a shared link, the browser's
+    back button) replaces the settings; an invalid one is reported and the defaults are used.
+    Otherwise the widgets keep their values (first visit: the defaults).
+    """
+    ps = state.page_state(page)
+    raw, errors = urlstate.read()
+    if raw is not None and raw != ps.get("_url"):
+        values, bad = urlstate.decode(raw, schema.check)
+        if bad:
+            state.flash(page, f"The link's settings could not be used: {'; '.join(bad)}. "
+                              "Showing the default settings instead.")
+            values = {}
+        schema.apply(page, {**defaults, **values})
+        ps["_url"] = raw
+    if errors:
+        msg = "; ".join(errors)
+        state.flash(page, msg[:1].upper() + msg[1:] + ". They were ignored.")
+    state.set_widget_values(page, schema.widget_values(defaults), overwrite=False)
+    state.show_flashes(page)
+
+
+def finish_page(page: str, values: dict, defaults: dict) -> None:
+    """Write the page's configuration into the URL (shareable link, seed included)."""
+    encoded = urlstate.encode(values, defaults)
+    urlstate.write(encoded)
+    state.page_state(page)["_url"] = encoded or None
+
+
+def reset_button(page: str, schema: Schema, group: str, names: Callable[[], Iterable[str]],
+                 paper: Callable[[], dict], where: Any = st) -> None:
+    """"Reset to paper defaults" for one group: its fields get ``paper()``'s values."""
+    def reset() -> None:
+        values = paper()
+        schema.apply(page, {n: values[n] for n in names() if n in values})
+
+    where.button("Reset to paper defaults", key=state.wkey(page, f"reset.{group}"), on_click=reset,
+                 icon=":material/restart_alt:", help="Put this group back to the values the papers used.")
+
+
+def render_fields(page: str, schema: Schema, names: Iterable[str], where: Any = st) -> dict[str, Any]:
+    return {n: schema[n].render(page, where) for n in names}
+
+
+# ----------------------------------------------------------------------------- network settings
+MEMORY = ("lstm1997", "lstm2000", "lstm2002")
+GATE_LABELS = {"hidden": "hidden-unit bias", "input": "input gate bias", "output": "output gate bias",
+               "forget": "forget gate bias", "cell": "cell input bias", "reset": "reset gate bias",
+               "update": "update gate bias", "candidate": "candidate bias"}
+ALL_GATES = tuple(dict.fromkeys(g for gates in GATE_BIASES.values() for g in gates))
+VARIANT_TITLES = {"rnn": "RNN (simple recurrent)", "local_feedback": "Local feedback (1992)",
+                  "lstm1997": "LSTM 1997 (CEC, no forget gate)", "lstm2000": "LSTM 2000 (forget gate)",
+                  "lstm2002": "LSTM 2002 (peepholes)", "lstm": "LSTM (PyTorch)", "gru": "GRU (PyTorch)"}
+
+
+def model_fields() -> list[Field]:
+    """Variant, sizes and cell options (the union over all variants)."""
+    F, sl = Field, "slider"
+    return [
+        F("variant", "Cell variant", "choice", "lstm1997", choices=tuple(lc.VARIANTS), widget="select",
+          fmt=VARIANT_TITLES.get, help="Which recurrent cell to build; see the Theory page for equations."),
+        F("n_hidden", "Hidden units", "int", 8, 1, limits.MAX_HIDDEN, 1, widget=sl),
+        F("n_blocks", "Memory blocks", "int", 2, 1, limits.MAX_BLOCKS, 1, widget=sl),
+        F("block_size", "Cells per block", "int", 2, 1, limits.MAX_BLOCK_SIZE, 1, widget=sl,
+          help="Cells in one block share the block's gates."),
+        F("n_static", "Static units", "int", 0, 0, limits.MAX_FB_UNITS, 1, widget=sl),
+        F("n_net_fb", "Net-input feedback units", "int", 2, 0, limits.MAX_FB_UNITS, 1, widget=sl),
+        F("n_act_fb", "Activation feedback units", "int", 2, 0, limits.MAX_FB_UNITS, 1, widget=sl),
+        F("activation", "Activation f", "choice", "tanh", choices=("tanh", "sigmoid"), widget="segmented"),
+        F("recurrent_scale", "recurrent weight scale", "optfloat", None, 0.0, limits.RECURRENT_SCALE_MAX,
+          0.05, fallback=1.0, help="If set, every recurrent matrix is this number times a random "
+          "orthogonal matrix (all its singular values equal the scale)."),
+        F("init_range", "Initial weights ±", "float", 0.1, 0.0, limits.INIT_RANGE_MAX, 0.05, widget=sl,
+          help="Weights start uniform in [−r, r] (biases too, unless set below)."),
+        F("output_gate", "Output gate", "bool", True, widget="toggle"),
+        F("forget_gate", "Forget gate", "bool", True, widget="toggle"),
+        F("peepholes", "Peephole connections", "bool", True, widget="toggle"),
+        F("cell_input", "Cell input squashing g", "choice", "g1997", choices=CELL_INPUT, widget="select"),
+        F("cell_output", "Cell output squashing h", "choice", "h1997", choices=CELL_OUTPUT, widget="select"),
+        F("gates_as_sources", "Gates feed back as recurrent inputs", "bool", True, widget="toggle"),
+        F("fb_u", "net-input self-weight u", "optfloat", None, -3.0, 3.0, 0.05, fallback=0.9,
+          help="Forgetting needs |u| < 1 (Frasconi et al. 1992)."),
+        F("fb_v", "activation self-weight v", "optfloat", None, -5.0, 5.0, 0.1, fallback=1.5,
+          help="Forgetting needs |v| < 2; latching needs |v| > 2."),
+    ]
+
+
+def size_names(variant: str) -> tuple[list[str], list[str]]:
+    """(main fields, cell-option fields) that apply to ``variant``."""
+    if variant in MEMORY:
+        opts = ["output_gate", "cell_input", "cell_output", "gates_as_sources"]
+        opts += {"lstm2000": ["forget_gate"], "lstm2002": ["forget_gate", "peepholes"]}.get(variant, [])
+        return ["n_blocks", "block_size", "init_range"], opts
+    if variant == "local_feedback":
+        return ["n_static", "n_net_fb", "n_act_fb", "init_range"], ["fb_u", "fb_v"]
+    main = ["n_hidden", "init_range"] + (["activation"] if variant == "rnn" else [])
+    return main, ["recurrent_scale"]
+
+
+def active_gates(values: dict) -> list[str]:
+    """The gate biases the configured network has (a switched-off gate has none)."""
+    gates = list(GATE_BIASES[values["variant"]])
+    if values["variant"] in MEMORY:
+        if not values.get("output_gate", True):
+            gates.remove("output")
+        if "forget" in gates and not values.get("forget_gate", True):
+            gates.remove("forget")
+    return gates
+
+
+def bias_fields() -> list[Field]:
+    out = []
+    for g in ALL_GATES:
+        out.append(Field(f"b_{g}", GATE_LABELS[g], "optfloat", None, *limits.BIAS_RANGE, 0.25))
+        out.append(Field(f"b_{g}_step", "change per block / unit", "float", 0.0, *limits.BIAS_STEP_RANGE,
+                         0.25, help="Stagger: block k gets value + k × change (the papers' −1, −2, −3 …)."))
+    return out
+
+
+def seed_field(default: int = 0) -> Field:
+    return Field("seed", "Seed", "int", default, 0, 2**31 - 1, 1,
+                 help="Same seed, same weights and sequence: a shared link reproduces the picture.")
+
+
+# Paper defaults. Per variant first, then (LSTM-1997 family only) the setup of the chosen task's
+# experiment, as printed in the task's ``setup`` text. Gate biases are value + k × step.
+def _stagger(gate: str, first: float, step: float) -> dict:
+    return {f"b_{gate}": first, f"b_{gate}_step": step}
+
+
+_2002 = {"n_blocks": 1, "block_size": 1, "cell_input": "identity", "cell_output": "identity",
+         "gates_as_sources": False, "init_range": 0.1, **_stagger("forget", -2.0, 0.0),
+         **_stagger("input", 0.0, 0.0), **_stagger("output", 2.0, 0.0)}
+PAPER_VARIANT: dict[str, dict] = {
+    "rnn": {"n_hidden": 8, "activation": "tanh", "init_range": 0.1},
+    "local_feedback": {"n_static": 0, "n_net_fb": 2, "n_act_fb": 2, "init_range": 0.1},
+    "lstm1997": {"n_blocks": 2, "block_size": 2, "init_range": 0.1, **_stagger("output", -1.0, -1.0)},
+    "lstm2000": {"n_blocks": 2, "block_size": 2, "init_range": 0.1, **_stagger("output", -1.0, -1.0),
+                 **_stagger("forget", 1.0, 0.0)},   # Gers et al. 2000: positive, "remember by default"
+    "lstm2002": {**_2002},
+    "lstm": {"n_hidden": 8, "init_range": 0.35},     # PyTorch: ±1/√H
+    "gru": {"n_hidden": 8, "init_range": 0.35},
+}
+_LONG_LAG = {"n_blocks": 1, "block_size": 1, "output_gate": False, "cell_input": "sigmoid",
+             "cell_output": "identity", "init_range": 0.2}
+PAPER_TASK: dict[str, dict] = {
+    "embedded_reber": {"n_blocks": 4, "block_size": 1, "init_range": 0.2, **_stagger("output", -1.0, -1.0)},
+    "long_lag": _LONG_LAG, "long_lag_random": _LONG_LAG,
+    "very_long_lag": {"n_blocks": 2, "block_size": 1, "init_range": 0.2},
+    "two_sequence": {"n_blocks": 3, "block_size": 1, "init_range": 0.1, **_stagger("input", -1.0, -2.0),
+                     **_stagger("output", -2.0, -2.0)},
+    "adding": {"n_blocks": 2, "block_size": 2, "init_range": 0.1, **_stagger("input", -3.0, -3.0)},
+    "multiplication": {"n_blocks": 2, "block_size": 2, "init_range": 0.1},
+    "temporal_order": {"n_blocks": 2, "block_size": 2, "init_range": 0.1, **_stagger("input", -2.0, -2.0)},
+    "spike_delay": _2002, "spike_generation": _2002, "periodic": _2002,
+}
+
+
+def paper_values(schema: Schema, variant: str, task: str | None = None) -> dict:
+    """Every model and bias setting as the papers used it for this variant (and task)."""
+    out = {n: f.default for n, f in schema.fields.items() if n in _MODEL_OR_BIAS}
+    out.update(PAPER_VARIANT.get(variant, {}))
+    if variant in MEMORY and task in PAPER_TASK:
+        out.update(PAPER_TASK[task])
+    return {k: v for k, v in out.items() if k in schema.fields}
+
+
+_MODEL_OR_BIAS = {f.name for f in model_fields() + bias_fields()} - {"variant"}
+
+
+# ----------------------------------------------------------------------------- task settings
+DEFAULT_TYPED = "1, 0, 0, 0, 0.5, 0, 0, 0, -1, 0, 0, 0"
+TASK_CHOICES = {("spike_delay", "mode"): ("msd", "nmsd"), ("spike_delay", "delay_set"): ("range", "pair"),
+                ("spike_generation", "delay_set"): ("range", "pair"),
+                ("periodic", "shape"): ("cos", "triangle", "rectangle"),
+                ("long_lag_random", "targets"): ("expected", "last"),
+                ("latching", "distractors"): ("random", "none"),
+                ("two_sequence", "variant"): ("3a", "3b", "3c"), ("temporal_order", "classes"): (4, 8)}
+# Settings that only matter for training/evaluation (hidden on pages that just run a sequence).
+EVAL_SETTINGS = ("streak", "tolerance", "accuracy_threshold")
+
+
+def task_fields(default_task: str = "adding") -> list[Field]:
+    """Input source, task, every task's settings (named ``<task>.<setting>``) and typed text."""
+    out = [Field("source", "Input sequence", "choice", "task", choices=("task", "typed"), widget="segmented",
+                 fmt={"task": "From a task", "typed": "Typed by hand"}.get),
+           Field("task", "Task", "choice", default_task, choices=tuple(lc.TASKS), widget="select",
+                 fmt=lambda n: lc.TASKS[n].title or n)]
+    for tname, task in lc.TASKS.items():
+        for s, v in task.settings().items():
+            name, label = f"{tname}.{s}", s
+            if (tname, s) in TASK_CHOICES:
+                out.append(Field(name, label, "choice", v, choices=TASK_CHOICES[(tname, s)], widget="select"))
+            elif isinstance(v, bool):
+                out.append(Field(name, label, "bool", v, widget="toggle"))
+            elif isinstance(v, int):
+                out.append(Field(name, label, "int", v, 0, limits.TASK_MAX_SETTING, 1))
+            elif isinstance(v, float):
+                out.append(Field(name, label, "float", v, 0.0, 1e6, 0.01))
+            else:
+                out.append(Field(name, label, "text", str(v), hi=100, widget="text_area"))
+    out.append(Field("typed", "Values (one row per timestep, or one row for a single input)", "text",
+                     DEFAULT_TYPED, hi=limits.MAX_TYPED_CHARS, widget="text_area",
+                     help="Numbers separated by commas or spaces. Several rows = several inputs per step."))
+    return out
+
+
+def task_settings(values: dict, task: str) -> dict:
+    """The chosen task's settings out of the flat page values."""
+    return {s: values[f"{task}.{s}"] for s in lc.TASKS[task].settings()}
+
+
+# ----------------------------------------------------------------------------- groups
+def _current(page: str, name: str, schema: Schema) -> Any:
+    return schema[name].read(page)
+
+
+def model_group(page: str, schema: Schema, where: Any = st, variants: Iterable[str] | None = None) -> str:
+    """Variant + sizes + cell options; returns the variant."""
+    variant = schema["variant"].render(page, where)
+    if variants is not None and variant not in variants:
+        where.warning(f"{variant} is not available here.")
+    main, opts = size_names(variant)
+    render_fields(page, schema, main, where)
+    if opts:
+        with where.expander("Cell options"):
+            render_fields(page, schema, opts, st)
+    task = _current(page, "task", schema) if "task" in schema.fields else None
+    names = [n for n in _MODEL_OR_BIAS if not n.startswith("b_")]
+    reset_button(page, schema, "model", lambda: names,
+                 lambda: paper_values(schema, _current(page, "variant", schema), task), where)
+    return variant
+
+
+def bias_group(page: str, schema: Schema, variant: str, where: Any = st) -> None:
+    """One optional bias per gate of ``variant`` plus its per-block stagger."""
+    where.caption("Unset = random like the other weights. Staggered: block k gets value + k × change.")
+    current = {n: _current(page, n, schema) for n in ("output_gate", "forget_gate")}
+    for gate in active_gates({"variant": variant, **current}):
+        value = schema[f"b_{gate}"].render(page, where)
+        schema[f"b_{gate}_step"].render(page, where, disabled=value is None)
+    task = _current(page, "task", schema) if "task" in schema.fields else None
+    names = [n for n in _MODEL_OR_BIAS if n.startswith("b_")]
+    reset_button(page, schema, "bias", lambda: names,
+                 lambda: paper_values(schema, _current(page, "variant", schema), task), where)
+
+
+def task_group(page: str, schema: Schema, where: Any = st, allow_typed: bool = True,
+               hide: Iterable[str] = EVAL_SETTINGS) -> tuple[str, str]:
+    """Input source and the task's settings (or the typed text); returns (source, task)."""
+    source = schema["source"].render(page, where) if allow_typed else "task"
+    task = schema["task"].read(page)
+    if source == "typed":
+        schema["typed"].render(page, where)
+    else:
+        task = schema["task"].render(page, where)
+        info = lc.TASKS[task]
+        where.caption(f"{info.paper}. {info.setup}")
+        render_fields(page, schema, [f"{task}.{s}" for s in info.settings() if s not in hide], where)
+
+    def paper() -> dict:
+        t = _current(page, "task", schema)
+        return {f"{t}.{s}": v for s, v in lc.TASKS[t].settings().items()}
+
+    reset_button(page, schema, "task", lambda: paper().keys(), paper, where)
+    return source, task
+
+
+def seed_group(page: str, schema: Schema, where: Any = st) -> int:
+    seed = schema["seed"].render(page, where)
+    reset_button(page, schema, "seed", lambda: ["seed"], lambda: {"seed": schema["seed"].default}, where)
+    return seed

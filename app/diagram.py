@@ -1,0 +1,177 @@
+"""The cell diagram: a Plotly figure (shapes + annotations) of one block/unit of the chosen
+variant, with every gate shaded by how open it is at the current step (0 = white, 1 = full
+blue) and its value printed, and the states showing their current values.
+
+Input: the variant's config and an ``equations.snapshot`` (the recorded values of one unit at
+one step). Layout coordinates: x in [0, 10], y in [0, 6]; data flows left to right.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import plotly.graph_objects as go
+
+import lstm_core as lc
+from app.figures import font_size, make_figure
+
+OPEN = (0x00, 0x72, 0xB2)      # Okabe–Ito blue = fully open
+STATE_FILL, EDGE = "#F2F2F2", "#333333"
+
+
+def shade(openness: float) -> str:
+    """White (closed) to blue (open)."""
+    a = min(max(openness, 0.0), 1.0)
+    r, g, b = (round(255 + (c - 255) * a) for c in OPEN)
+    return f"rgb({r},{g},{b})"
+
+
+@dataclass
+class Box:
+    x: float
+    y: float
+    label: str
+    value: float | None = None
+    gate: bool = False
+    w: float = 1.5
+    h: float = 1.0
+
+
+class Canvas:
+    def __init__(self, large: bool) -> None:
+        self.shapes: list[dict] = []
+        self.notes: list[dict] = []
+        self.f = font_size(large)
+
+    def box(self, b: Box) -> None:
+        fill = shade(b.value) if b.gate and b.value is not None else STATE_FILL
+        self.shapes.append(dict(type="rect", x0=b.x - b.w / 2, x1=b.x + b.w / 2, y0=b.y - b.h / 2,
+                                y1=b.y + b.h / 2, fillcolor=fill, line=dict(color=EDGE, width=1.5),
+                                layer="below"))
+        dark = b.gate and b.value is not None and b.value > 0.55
+        text = b.label if b.value is None else f"{b.label}<br><b>{b.value:.3g}</b>"
+        self.text(b.x, b.y, text, colour="white" if dark else "black")
+
+    def op(self, x: float, y: float, symbol: str) -> None:
+        r = 0.28
+        self.shapes.append(dict(type="circle", x0=x - r, x1=x + r, y0=y - r, y1=y + r, fillcolor="white",
+                                line=dict(color=EDGE, width=1.5)))
+        self.text(x, y, symbol)
+
+    def text(self, x: float, y: float, text: str, colour: str = "black", size: int = 0) -> None:
+        self.notes.append(dict(x=x, y=y, text=text, showarrow=False, font=dict(size=size or self.f, color=colour)))
+
+    def arrow(self, x0: float, y0: float, x1: float, y1: float, dash: bool = False) -> None:
+        self.notes.append(dict(x=x1, y=y1, ax=x0, ay=y0, xref="x", yref="y", axref="x", ayref="y", text="",
+                               showarrow=True, arrowhead=2, arrowsize=1.2, arrowwidth=1.6,
+                               arrowcolor="#777777" if dash else EDGE))
+
+    def loop(self, x: float, y: float, label: str, below: bool = False) -> None:
+        """A self-loop on the box at (x, y) (the recurrent connection), labelled."""
+        d = -1 if below else 1
+        y0, y1 = y + d * 0.5, y + d * 1.25
+        self.shapes.append(dict(type="path", path=f"M {x - 0.45} {y0} C {x - 0.6} {y1}, {x + 0.6} {y1}, {x + 0.45} {y0}",
+                                line=dict(color=EDGE, width=1.8)))
+        self.text(x, y1 + d * 0.15, label, size=self.f - 1)
+
+    def figure(self, title: str, large: bool) -> go.Figure:
+        hidden = dict(visible=False, fixedrange=True)
+        return make_figure(dict(data=[], layout=dict(
+            shapes=self.shapes, annotations=self.notes, template="none", paper_bgcolor="white",
+            plot_bgcolor="white", height=330 + (70 if large else 0), margin=dict(l=5, r=5, t=40, b=5),
+            title=dict(text=title, font=dict(size=self.f + 2), x=0, xanchor="left"),
+            font=dict(size=self.f, color="#222222"), uirevision="diagram", showlegend=False,
+            xaxis=dict(range=[-0.2, 10.2], **hidden), yaxis=dict(range=[-0.4, 6.0], **hidden))))
+
+
+def _gated_cell(c: Canvas, s: dict, labels: dict, forget: float | None, out_gate: float | None,
+                peep: bool) -> None:
+    """Shared drawing of the 1997-family memory cell and the modern LSTM cell."""
+    y = 2.3
+    c.text(0.6, y + 0.75, labels["in"], size=c.f - 1)
+    c.arrow(0.0, y, 0.85, y)
+    c.box(Box(1.6, y, labels["g"], s[labels["g_key"]]))
+    c.arrow(2.35, y, 3.02, y)
+    c.op(3.3, y, "×")
+    c.box(Box(3.3, 4.6, "input gate", s[labels["ig"]], gate=True))
+    c.arrow(3.3, 4.1, 3.3, y + 0.3)
+    c.arrow(3.58, y, 4.6, y)
+    c.box(Box(5.4, y, labels["state"], s[labels["state_key"]]))
+    if forget is None:
+        c.loop(5.4, y, "× 1 (CEC)", below=True)
+    else:
+        c.loop(5.4, y, "", below=True)
+        c.box(Box(7.0, 0.45, "forget gate", forget, gate=True, h=0.8))
+        c.arrow(6.25, 0.45, 5.75, y - 1.05)         # the forget gate scales the self-loop
+        c.text(4.35, y - 1.2, "× forget", size=c.f - 1)
+    c.arrow(6.2, y, 6.7, y)
+    c.box(Box(7.45, y, labels["h"], s[labels["h_key"]], w=1.3))
+    if out_gate is None:
+        c.arrow(8.1, y, 9.3, y)
+    else:
+        c.arrow(8.1, y, 8.62, y)
+        c.op(8.9, y, "×")
+        c.box(Box(8.9, 4.6, "output gate", out_gate, gate=True))
+        c.arrow(8.9, 4.1, 8.9, y + 0.3)
+        c.arrow(9.18, y, 9.7, y)
+    c.text(9.6, y - 0.7, f"{labels['out']}<br><b>{s[labels['out_key']]:.3g}</b>")
+    if peep:
+        for gx, gy in ((3.3, 4.1), (8.9, 4.1)):
+            c.arrow(5.4, y + 0.5, gx + (0.4 if gx < 5 else -0.4), gy, dash=True)
+        c.text(5.4, 3.55, "peepholes (dashed)", size=c.f - 2, colour="#555555")
+
+
+def cell_diagram(cfg: lc.ModelConfig, s: dict, unit_label: str, t: int, large: bool = False) -> tuple[go.Figure, str]:
+    """Diagram of one unit of ``cfg``'s cell at (1-based) step ``t``; returns (figure, alt)."""
+    c, v = Canvas(large), cfg.variant
+    if v in ("lstm1997", "lstm2000", "lstm2002"):
+        labels = dict(**{"in": "net_c(t)", "g": "g", "g_key": "g", "ig": "y_ig", "state": "s_c (cell)",
+                         "state_key": "s", "h": "h(s)", "h_key": "h", "out": "y_c(t)", "out_key": "y_c"})
+        _gated_cell(c, s, labels, s.get("y_fg"), s.get("y_og"), cfg.has_peepholes)
+    elif v == "lstm":
+        labels = {"in": "W_g x + U_g h", "g": "g = tanh", "g_key": "g", "ig": "i", "state": "c (cell)",
+                  "state_key": "c", "h": "tanh(c)", "h_key": "tanh_c", "out": "h(t)", "out_key": "h"}
+        _gated_cell(c, s, labels, s["f"], s["o"], False)
+    elif v == "gru":
+        y = 2.3
+        c.box(Box(1.2, y, "h(t−1)", s["h_prev"]))
+        c.box(Box(3.2, 4.6, "reset gate r", s["r"], gate=True))
+        c.arrow(1.95, y, 4.3, y)
+        c.arrow(3.2, 4.1, 3.2, y + 0.05)
+        c.box(Box(5.1, y, "candidate n", s["n"], w=1.6))
+        c.box(Box(7.3, 4.6, "update gate z", s["z"], gate=True, w=1.7))
+        c.op(7.3, y, "mix")
+        c.arrow(5.9, y, 7.02, y)
+        c.arrow(7.3, 4.1, 7.3, y + 0.3)
+        c.notes.append(dict(x=7.3, y=y - 0.3, ax=1.2, ay=y - 0.5, xref="x", yref="y", axref="x", ayref="y",
+                            text="", showarrow=True, arrowhead=2, arrowcolor=EDGE))
+        c.text(4.2, 1.2, "z × h(t−1)", size=c.f - 1)
+        c.arrow(7.58, y, 8.35, y)
+        c.box(Box(9.1, y, "h(t)", s["h"], w=1.3))
+    else:
+        y = 2.3
+        kind = s.get("kind", "rnn")
+        c.text(0.7, y + 0.6, "x(t)")
+        c.arrow(0.2, y, 3.7, y)
+        label, formula = {"rnn": ("net(t)", "W x(t) + U h(t−1) + b"), "static": ("a(t)", "w·x(t) + b"),
+                          "net_fb": ("â(t)", "u â(t−1) + w·x(t) + b"),
+                          "act_fb": ("ā(t)", "v h(t−1) + w·x(t) + b")}[kind]
+        c.box(Box(5.0, y, label, s["net"], w=2.0, h=1.0))
+        c.text(5.0, y - 0.8, formula, size=c.f - 1)
+        if kind == "rnn":
+            c.loop(5.0, y, "U h(t−1)")
+        elif kind in ("net_fb", "act_fb"):
+            c.loop(5.0, y, f"{'u' if kind == 'net_fb' else 'v'} = {s['w']:.3g}")
+        c.arrow(6.0, y, 7.8, y)
+        c.text(6.9, y + 0.35, "f", size=c.f)
+        c.box(Box(8.8, y, "h(t)", s["h"], w=1.4))
+        note = {"rnn": "no gates: h(t−1) is squashed through f again every step",
+                "static": "no gates and no memory: only the current input counts",
+                "net_fb": "no gates: only the self-loop u carries the past",
+                "act_fb": "no gates: only the self-loop v carries the past"}[kind]
+        c.text(5.0, 0.4, note, size=c.f - 1, colour="#555555")
+    title = f"{v} — {unit_label}, step t = {t}"
+    fig = c.figure(title, large)
+    alt = (f"Diagram of the {v} cell ({unit_label}). Gate boxes are shaded from white (closed) to blue "
+           "(open) by their activation at the current step, with the value printed; state boxes show "
+           "their current values.")
+    return fig, alt

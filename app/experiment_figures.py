@@ -1,0 +1,125 @@
+"""Figure and table builders of the Paper experiments page. Data in, figures/tables out.
+
+``comparison_chart`` puts three sources on one log axis of "training sequences to criterion":
+the paper's reported number, the reproduction command's trials (the baseline, read from the
+results file) and the run made on this page — unsolved trials are drawn at their budget as
+"✗", so a failure never looks like a success.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from app.figures import PALETTE, Chart, layout, make_figure
+
+
+def _fmt(v: Any) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "—"
+    return f"{v:,.0f}"
+
+
+def comparison_chart(*, paper: float | None, baseline: pd.DataFrame, here: dict | None, large: bool,
+                     title: str) -> Chart:
+    """Sequences to criterion: paper (◆), baseline median and range (●, bar), this run's trials."""
+    rows, data = [], []
+    m = 12 if large else 10
+    if paper:
+        rows.append("paper")
+        data.append(dict(type="scatter", x=[paper], y=["paper"], mode="markers", name="paper (reported)",
+                         marker=dict(symbol="diamond", size=m + 4, color=PALETTE[6]),
+                         hovertemplate="paper: %{x:,.0f} sequences<extra></extra>"))
+    for _, r in baseline.iterrows():
+        label = f"command {r.solved}/{r.trials}" + ("*" if r.reduced else "")
+        rows.append(label)
+        if r["median"] is not None and not (isinstance(r["median"], float) and math.isnan(r["median"])):
+            data.append(dict(type="scatter", x=[r["median"]], y=[label], mode="markers", name="reproduction command",
+                             marker=dict(symbol="circle", size=m + 2, color=PALETTE[0]),
+                             error_x=dict(type="data", symmetric=False, array=[r.high - r["median"]],
+                                          arrayminus=[r["median"] - r.low], color=PALETTE[0], thickness=2),
+                             hovertemplate=(f"reproduction command, median %{{x:,.0f}} (range {_fmt(r.low)}–"
+                                            f"{_fmt(r.high)}), {r.solved}/{r.trials} solved<extra></extra>")))
+        if r.solved is not None and r.trials is not None and r.solved < r.trials and r.budget:
+            data.append(dict(type="scatter", x=[r.budget], y=[label], mode="markers+text", name="not solved",
+                             text=[f"✗ {r.trials - r.solved}"], textposition="middle right",
+                             marker=dict(symbol="x", size=m + 2, color=PALETTE[3]),
+                             hovertemplate=f"{r.trials - r.solved} not solved within %{{x:,.0f}}<extra></extra>"))
+    if here is not None:
+        label = f"here {here['solved']}/{here['trials']}" + ("*" if here["reduced"] else "")
+        rows.append(label)
+        at = np.array([v for v in here["solved_at"] if v is not None], dtype=float)
+        if at.size:
+            data.append(dict(type="scatter", x=at, y=[label] * at.size, mode="markers", name="this page's trials",
+                             marker=dict(symbol="circle-open", size=m + 2, color=PALETTE[1], line=dict(width=2)),
+                             hovertemplate="this trial: %{x:,.0f} sequences<extra></extra>"))
+        failed = here["trials"] - at.size - here.get("running", 0)
+        if failed > 0:
+            data.append(dict(type="scatter", x=[here["budget"]], y=[label], mode="markers+text", name="not solved",
+                             text=[f"✗ {failed}"], textposition="middle right",
+                             marker=dict(symbol="x", size=m + 2, color=PALETTE[3]),
+                             hovertemplate=f"{failed} not solved within %{{x:,.0f}}<extra></extra>"))
+    lay = layout(title=title, x="training sequences to criterion (log scale)", y="", large=large,
+                 uirevision="exp-compare", height=120 + 45 * max(len(rows), 1), legend=False)
+    lay["xaxis"].update(type="log", exponentformat="none", dtick=1)     # one tick per decade
+    lay["yaxis"].update(categoryorder="array", categoryarray=rows[::-1], type="category")
+    lay["hovermode"] = "closest"
+    lay["margin"].update(r=40, l=110)          # room for the row labels
+    parts = []
+    if paper:
+        parts.append(f"paper {paper:,.0f}")
+    for _, r in baseline.iterrows():
+        parts.append(f"reproduction command median {_fmt(r['median'])} ({r.solved}/{r.trials} solved)")
+    if here is not None:
+        med = np.median(at) if here is not None and at.size else None
+        parts.append(f"this page median {_fmt(med)} ({here['solved']}/{here['trials']} solved)")
+    alt = f"Dot chart: {title}. " + ("; ".join(parts) if parts else "no numbers yet") + "."
+    return make_figure(dict(data=data, layout=lay)), alt
+
+
+def comparison_table(*, preset: Any, baseline: pd.DataFrame, here: dict | None) -> pd.DataFrame:
+    """Paper vs reproduction command vs this page, one row each (numbers only; see ``comparison_notes``)."""
+    rows = [{"source": "paper", "trials solved": "—", "median sequences (range)": _fmt(preset.paper_sequences),
+             "budget / network": "—", "wall time": "—"}]
+    for _, r in baseline.iterrows():
+        rows.append({"source": "reproduction command" + (" (REDUCED)" if r.reduced else ""),
+                     "trials solved": f"{r.solved}/{r.trials}",
+                     "median sequences (range)": f"{_fmt(r['median'])} ({_fmt(r.low)}–{_fmt(r.high)})",
+                     "budget / network": _fmt(r.budget), "wall time": f"{_fmt(r.wall)} s"})
+    if here is not None:
+        at = np.array([v for v in here["solved_at"] if v is not None], dtype=float)
+        rng = f" ({at.min():,.0f}–{at.max():,.0f})" if at.size else ""
+        rows.append({"source": "this page" + (" (REDUCED)" if here["reduced"] else ""),
+                     "trials solved": f"{here['solved']}/{here['trials']}",
+                     "median sequences (range)": (_fmt(np.median(at)) + rng) if at.size else "—",
+                     "budget / network": _fmt(here["budget"]), "wall time": f"{here['wall']:.0f} s"})
+    return pd.DataFrame(rows)
+
+
+def comparison_notes(*, preset: Any, baseline: pd.DataFrame, here: dict | None) -> str:
+    """What each row of ``comparison_table`` is, as markdown bullets."""
+    out = [f"- **paper:** {preset.reported}"]
+    out += [f"- **reproduction command:** `{r.command}`" + (f" — {r.notes}" if r.notes else "")
+            for _, r in baseline.iterrows()]
+    if here is not None:
+        out.append(f"- **this page:** {here['label']}")
+    return "\n".join(out)
+
+
+def gallery_table(presets: dict, results: pd.DataFrame) -> pd.DataFrame:
+    """Every experiment: paper, reported, and the reproduction command's result if there is one."""
+    rows = []
+    for name, p in presets.items():
+        r = results[results.name == name]
+        ours = "; ".join(f"{x.solved}/{x.trials} solved, median {_fmt(x['median'])}"
+                         + (" (reduced)" if x.reduced else "") + (f" [{_settings(x.settings)}]" if x.settings else "")
+                         for _, x in r.iterrows()) or "not run yet"
+        rows.append({"experiment": p.title, "paper": p.paper, "paper: sequences": _fmt(p.paper_sequences),
+                     "reproduction command": ours})
+    return pd.DataFrame(rows)
+
+
+def _settings(s: Any) -> str:
+    return ", ".join(f"{k}={v}" for k, v in s.items()) if isinstance(s, dict) else str(s)

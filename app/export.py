@@ -1,0 +1,274 @@
+"""Data in and out of a page: page settings <-> ``lc.ModelConfig``, CSV and JSON downloads,
+validated uploads and the hand-typed input sequence.
+
+Everything that reads user-supplied text raises ``ValueError`` with a message a student can act
+on; the page shows it with ``st.error`` and keeps its current state.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import lstm_core as lc
+from app import limits, state
+from app.controls import MEMORY, Schema, active_gates
+from lstm_core.config import GATE_BIASES
+
+DOC_KIND = "gatelab-config"
+
+
+# ----------------------------------------------------------------------------- settings -> model
+def bias_units(values: dict) -> int:
+    """How many values a per-block/per-unit bias list needs for the configured network."""
+    v = values["variant"]
+    if v in MEMORY:
+        return values["n_blocks"]
+    if v == "local_feedback":
+        return values["n_static"] + values["n_net_fb"] + values["n_act_fb"]
+    return values["n_hidden"]
+
+
+def bias_spec(value: float | None, step: float, n: int) -> Any:
+    """value (all blocks) or the staggered list value + k·step, k = 0 … n−1."""
+    if value is None:
+        return None
+    if step == 0 or n == 1:
+        return float(value)
+    return [round(value + k * step, 10) for k in range(n)]
+
+
+def model_config(values: dict, n_in: int, n_out: int, output_activation: str = "sigmoid",
+                 loss: str = "mse") -> lc.ModelConfig:
+    """The network the page's settings describe (ValueError if the core refuses it)."""
+    v = values["variant"]
+    kw: dict[str, Any] = dict(variant=v, n_in=n_in, n_out=n_out, output_activation=output_activation,
+                              loss=loss, init_range=values["init_range"], seed=values["seed"])
+    if v in ("rnn", "lstm", "gru"):
+        kw.update(n_hidden=values["n_hidden"], recurrent_scale=values["recurrent_scale"])
+    if v == "rnn":
+        kw["activation"] = values["activation"]
+    if v in MEMORY:
+        kw.update({k: values[k] for k in ("n_blocks", "block_size", "output_gate", "cell_input",
+                                          "cell_output", "gates_as_sources")})
+        if v != "lstm1997":
+            kw["forget_gate"] = values["forget_gate"]
+        if v == "lstm2002":
+            kw["peepholes"] = values["peepholes"]
+    if v == "local_feedback":
+        kw.update({k: values[k] for k in ("n_static", "n_net_fb", "n_act_fb")})
+        kw["init"] = {p: values[f"fb_{p}"] for p in ("u", "v") if values[f"fb_{p}"] is not None}
+    n = bias_units(values)
+    bias = {g: bias_spec(values[f"b_{g}"], values[f"b_{g}_step"], n) for g in active_gates(values)}
+    kw["bias"] = {g: s for g, s in bias.items() if s is not None}
+    return lc.ModelConfig(**kw)
+
+
+# ----------------------------------------------------------------------------- model -> settings
+def _bias_values(gate: str, spec: Any, n: int) -> tuple[float | None, float]:
+    if spec is None:
+        return None, 0.0
+    if isinstance(spec, float):
+        return spec, 0.0
+    if isinstance(spec, tuple) and spec and spec[0] == "linspace":
+        return spec[1], (spec[2] - spec[1]) / (n - 1) if n > 1 else 0.0
+    if isinstance(spec, tuple) and spec and spec[0] == "uniform":
+        raise ValueError(f"bias['{gate}'] is drawn at random ({{'uniform': [{spec[1]}, {spec[2]}]}}); this page "
+                         "sets biases as a value plus a per-block change — use a number or a list")
+    vals = list(spec)
+    step = vals[1] - vals[0] if len(vals) > 1 else 0.0
+    if any(abs(vals[0] + k * step - x) > 1e-9 for k, x in enumerate(vals)):
+        raise ValueError(f"bias['{gate}'] = {vals} is not evenly spaced; this page sets biases as a "
+                         "value plus a per-block change (e.g. −1, −2, −3)")
+    return vals[0], step
+
+
+def values_from_model(cfg: lc.ModelConfig, schema: Schema) -> tuple[dict, list[str]]:
+    """Page settings equivalent to ``cfg`` (validated by ``schema``) and notes on what is not used."""
+    d = cfg.to_dict()
+    keys = ["variant", "n_hidden", "n_blocks", "block_size", "n_static", "n_net_fb", "n_act_fb",
+            "activation", "recurrent_scale", "init_range", "output_gate", "forget_gate", "peepholes",
+            "cell_input", "cell_output", "gates_as_sources", "seed"]
+    out = {k: d[k] for k in keys if k in schema.fields}
+    notes = []
+    init = dict(cfg.init)
+    for p in ("u", "v"):
+        spec = init.pop(p, None)
+        if spec is not None and not isinstance(spec, float):
+            raise ValueError(f"init['{p}'] must be a single number on this page, got {_json(spec)}")
+        out[f"fb_{p}"] = spec
+    if init:
+        raise ValueError(f"this page cannot set init for {sorted(init)}; only local_feedback's u and v")
+    biases = dict(cfg.bias)
+    n = bias_units(out)
+    for g in GATE_BIASES[cfg.variant]:
+        out[f"b_{g}"], out[f"b_{g}_step"] = _bias_values(g, biases.get(g), n)
+    notes.append("Inputs, outputs and the output layer (n_in, n_out, output activation, loss) "
+                 "come from this page's input sequence, not from the file.")
+    return schema.check({k: v for k, v in out.items() if k in schema.fields}), notes
+
+
+def _json(spec: Any) -> str:
+    return json.dumps(spec if not isinstance(spec, tuple) else list(spec))
+
+
+# ----------------------------------------------------------------------------- JSON documents
+def config_document(page: str, model: lc.ModelConfig | None, values: dict) -> str:
+    """The downloadable configuration: the page's settings plus the network they build."""
+    doc = {"kind": DOC_KIND, "page": page, "settings": values,
+           "model": model.to_dict() if model is not None else None}
+    return json.dumps(doc, indent=2, sort_keys=True, allow_nan=False)
+
+
+def parse_config_upload(data: bytes, page: str, schema: Schema,
+                        from_model: Callable[[lc.ModelConfig, Schema], tuple[dict, list[str]]] | None
+                        = values_from_model) -> tuple[dict, list[str]]:
+    """Validate an uploaded configuration; returns (settings to apply, notes) or ValueError.
+
+    Accepts this app's own download (settings of the same page are restored exactly; from
+    another page only the network is used) or a bare ``ModelConfig`` JSON -- on pages that can
+    map a network onto their settings (``from_model``; None = only this page's own files).
+    """
+    if len(data) > limits.MAX_UPLOAD_BYTES:
+        raise ValueError(f"the file is {len(data):,} bytes; a configuration is at most "
+                         f"{limits.MAX_UPLOAD_BYTES:,} bytes")
+    try:
+        doc = json.loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise ValueError("the file is not text (UTF-8); upload the .json file you downloaded") from None
+    except json.JSONDecodeError as e:
+        raise ValueError(f"the file is not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
+    if not isinstance(doc, dict):
+        raise ValueError(f"a configuration is a JSON object, not {type(doc).__name__}")
+    if doc.get("kind") == DOC_KIND:
+        if doc.get("page") == page and isinstance(doc.get("settings"), dict):
+            try:
+                return schema.check(doc["settings"]), []
+            except ValueError as e:
+                raise ValueError(f"the file's settings are not valid here: {e}") from None
+        if from_model is None:
+            raise ValueError(f"the file was saved on the '{doc.get('page')}' page; this page loads only "
+                             "configurations saved on itself")
+        model = doc.get("model")
+        if not isinstance(model, dict):
+            raise ValueError(f"the file is from the '{doc.get('page')}' page and holds no network "
+                             "('model') this page can use")
+        notes = [f"The file was saved on the '{doc.get('page')}' page: only its network is used."]
+    elif "variant" in doc:
+        if from_model is None:
+            raise ValueError("this is a network configuration; this page loads only configurations "
+                             "saved on itself (its settings are not a single network)")
+        model, notes = doc, []
+    else:
+        raise ValueError("the file is neither a Gate Lab configuration (with \"kind\": "
+                         f"\"{DOC_KIND}\") nor a network configuration (with a \"variant\")")
+    cfg = lc.ModelConfig.from_dict(model)         # the core's own, actionable validation
+    values, more = from_model(cfg, schema)
+    return values, notes + more
+
+
+# ----------------------------------------------------------------------------- CSV
+EXPORT_SKIP = ("z", "s_prev", "h_prev", "c_prev", "a_net_prev", "h_act_prev", "hidden")
+
+
+def traces_csv(outputs: np.ndarray, internals: dict[str, np.ndarray], targets: np.ndarray | None = None,
+               mask: np.ndarray | None = None) -> bytes:
+    """Every recorded quantity of a run as a tidy CSV (t counts from 1, as on screen)."""
+    arrays = {k: v for k, v in internals.items() if k not in EXPORT_SKIP}
+    if targets is not None:
+        arrays["target"] = targets
+    if mask is not None:
+        arrays["mask"] = mask[..., None]
+    run = lc.Run(outputs=outputs, internals=arrays, state={}, recs=[], prepared={})
+    frame = run.to_frame(list(arrays))
+    frame["t"] += 1
+    return frame.to_csv(index=False).encode()
+
+
+def table_csv(columns: dict[str, Any]) -> bytes:
+    return pd.DataFrame(columns).to_csv(index=False).encode()
+
+
+# ----------------------------------------------------------------------------- typed sequences
+_SPLIT = re.compile(r"[,;\s]+")
+
+
+def parse_sequence(text: str, max_T: int = limits.STEP_MAX_T, max_in: int = limits.MAX_INPUTS) -> np.ndarray:
+    """Hand-typed numbers -> (T, n_in). One row = one timestep; a single row = one input per step."""
+    if len(text) > limits.MAX_TYPED_CHARS:
+        raise ValueError(f"the typed sequence is {len(text):,} characters; at most "
+                         f"{limits.MAX_TYPED_CHARS:,} are accepted")
+    rows = [r.strip().strip(",;") for r in text.replace("−", "-").splitlines()]
+    rows = [r for r in rows if r]
+    if not rows:
+        raise ValueError("type at least one number (one row per timestep, or a single row of numbers)")
+    parsed = []
+    for i, row in enumerate(rows, 1):
+        nums = []
+        for tok in _SPLIT.split(row):
+            try:
+                x = float(tok)
+            except ValueError:
+                raise ValueError(f"row {i}: {tok!r} is not a number") from None
+            if not math.isfinite(x):
+                raise ValueError(f"row {i}: {tok!r} is not a finite number")
+            nums.append(x)
+        parsed.append(nums)
+    if len(parsed) == 1:
+        arr = np.array(parsed[0])[:, None]
+    else:
+        widths = [len(r) for r in parsed]
+        bad = next((i for i, w in enumerate(widths) if w != widths[0]), None)
+        if bad is not None:
+            raise ValueError(f"row {bad + 1} has {widths[bad]} numbers but row 1 has {widths[0]}; every "
+                             "row (timestep) needs the same number of inputs")
+        arr = np.array(parsed)
+    limits.check_length(arr.shape[0], max_T, "typed sequence")
+    if arr.shape[1] > max_in:
+        raise ValueError(f"{arr.shape[1]} inputs per timestep; at most {max_in}")
+    return arr
+
+
+# ----------------------------------------------------------------------------- the page panel
+def _import(page: str, schema: Schema, from_model: Any) -> None:
+    """Uploader callback: validate, then apply (or report and keep the current settings)."""
+    up = st.session_state.get(state.wkey(page, "upload"))
+    if up is None:
+        return
+    try:
+        values, notes = parse_config_upload(up.getvalue(), page, schema, from_model)
+    except ValueError as e:
+        state.flash(page, f"Could not load {up.name}: {e}. Your current settings are unchanged.")
+        return
+    schema.apply(page, values)
+    state.flash(page, " ".join([f"Loaded {up.name}."] + notes), kind="success")
+
+
+def io_panel(page: str, schema: Schema, *, csv: Callable[[], bytes], csv_name: str, doc: str,
+             doc_name: str, from_model: Any = values_from_model, csv_label: str = "Traces (CSV)") -> None:
+    """Downloads (CSV built only when clicked) and the configuration upload, in an expander."""
+    with st.expander("Export and import"):
+        c1, c2 = st.columns(2)
+        c1.download_button(csv_label, csv, file_name=csv_name, mime="text/csv", key=state.wkey(page, "dl_csv"),
+                           icon=":material/download:", on_click="ignore")
+        c2.download_button("Configuration (JSON)", doc, file_name=doc_name, mime="application/json",
+                           key=state.wkey(page, "dl_json"), icon=":material/download:", on_click="ignore")
+        st.file_uploader("Load a configuration (JSON)", type=["json"], key=state.wkey(page, "upload"),
+                         on_change=_import, args=(page, schema, from_model), max_upload_size=1,
+                         help="A file downloaded here; malformed or out-of-range files are refused "
+                              "with a message and your settings stay as they are.")
+
+
+def flow_csv(curves: list) -> bytes:
+    """Error-flow curves (``figures.FlowCurve``) as a tidy CSV: curve, q, measured, theory."""
+    frames = [pd.DataFrame({"curve": c.name, "steps_back": c.back, "measured": c.measured,
+                            "theory": c.theory if c.theory is not None else np.nan,
+                            "bound": c.bound if c.bound is not None else np.nan}) for c in curves]
+    if not frames:
+        return b"curve,steps_back,measured,theory,bound\n"
+    return pd.concat(frames, ignore_index=True).to_csv(index=False).encode()

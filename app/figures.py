@@ -1,0 +1,300 @@
+"""Figure builders: arrays in, ``(go.Figure, alt text)`` out. No model math here.
+
+Conventions for every chart:
+- colours from the Okabe–Ito palette (distinguishable with the common colour-vision
+  deficiencies); line styles (dash) carry meaning too, so nothing depends on colour alone;
+- ``large=True`` scales every font for a projector;
+- ``layout.uirevision`` is a constant per chart, so a live update (the cursor moving, a slider
+  changing the data) keeps the user's zoom and hidden traces;
+- the alt text describes what is plotted and does not depend on the cursor (Streamlit
+  remounts a chart whose alt text changes, which would flicker while playing).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+
+# Okabe & Ito (2008); yellow last because it is faint on white.
+PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#F0E442"]
+CURSOR_COLOUR = "#444444"
+GRID = "#E5E5E5"
+Chart = tuple[go.Figure, str]
+# Figures are assembled as plain dicts and turned into a go.Figure once: Plotly's incremental
+# update_* calls and named templates deep-copy on every call (≈ 50–150 ms per chart measured),
+# which would blow the 500 ms slider budget. Property validation is skipped for the same reason
+# (``_validate`` is Plotly's own switch, ≈ 15 ms per chart); tests/test_app_pages.py rebuilds every
+# builder's figure with validation on, so a misspelt property still fails a test.
+
+
+def make_figure(spec: dict) -> go.Figure:
+    return go.Figure(spec, _validate=False)
+
+
+def colour(i: int) -> str:
+    return PALETTE[i % len(PALETTE)]
+
+
+def font_size(large: bool) -> int:
+    return 20 if large else 13
+
+
+def layout(*, title: str, x: str, y: str, large: bool, uirevision: str, height: int = 300,
+           legend: bool = True, cursor: float | None = None, cursor_colour: str = CURSOR_COLOUR) -> dict[str, Any]:
+    """Shared layout: white background, readable fonts, small margins, legend above, kept zoom."""
+    f = font_size(large)
+    # Fixed margins instead of axis ``automargin``: automargin makes Plotly lay every chart out
+    # twice, which measured about 2x slower redraws in the browser.
+    axis = lambda text: dict(title=dict(text=text, font=dict(size=f), standoff=8),  # noqa: E731
+                             tickfont=dict(size=f - 1), gridcolor=GRID, zerolinecolor="#BBBBBB",
+                             automargin=False, showline=False)
+    shapes = [] if cursor is None else [dict(type="line", x0=cursor, x1=cursor, xref="x", y0=0, y1=1,
+                                             yref="paper", line=dict(color=cursor_colour, width=2, dash="dot"))]
+    return dict(
+        template="none", paper_bgcolor="white", plot_bgcolor="white",
+        height=height + (60 if large else 0), uirevision=uirevision,
+        # Title at the very top, legend in its own row just above the plot: they never overlap.
+        title=dict(text=title, font=dict(size=f + 3), x=0, xanchor="left", y=0.99, yanchor="top",
+                   yref="container"),
+        font=dict(size=f, color="#222222"),
+        margin=dict(l=80 if large else 62, r=12, t=(72 if legend else 48) + (24 if large else 0),
+                    b=62 if large else 48),
+        showlegend=legend, legend=dict(orientation="h", yanchor="bottom", y=1.01, xanchor="left", x=0,
+                                       font=dict(size=f - 1)),
+        hovermode="x unified", xaxis=axis(x), yaxis=axis(y), shapes=shapes,
+    )
+
+
+@dataclass(frozen=True)
+class Series:
+    name: str
+    y: np.ndarray
+    dash: str = "solid"
+    colour_index: int | None = None
+    mode: str = "lines"          # lines | markers | lines+markers
+
+
+def lines(t: np.ndarray, series: list[Series], *, title: str, y: str, cursor: float | None,
+          large: bool, uirevision: str, x: str = "timestep t", height: int = 300,
+          y_range: tuple[float, float] | None = None) -> Chart:
+    data = []
+    for i, s in enumerate(series):
+        c = colour(s.colour_index if s.colour_index is not None else i)
+        data.append(dict(type="scatter", x=t, y=s.y, name=s.name, mode=s.mode,
+                         line=dict(color=c, dash=s.dash, width=2.5 if large else 2),
+                         marker=dict(size=10 if large else 8, symbol="x", color=c)))
+    lay = layout(title=title, x=x, y=y, large=large, uirevision=uirevision, height=height,
+                 legend=len(series) > 1, cursor=cursor)
+    if y_range is not None:
+        lay["yaxis"]["range"] = list(y_range)
+    names = ", ".join(s.name for s in series[:8]) + (" …" if len(series) > 8 else "")
+    alt = f"Line chart: {title}. {len(series)} line(s) ({names}) over {len(t)} timesteps."
+    return make_figure(dict(data=data, layout=lay)), alt
+
+
+def heatmap(t: np.ndarray, z: np.ndarray, *, title: str, rows: list[str], cursor: float | None,
+            large: bool, uirevision: str, marks: tuple[np.ndarray, np.ndarray] | None = None,
+            mark_name: str = "target", zmid: float | None = None, height: int = 300) -> Chart:
+    """z (T, n) as rows over time; ``marks`` = (t values, row indices) drawn as crosses."""
+    data = [dict(type="heatmap", x=t, y=rows, z=z.T, colorscale="Cividis", zmid=zmid,
+                 colorbar=dict(thickness=12, tickfont=dict(size=font_size(large) - 2)),
+                 hovertemplate="t=%{x}<br>%{y}: %{z:.3g}<extra></extra>")]
+    if marks is not None and len(marks[0]):
+        data.append(dict(type="scatter", x=marks[0], y=[rows[i] for i in marks[1]], mode="markers",
+                         name=mark_name, marker=dict(symbol="x-thin", size=12 if large else 9,
+                                                     line=dict(width=2, color="#D55E00"))))
+    # Pink cursor: visible on both ends of the Cividis scale (dark blue and yellow).
+    lay = layout(title=title, x="timestep t", y="", large=large, uirevision=uirevision, height=height,
+                 legend=marks is not None, cursor=cursor, cursor_colour="#CC79A7")
+    alt = (f"Heat map: {title}. {z.shape[1]} rows ({', '.join(rows[:6])}{' …' if len(rows) > 6 else ''}) "
+           f"over {len(t)} timesteps, values {np.nanmin(z):.3g} to {np.nanmax(z):.3g}.")
+    return make_figure(dict(data=data, layout=lay)), alt
+
+
+@dataclass(frozen=True)
+class FlowCurve:
+    """One measured error-flow curve, its theory line and an optional reference bound."""
+
+    name: str
+    back: np.ndarray             # steps back in time, q = at − t
+    measured: np.ndarray         # ‖δ(t)‖ / ‖δ(at)‖
+    theory: np.ndarray | None = None
+    bound: np.ndarray | None = None
+    bound_name: str = "bound"
+
+
+def _positive(a: np.ndarray) -> np.ndarray:
+    """Log axes cannot show 0 or underflow: those points become gaps, not fake values."""
+    a = np.asarray(a, dtype=float).copy()
+    a[~(a > 1e-300)] = np.nan
+    return a
+
+
+def flow_chart(curves: list[FlowCurve], *, title: str, large: bool, uirevision: str,
+               height: int = 380) -> Chart:
+    """Log-scale relative error-flow norm against the distance back in time."""
+    w, data = (3 if large else 2.2), []
+    for i, c in enumerate(curves):
+        col = colour(i)
+        data.append(dict(type="scatter", x=c.back, y=_positive(c.measured), name=c.name, legendgroup=c.name,
+                         mode="lines", line=dict(color=col, width=w)))
+        # Theory and bound lines share the network's legend entry; their dash is explained once.
+        for extra, dash, label in ((c.theory, "dash", "theory"), (c.bound, "dot", c.bound_name)):
+            if extra is not None:
+                data.append(dict(type="scatter", x=c.back, y=_positive(extra), name=f"{c.name} ({label})",
+                                 legendgroup=c.name, showlegend=False, mode="lines",
+                                 line=dict(color=col, width=w if dash == "dash" else w - 0.8, dash=dash)))
+    for dash, label in (("dash", "theory"), ("dot", "bound")):
+        if any((c.theory if dash == "dash" else c.bound) is not None for c in curves):
+            data.append(dict(type="scatter", x=[None], y=[None], mode="lines", name=label,
+                             line=dict(color="#777777", width=w, dash=dash)))
+    lay = layout(title=title, x="steps back in time q", y="relative error ‖δ(T−q)‖ / ‖δ(T)‖",
+                 large=large, uirevision=uirevision, height=height)
+    # Whole decades only (Plotly's automatic minor labels 2, 3, 4 … crowd short ranges), and at
+    # most ~7 labels however many decades the curves span.
+    finite = np.concatenate([_positive(c.measured) for c in curves]) if curves else np.array([1.0])
+    finite = finite[np.isfinite(finite)]
+    span = np.log10(finite.max() / finite.min()) if finite.size else 1.0
+    lay["yaxis"].update(type="log", exponentformat="power", dtick=max(1, int(np.ceil(span / 7))))
+    lay.update(hovermode="closest", legend=dict(orientation="v", yanchor="top", y=1, x=1.02, xanchor="left",
+                                                font=dict(size=font_size(large) - 1)))
+    lay["margin"].update(t=48 + (24 if large else 0),          # the legend sits at the side here
+                         l=110 if large else 84)                 # room for 10⁻¹⁵ tick labels + title
+    ends = "; ".join(f"{c.name} keeps {_last(c.measured):.2g} of the error after {int(c.back[-1])} steps"
+                     for c in curves)
+    alt = f"Log-scale line chart: {title}. {ends}."
+    return make_figure(dict(data=data, layout=lay)), alt
+
+
+def _last(a: np.ndarray) -> float:
+    finite = np.asarray(a)[np.isfinite(a)]
+    return float(finite[-1]) if finite.size else float("nan")
+
+
+# ----------------------------------------------------------------------------- Step page panels
+MEMORY = ("lstm1997", "lstm2000", "lstm2002")
+GATES = {"lstm1997": [("y_ig", "input gate"), ("y_og", "output gate")],
+         "lstm2000": [("y_ig", "input gate"), ("y_fg", "forget gate"), ("y_og", "output gate")],
+         "lstm": [("i", "input i"), ("f", "forget f"), ("o", "output o")],
+         "gru": [("r", "reset r"), ("z", "update z")]}
+GATES["lstm2002"] = GATES["lstm2000"]
+STATES = {"lstm1997": ("s", "Cell states s(t) — the CEC"), "lstm": ("c", "Cell states c(t)"),
+          "gru": ("h", "Hidden state h(t)"), "rnn": ("h", "Hidden state h(t)"),
+          "local_feedback": ("h", "Hidden activations h(t)")}
+STATES["lstm2000"] = STATES["lstm2002"] = STATES["lstm1997"]
+MANY = 6   # more channels than this are drawn as a heat map
+
+
+def channels(t: np.ndarray, a: np.ndarray, *, title: str, prefix: str, cursor: float | None, large: bool,
+             uirevision: str, y: str = "") -> Chart:
+    """(T, n) values as lines (few channels) or a heat map (many)."""
+    names = [f"{prefix}{i + 1}" for i in range(a.shape[1])]
+    if a.shape[1] > MANY:
+        return heatmap(t, a, title=title, rows=names, cursor=cursor, large=large, uirevision=uirevision)
+    return lines(t, [Series(n, a[:, i]) for i, n in enumerate(names)], title=title, y=y or prefix,
+                 cursor=cursor, large=large, uirevision=uirevision)
+
+
+def step_panels(variant: str, block_size: int, data: dict, unit: int, unit_label: str,
+                cursor: int, large: bool) -> list[Chart]:
+    """Input, gate activations, cell states and outputs-vs-targets of one recorded run."""
+    ins, xs = data["internals"], data["xs"][:, 0, :]
+    t = np.arange(1, xs.shape[0] + 1)
+    kw = dict(cursor=cursor, large=large)
+    out = [channels(t, xs, title="Input x(t)", prefix="x", uirevision="step-input", **kw)]
+    if variant in GATES:
+        idx = unit // block_size if variant in MEMORY else unit
+        who = f"block {idx + 1}" if variant in MEMORY else unit_label
+        series = [Series(label, ins[name][:, 0, idx]) for name, label in GATES[variant] if name in ins]
+        out.append(lines(t, series, title=f"Gate activations — {who}", y="openness", y_range=(-0.03, 1.03),
+                         uirevision="step-gates", **kw))
+    else:
+        out.append(channels(t, ins["net"][:, 0, :], title="Net inputs (this cell has no gates)",
+                            prefix="net", uirevision="step-gates", **kw))
+    name, title = STATES[variant]
+    out.append(channels(t, ins[name][:, 0, :], title=title, prefix=name, uirevision="step-states", **kw))
+    y = data["outputs"][:, 0, :]
+    tg, mask = data.get("targets"), data.get("mask")
+    if y.shape[1] > MANY:
+        marks = None
+        if tg is not None:
+            tt, jj = np.nonzero((tg[:, 0, :] > 0.5) & (mask[:, 0, None] > 0))
+            marks = (t[tt], jj)
+        out.append(heatmap(t, y, title="Outputs y(t) (× = target 1)", rows=[f"y{i + 1}" for i in range(y.shape[1])],
+                           marks=marks, uirevision="step-outputs", **kw))
+    else:
+        series = [Series(f"y{i + 1}", y[:, i], colour_index=i) for i in range(y.shape[1])]
+        if tg is not None:
+            on = mask[:, 0] > 0
+            series += [Series(f"target {i + 1}", np.where(on, tg[:, 0, i], np.nan), colour_index=i,
+                              mode="markers") for i in range(y.shape[1])]
+        title = "Outputs y(t) and targets (×)" if tg is not None else "Outputs y(t) (typed input: no targets)"
+        out.append(lines(t, series, title=title, y="y", uirevision="step-outputs", **kw))
+    return out
+
+
+# ----------------------------------------------------------------------------- Gradient-flow page
+def relative_flow(name: str, norms: np.ndarray, theory: np.ndarray | None = None,
+                  bound: np.ndarray | None = None, bound_name: str = "bound") -> FlowCurve:
+    """Norms over t (loss at the last step) -> a curve over q = steps back, relative to q = 0."""
+    n = np.asarray(norms, dtype=float)[::-1]
+    scale = 1.0 / n[0] if n[0] > 0 else np.nan
+    th = None if theory is None else np.asarray(theory, dtype=float)[::-1] * scale
+    return FlowCurve(name, np.arange(len(n)), n * scale, th, bound, bound_name)
+
+
+def per_step(c: FlowCurve) -> float:
+    """Geometric-mean factor by which one step back scales the error (from the measured curve)."""
+    q, kept = int(c.back[-1]), _last(c.measured)
+    return kept ** (1.0 / q) if q > 0 and kept > 0 else float("nan")
+
+
+def flow_explanation(curves: list[FlowCurve], v: dict) -> str:
+    """Markdown next to the main chart: the measured numbers and why they come out that way."""
+    rows = "\n".join(f"| {c.name} | {_last(c.measured):.2g} | {per_step(c):.3f} |" for c in curves)
+    table = (f"| network | kept after {v['T'] - 1} steps | per step |\n|---|---|---|\n{rows}\n\n"
+             if curves else "")
+    fmax = "1" if v["activation"] == "tanh" else "¼"
+    return table + (
+        f"**Why the RNN forgets.** One step back multiplies the error by Jᵀ = Uᵀ·diag f′(net). "
+        f"With tanh f′ ≤ 1, with the logistic sigmoid σ′ ≤ ¼; here ‖U‖ = {v['rnn_scale']:.2f} and "
+        f"max f′ = {fmax}, so whenever |w f′| < 1 the error shrinks geometrically "
+        "(the dashed theory line Π‖J(t)‖ is an upper bound).\n\n"
+        "**Why the CEC is flat.** In lstm1997 the cell state is s(t) = s(t−1) + y_in·g: "
+        "∂s(t)/∂s(t−1) = 1, so error travelling along s is copied unchanged (theory line = 1). "
+        f"With a forget gate each step multiplies it by y_φ ≈ σ({v['forget_bias']:g}) = "
+        f"{1 / (1 + np.exp(-v['forget_bias'])):.2f}: raise the forget bias to keep the carousel.\n\n"
+        "**Full BPTT vs the 1997 truncation.** The truncation keeps only the path along s, so the "
+        "measured curve equals the theory line exactly; full BPTT adds the (small) paths through "
+        "the gates and recurrent connections — shut input gates make them smaller still.")
+
+
+LOCAL_FEEDBACK_TEXT = (
+    "A **net-input feedback** unit keeps â(t) = u·â(t−1) + w·x(t) + b: one step back multiplies its "
+    "error by exactly u, so the curve follows |u|^q. An **activation feedback** unit computes "
+    "h(t) = f(v·h(t−1) + w·x(t) + b) with f(a) = tanh(a/2), whose slope is at most M = ½: each "
+    "step back multiplies the error by v·f′(ā) ≤ |v|/2 (dotted bound).\n\n"
+    "Frasconi, Gori & Soda (1992): with |u| < 1 and |v| < 1/M = 2 the network **forgets** — the "
+    "influence of x(t−q) vanishes like these bounds. **Latching** a bit for ever needs |v| > 2, "
+    "which gives up this guarantee.")
+
+
+# ----------------------------------------------------------------------------- drawing
+def show(fig: go.Figure, alt: str, key: str, where: Any = None, config: dict | None = None,
+         caption: bool = True) -> None:
+    """Draw a figure in a box of fixed height, with its alt text (also shown as a caption).
+
+    Streamlit 1.67 re-creates a Plotly chart whenever its figure changes (the element id
+    hashes the figure); for a frame or two the old and the new chart can both be in the page,
+    or neither. A fixed-height box keeps everything below from jumping while that happens.
+    """
+    import streamlit as st   # here, so the builders above stay importable without Streamlit
+
+    where = where or st
+    height = int(fig.layout.height or 300) + 8
+    with where.container(height=height, border=False):
+        st.plotly_chart(fig, key=key, width="stretch", alt=alt, config=config or {})
+    if caption:
+        where.caption(alt)

@@ -1,0 +1,145 @@
+"""Long jobs (a bias sweep, a paper reproduction) run one chunk per fragment tick.
+
+A job lives in the page's session state (``state.page_state``), never in a module global, so
+every browser tab has its own. ``live`` draws a fragment that, while the job runs, re-executes
+every ``EVERY`` seconds (``st.fragment(run_every=...)``), trains for about ``TICK`` seconds
+and redraws; when the job ends it triggers one full rerun, which stops the timer and lets the
+rest of the page draw the final results. No ``while True`` / ``time.sleep`` loop anywhere.
+
+The work object only needs ``advance(n) -> progress``, ``done`` and ``fraction()``
+(``lstm_core.sweep.Sweep`` has them; ``TrainerWork`` adapts a ``Trainer``).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+import streamlit as st
+
+from app import state
+
+# Measured on 2 loaded cores: a tick's redraw costs 0.1–0.8 s and the next timer rerun starts
+# 0.25–0.6 s after it (more under heavy load), so 2 s of training per tick keeps most of the
+# wall time training while the progress bar still moves every ~2–3 s and "Stop" answers
+# within one tick.
+TICK = 2.0        # seconds of training per fragment run
+EVERY = 0.2       # timer period while a job runs (a timer rerun never preempts a running one)
+TARGET_CHUNK = 0.15   # aim each advance() call at this many seconds (keeps a tick close to TICK)
+
+
+class TrainerWork:
+    """A ``Trainer`` seen as a job: advance(n) trains n sequences per network."""
+
+    def __init__(self, trainer: Any) -> None:
+        self.trainer = trainer
+
+    def advance(self, n: int):
+        return self.trainer.train(n)
+
+    @property
+    def done(self) -> bool:
+        return self.trainer.done
+
+    def fraction(self) -> float:
+        b = self.trainer.book
+        return float(np.where(b.running, np.minimum(b.seen / self.trainer.config.budget, 1.0), 1.0).mean())
+
+
+@dataclass
+class Job:
+    work: Any
+    label: str                                   # what runs, in words (shown next to the bar)
+    settings: dict                               # the page settings it was started with
+    after_chunk: Callable[[Any, Any], None] | None = None   # (work, progress) -> None, e.g. a recorder
+    running: bool = True
+    stopped: bool = False
+    error: str | None = None
+    started: float = field(default_factory=time.perf_counter)
+    finished: float | None = None
+    compute: float = 0.0                         # seconds spent training
+    chunk: int = 1                               # sequences per advance() (adapted to TARGET_CHUNK)
+    last: Any = None                             # the last progress report
+    recorder: Any = None                         # page extras: a demo's training-curve recorder,
+    summary: Any = None                          # a measurement made once the job ended,
+    csv: Any = None                              # and the table its CSV download exports
+
+    @property
+    def elapsed(self) -> float:
+        return (self.finished or time.perf_counter()) - self.started
+
+
+def get(page: str, slot: str) -> Job | None:
+    return state.page_state(page).get(f"job.{slot}")
+
+
+def start(page: str, slot: str, job: Job) -> None:
+    state.page_state(page)[f"job.{slot}"] = job
+
+
+def clear(page: str, slot: str) -> None:
+    state.page_state(page).pop(f"job.{slot}", None)
+
+
+def stop(page: str, slot: str) -> None:
+    """Stop-button callback: the job keeps what it has trained so far."""
+    job = get(page, slot)
+    if job is not None and job.running:
+        job.running, job.stopped, job.finished = False, True, time.perf_counter()
+
+
+def tick(job: Job, seconds: float = TICK) -> None:
+    """Train for about ``seconds``; a user error (e.g. a NaN) ends the job with its message."""
+    t_end = time.perf_counter() + seconds
+    try:
+        while job.running and not job.work.done and time.perf_counter() < t_end:
+            t0 = time.perf_counter()
+            job.last = job.work.advance(job.chunk)
+            dt = time.perf_counter() - t0
+            job.compute += dt
+            if job.after_chunk is not None:
+                job.after_chunk(job.work, job.last)
+            # next chunk: about TARGET_CHUNK seconds of work (at least 1, at most 4× bigger)
+            per = dt / job.chunk if dt > 0 else 0.0
+            job.chunk = max(1, min(4 * job.chunk, int(TARGET_CHUNK / per) if per > 0 else 4 * job.chunk))
+    except state.USER_ERRORS as e:
+        job.error = str(e)
+        job.running = False
+    if job.work.done and job.running:
+        job.running, job.finished = False, time.perf_counter()
+
+
+def run_to_end(job: Job) -> None:
+    """Run without the browser (AppTest does not fire ``run_every`` timers)."""
+    while job.running:
+        tick(job, seconds=3600)
+
+
+def status_line(job: Job) -> str:
+    if job.error:
+        return f"Stopped with an error after {job.elapsed:.0f} s: {job.error}"
+    if job.running:
+        return f"{job.label} — {100 * job.work.fraction():.0f}% of the budget, {job.elapsed:.0f} s"
+    if job.stopped:
+        return f"Stopped by you after {job.elapsed:.1f} s ({job.label}); the results so far are shown."
+    return f"Finished in {job.elapsed:.1f} s ({job.label}); {job.compute:.1f} s of it training."
+
+
+def live(page: str, slot: str, draw: Callable[[Job | None], None]) -> None:
+    """The live part of a page: progress and whatever ``draw`` shows, refreshed while running."""
+    job = get(page, slot)
+    running = job is not None and job.running
+    st.fragment(_body, run_every=EVERY if running else None)(page, slot, draw)
+
+
+def _body(page: str, slot: str, draw: Callable[[Job | None], None]) -> None:
+    job = get(page, slot)
+    if job is not None and job.running:
+        tick(job)
+        if not job.running:
+            st.rerun()                       # full run: stops the timer, final results everywhere
+        st.progress(min(job.work.fraction(), 1.0), text=status_line(job))
+    elif job is not None:
+        (st.error if job.error else st.success if not job.stopped else st.warning)(status_line(job))
+    draw(job)

@@ -1,0 +1,112 @@
+"""The reproduction command's results (``python -m lstm_core.experiments --all``), read from disk.
+
+The Paper experiments page shows them as the baseline; it never re-runs them. A JSON file
+(``docs/results.json``: a list of objects with the fields of ``lstm_core.experiments.Outcome``)
+is preferred when present; otherwise the markdown table the command appends to
+``docs/results.md`` is parsed. A missing or unreadable file gives an empty table and a note.
+"""
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from pathlib import Path
+
+import pandas as pd
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+COLUMNS = ["name", "title", "settings", "trials", "solved", "diverged", "median", "low", "high", "budget",
+           "wall", "reduced", "paper_sequences", "command", "notes"]
+
+
+def _num(text: str) -> float | None:
+    text = text.strip().replace(",", "").replace(" s", "")
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _from_command(cmd: str) -> tuple[str | None, dict]:
+    """Preset name and --set task settings of a reproduction command."""
+    try:
+        parts = shlex.split(cmd)
+    except ValueError:
+        return None, {}
+    if "lstm_core.experiments" not in parts:
+        return None, {}
+    rest = parts[parts.index("lstm_core.experiments") + 1:]
+    name = rest[0] if rest and not rest[0].startswith("-") else None
+    settings: dict = {}
+    if "--set" in rest:
+        for item in rest[rest.index("--set") + 1:]:
+            if item.startswith("--"):
+                break
+            if "=" in item:
+                k, v = item.split("=", 1)
+                num = _num(v)
+                settings[k] = int(num) if num is not None and num == int(num) and "." not in v else (num if num is not None else v)
+    return name, settings
+
+
+_ROW = re.compile(r"^\|(.+)\|\s*$")
+
+
+def parse_markdown(text: str) -> pd.DataFrame:
+    """The rows of the results table(s) in ``docs/results.md`` (header/separator rows skipped)."""
+    rows = []
+    for line in text.splitlines():
+        m = _ROW.match(line.strip())
+        if not m:
+            continue
+        cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", m.group(1))]
+        if len(cells) < 10 or not cells[-1].startswith("`"):
+            continue
+        command = cells[-1].strip("`")
+        name, settings = _from_command(command)
+        if name is None:
+            continue
+        solved = re.match(r"\s*(\d+)\s*/\s*(\d+)", cells[4])
+        med = re.match(r"\s*([\d,]+)\s*\(([\d,]+)\s*[–-]\s*([\d,]+)\)", cells[5])
+        notes = cells[8]
+        div = re.search(r"(\d+) diverged", notes)
+        rows.append({"name": name, "title": cells[0].replace("**(reduced)**", "").strip(), "settings": settings,
+                     "trials": int(solved.group(2)) if solved else None,
+                     "solved": int(solved.group(1)) if solved else None,
+                     "diverged": int(div.group(1)) if div else 0,
+                     "median": _num(med.group(1)) if med else None,
+                     "low": _num(med.group(2)) if med else None, "high": _num(med.group(3)) if med else None,
+                     "budget": _num(cells[6]), "wall": _num(cells[7]),
+                     "reduced": "(reduced)" in cells[0] or "--reduced" in command,
+                     "paper_sequences": _num(cells[3]), "command": command, "notes": notes})
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def parse_json(text: str) -> pd.DataFrame:
+    data = json.loads(text)
+    if isinstance(data, dict):
+        data = data.get("results", [])
+    rows = []
+    for d in data:
+        name, settings = _from_command(d.get("command", ""))
+        rows.append({"name": d.get("name", name), "title": d.get("title", ""),
+                     "settings": d.get("settings", settings), **{k: d.get(k) for k in COLUMNS[3:] if k != "settings"}})
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def load(docs: Path | None = None) -> tuple[pd.DataFrame, str]:
+    """(results, where they came from / why there are none). Never raises."""
+    docs = DOCS if docs is None else docs
+    for path, parse in ((docs / "results.json", parse_json), (docs / "results.md", parse_markdown)):
+        if path.is_file():
+            try:
+                frame = parse(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError, TypeError, AttributeError, KeyError) as e:
+                return pd.DataFrame(columns=COLUMNS), f"{path.name} could not be read ({e})"
+            return frame, f"{path.relative_to(docs.parent)} ({len(frame)} runs)"
+    return pd.DataFrame(columns=COLUMNS), ("no results file yet (docs/results.json or docs/results.md); run "
+                                           "`python -m lstm_core.experiments --all --markdown docs/results.md`")
+
+
+def for_preset(results: pd.DataFrame, name: str) -> pd.DataFrame:
+    return results[results.name == name]

@@ -1,0 +1,175 @@
+"""The live training run of one browser session, and run A kept for the overlay.
+
+A ``LiveRun`` wraps an ``lstm_core`` ``Trainer`` (which owns the model, optimiser, data
+streams and stop bookkeeping) with what the page needs around it: a status the buttons
+change, a chunk size adapted so each UI tick trains for about ``TICK_SECONDS``, and a capped
+history of the progress reports (curves and gradient norms) so the figures sent to the
+browser stay small however long training goes on. It lives in ``st.session_state`` (the
+page's ``state.page_state`` dict), never in a module global, so two tabs never share a run.
+
+Statuses: idle (built, not started) → running ⇄ paused → stopped (by the user) or, from the
+trainer, solved / budget / diverged. Nothing here loops: ``tick`` trains one chunk.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+import lstm_core as lc
+from lstm_core.training import Progress, ProbeTrace, Trainer
+
+TICK_SECONDS = 0.08       # training time per UI tick: with drawing, a tick stays under 0.15 s
+MAX_CHUNK = 5_000         # sequences per tick, whatever the measured speed
+MAX_POINTS = 400          # points per curve in the figures; older points are thinned
+MAX_TRAINER_HISTORY = 4_000   # reports kept in trainer.history (the CSV export)
+FINISHED = ("stopped", "solved", "budget", "diverged")
+CURVES = ("sequences", "loss", "streak", "fraction", "rate", "wall")
+
+
+@dataclass
+class Curves:
+    """A run's training curves, one entry per progress report (capped, oldest thinned first)."""
+
+    label: str
+    data: dict[str, list] = field(default_factory=lambda: {k: [] for k in CURVES})
+    grads: dict[str, list] = field(default_factory=dict)    # group -> norms (NaN before it appeared)
+
+    def __len__(self) -> int:
+        return len(self.data["sequences"])
+
+    def array(self, name: str) -> np.ndarray:
+        return np.asarray(self.data[name], dtype=float)
+
+    def copy(self, label: str | None = None) -> "Curves":
+        return Curves(label or self.label, {k: list(v) for k, v in self.data.items()},
+                      {k: list(v) for k, v in self.grads.items()})
+
+
+@dataclass
+class LiveRun:
+    trainer: Trainer
+    key: str                      # settings_key of the configuration it was built from
+    label: str                    # legend label, e.g. "lstm1997 · rtrl · lr 1"
+    status: str = "idle"
+    chunk: int = 1                # sequences per tick (adapted from the measured speed)
+    curves: Curves | None = None
+    last: Progress | None = None
+    probe: ProbeTrace | None = None
+    tick_seconds: float = 0.0     # wall time of the last tick (training + probe)
+
+    @property
+    def sequences(self) -> int:
+        return int(self.last.sequences) if self.last is not None else 0
+
+    @property
+    def finished(self) -> bool:
+        return self.status in FINISHED
+
+    @property
+    def active(self) -> bool:
+        return self.status == "running"
+
+
+def new_run(trainer: Trainer, key: str, label: str, status: str = "idle") -> LiveRun:
+    """A run on a fresh trainer; the probe shows the untrained network until the first tick."""
+    return LiveRun(trainer, key, label, status=status, chunk=trainer.config.batch,
+                   curves=Curves(label), probe=trainer.probe())
+
+
+# ----------------------------------------------------------------------------- buttons
+def start(run: LiveRun) -> None:
+    if run.status in ("idle", "paused"):
+        run.status = "running"
+
+
+def pause(run: LiveRun) -> None:
+    if run.status == "running":
+        run.status = "paused"
+
+
+def stop(run: LiveRun) -> None:
+    if not run.finished:
+        run.status = "stopped"
+
+
+# ----------------------------------------------------------------------------- one tick
+def tick(run: LiveRun, seconds: float = TICK_SECONDS) -> Progress | None:
+    """Train one chunk if running, record the report, and size the next chunk.
+
+    The chunk is a whole number of batches chosen from this tick's measured speed so the next
+    tick takes about ``seconds`` (at least one batch, so very long sequences still advance).
+    """
+    if run.status != "running":
+        return None
+    tr, batch = run.trainer, run.trainer.config.batch
+    before = run.sequences
+    t0 = time.perf_counter()
+    p = tr.train(run.chunk)
+    dt = time.perf_counter() - t0
+    done = int(p.sequences) - before
+    if dt > 0 and done > 0:
+        per_second = done / dt
+        run.chunk = int(min(MAX_CHUNK, max(batch, round(per_second * seconds / batch) * batch)))
+    run.tick_seconds = dt
+    record(run, p)
+    if p.status != "running":
+        run.status = p.status          # solved | budget | diverged
+    return p
+
+
+def record(run: LiveRun, p: Progress) -> None:
+    """Append one report to the run's curves (and keep both histories bounded)."""
+    run.last, run.probe = p, p.probe
+    c = run.curves
+    n = len(c)
+    for name, value in (("sequences", p.sequences), ("loss", p.loss), ("streak", p.streak),
+                        ("fraction", p.criterion_fraction), ("rate", p.seq_per_second),
+                        ("wall", time.monotonic())):
+        c.data[name].append(float(value))
+    for group in p.grad_norms:
+        c.grads.setdefault(group, [float("nan")] * n)
+    for group, values in c.grads.items():
+        values.append(float(p.grad_norms.get(group, np.nan)))
+    if len(c) > MAX_POINTS:
+        _thin(c.data, c.grads)
+    h = run.trainer.history
+    if len(h["sequences"]) > MAX_TRAINER_HISTORY:
+        _thin(h)
+
+
+def _thin(*tables: dict[str, list]) -> None:
+    """Keep every other entry of every list (always the newest): resolution halves, shape stays."""
+    for table in tables:
+        for name, values in table.items():
+            keep = values[-1::-2][::-1]
+            values[:] = keep
+
+
+def wall_rate(run: LiveRun, window: int = 10) -> float:
+    """Sequences per second of wall-clock time over the last reports (drawing included)."""
+    c = run.curves
+    if c is None or len(c) < 2:
+        return float(run.last.seq_per_second) if run.last is not None else 0.0
+    i = max(0, len(c) - window)
+    seqs, wall = c.data["sequences"], c.data["wall"]
+    dt = wall[-1] - wall[i]
+    return (seqs[-1] - seqs[i]) / dt if dt > 0 else 0.0
+
+
+def probe_view(run: LiveRun) -> ProbeTrace:
+    """The probe trace to draw. The trainer's trace leaves out internals named like the 1997
+    cells' source vector ``z``, which for a GRU is its update gate; then the (cheap) forward
+    pass over the probe sequence is redone here so every gate can be shown."""
+    p = run.probe
+    if run.trainer.model.config.variant != "gru" or "z" in p.internals:
+        return p
+    with np.errstate(over="ignore", invalid="ignore"):
+        full = lc.forward(run.trainer.model, p.xs, check=False).internals
+    return ProbeTrace(p.xs, p.targets, p.mask, p.outputs, {**p.internals, "z": full["z"]})
+
+
+def keep_as_a(run: LiveRun) -> Curves:
+    """A copy of the run's curves, drawn under the next run's for comparison."""
+    return run.curves.copy(f"A: {run.label}")

@@ -1,0 +1,78 @@
+"""A page's whole configuration in the URL: one ``cfg`` query parameter.
+
+The value is the page's settings that differ from its defaults, as compact JSON, base64url
+encoded (no padding), so links stay short and survive copy-paste into chat or slides:
+``?cfg=eyJ2YXJpYW50Ijoicm5uIiwic2VlZCI6M30``. A hand-written ``?cfg={"seed":3}`` (plain,
+percent-encoded JSON) is accepted as well.
+
+``decode`` never raises: it returns the settings or a list of messages, and the page shows the
+messages with ``st.error`` and falls back to its defaults. Validation of each value is the
+caller's (``controls.Schema.check``), so the same rules apply to URLs, uploads and widgets.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from typing import Any, Callable
+
+import streamlit as st
+
+from app.limits import MAX_QUERY_CHARS
+
+PARAM = "cfg"
+
+
+def encode(values: dict[str, Any], defaults: dict[str, Any]) -> str:
+    """The settings that differ from ``defaults`` as base64url JSON ("" when all are default)."""
+    diff = {k: v for k, v in values.items() if k not in defaults or defaults[k] != v}
+    if not diff:
+        return ""
+    text = json.dumps(diff, separators=(",", ":"), sort_keys=True, allow_nan=False)
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def decode(text: str, check: Callable[[dict], dict]) -> tuple[dict | None, list[str]]:
+    """Parse and validate an encoded configuration; ``(settings, [])`` or ``(None, errors)``."""
+    if len(text) > MAX_QUERY_CHARS:
+        return None, [f"the link's settings are {len(text)} characters long; at most "
+                      f"{MAX_QUERY_CHARS} are accepted"]
+    text = text.strip()
+    if text.startswith("{"):
+        raw = text
+    else:
+        try:
+            raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode("utf-8")
+        except (binascii.Error, ValueError, UnicodeDecodeError):
+            return None, [f"the '{PARAM}' parameter is not a Gate Lab configuration "
+                          "(it is neither base64url-encoded JSON nor JSON)"]
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as e:
+        return None, [f"the '{PARAM}' parameter is not valid JSON ({e.msg} at character {e.pos})"]
+    if not isinstance(data, dict):
+        return None, [f"the '{PARAM}' parameter must hold a JSON object of settings, "
+                      f"not {type(data).__name__}"]
+    try:
+        return check(data), []
+    except ValueError as e:
+        return None, [str(e)]
+
+
+def read() -> tuple[str | None, list[str]]:
+    """The raw ``cfg`` value of the current URL (or None) and messages about other parameters."""
+    errors = []
+    unknown = [k for k in st.query_params.keys() if k != PARAM]
+    if unknown:
+        errors.append(f"unknown URL parameter(s) {unknown}; this page keeps all of its settings "
+                      f"in '{PARAM}'")
+    raw = st.query_params.get(PARAM)
+    return raw, errors
+
+
+def write(encoded: str) -> None:
+    """Make the URL hold exactly this page's configuration (no message if it already does)."""
+    current = st.query_params.to_dict()
+    wanted = {PARAM: encoded} if encoded else {}
+    if current != wanted:
+        st.query_params.from_dict(wanted)

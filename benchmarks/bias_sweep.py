@@ -1,0 +1,116 @@
+"""Bias sweep wall time: a 5 × 5 bias grid × 8 seeds as ONE population vs member by member.
+
+The sweep is the Bias lab's ``BENCHMARK`` settings (``app/bias_settings.py``): lstm1997, 3 blocks
+× 1 cell, on the two-sequence problem (3a, T = 50), input-gate × output-gate biases
+{0, −1, −2, −3, −4} each staggered by −2 per block (the paper's setting, −1/−3/−5 and
+−2/−4/−6, is one of the cells), 8 seeds, RTRL lr 1, budget 1,500 sequences per network,
+criterion 100 correct in a row with mean abs error < 0.05 (REDUCED/RELAXED from the paper's
+2,560 and 0.01). Both sides use one thread and train exactly the same networks; the script
+checks that every network's result is identical, prints both wall times and the ratio (goal:
+population ≥ 8× faster and within 2 minutes), the per-cell table and the best settings, and
+merges the figures into docs/measurements.json (key "bias_sweep").
+
+    python benchmarks/bias_sweep.py                  # full: both sides (member by member ≈ 25 min)
+    python benchmarks/bias_sweep.py --members 20     # time 20 networks one by one, extrapolate (labelled)
+"""
+from __future__ import annotations
+
+import argparse
+import os
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")        # one thread on both sides, set before imports
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("MKL_NUM_THREADS", "1")
+
+import json  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from app import bias_settings as bs  # noqa: E402
+from lstm_core.sweep import Sweep, run_separately  # noqa: E402
+
+MEASUREMENTS = Path(__file__).resolve().parents[1] / "docs" / "measurements.json"
+COLS = ["member", "status", "sequences", "solved_at", "best_streak"]
+
+
+def build() -> Sweep:
+    values = {**bs.DEFAULTS, **bs.BENCHMARK}
+    p = bs.plan(values)
+    return Sweep(p.base, p.task, p.train, p.x, p.y, p.seeds)
+
+
+def best_sentence(cells: pd.DataFrame, sweep: Sweep) -> str:
+    c = cells.sort_values(["success_rate", "median_to_criterion"], ascending=[False, True])
+    top = c.iloc[0]
+    worst = cells[cells.success_rate == 0]
+    return (f"Best: input-gate biases {top.x} with output-gate biases {top.y} — {top.solved}/{top.networks} "
+            f"networks met the criterion, median {top.median_to_criterion:,.0f} sequences; "
+            f"{len(worst)} of {len(cells)} cells solved nothing within {sweep.train_config.budget:,} sequences.")
+
+
+def merge(entry: dict) -> None:
+    data = json.loads(MEASUREMENTS.read_text()) if MEASUREMENTS.is_file() else {}
+    data["bias_sweep"] = {**data.get("bias_sweep", {}), **entry}
+    MEASUREMENTS.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--members", type=int, default=None,
+                    help="time only this many networks one by one and extrapolate (labelled as an estimate)")
+    ap.add_argument("--no-save", action="store_true", help="do not write docs/measurements.json")
+    args = ap.parse_args()
+    sweep = build()
+    print(f"{sweep.K} networks: {len(sweep.x)} × {len(sweep.y)} settings × {len(sweep.seeds)} seeds; "
+          f"{sweep.task.name} T={sweep.task.T}; criterion: {sweep.criterion()}", flush=True)
+    # wall time is what a user waits; CPU time (one thread) is what the work costs — on a shared,
+    # loaded machine the two differ, so both are reported and the ratio is given for both
+    t0, c0 = time.perf_counter(), time.process_time()
+    for _ in sweep.run(chunk=50):
+        pass
+    t_pop, c_pop = time.perf_counter() - t0, time.process_time() - c0
+    res = sweep.results()
+    print(f"population (one vectorised run): {t_pop:.1f} s wall, {c_pop:.1f} s CPU "
+          f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)", flush=True)
+
+    n = sweep.K if args.members is None else min(args.members, sweep.K)
+    picks = np.linspace(0, sweep.K - 1, n).round().astype(int) if n < sweep.K else np.arange(sweep.K)
+    sub = Sweep.__new__(Sweep)               # the same sweep restricted to the timed members
+    sub.__dict__.update(sweep.__dict__)
+    sub.configs = [sweep.configs[k] for k in picks]
+    sub.coords = sweep.coords.iloc[picks].assign(member=np.arange(n)).reset_index(drop=True)
+    t0, c0 = time.perf_counter(), time.process_time()
+    sep = run_separately(sub)
+    t_sep, c_sep = time.perf_counter() - t0, time.process_time() - c0
+    same = (sep[COLS[1:]].astype(str).to_numpy() == res.iloc[picks][COLS[1:]].astype(str).to_numpy()).all()
+    estimate = n < sweep.K
+    t_members, c_members = t_sep * sweep.K / n, c_sep * sweep.K / n
+    label = f" (estimated from {n} of {sweep.K} networks)" if estimate else ""
+    print(f"member by member: {t_members:.1f} s wall, {c_members:.1f} s CPU{label}; identical results: "
+          f"{'yes' if same else 'NO'} (load average {os.getloadavg()[0]:.1f})")
+    print(f"ratio: {t_members / t_pop:.1f}× wall, {c_members / c_pop:.1f}× CPU (goal ≥ 8×; population within "
+          f"2 minutes: {'yes' if t_pop <= 120 else 'no'})")
+    cells = sweep.cells()
+    print("\nsuccess rate (rows: input-gate biases, columns: output-gate biases)")
+    print(cells.pivot(index="x", columns="y", values="success_rate").reindex(index=sweep.labels("x"),
+                                                                            columns=sweep.labels("y")).to_string())
+    print("\nmedian sequences to criterion")
+    print(cells.pivot(index="x", columns="y", values="median_to_criterion").reindex(
+        index=sweep.labels("x"), columns=sweep.labels("y")).to_string())
+    sentence = best_sentence(cells, sweep)
+    print("\n" + sentence)
+    if not args.no_save:
+        merge({"population_seconds": round(t_pop, 1), "member_by_member_seconds": round(t_members, 1),
+               "population_cpu_seconds": round(c_pop, 1), "member_by_member_cpu_seconds": round(c_members, 1),
+               "ratio_cpu": round(c_members / c_pop, 1), "load_avg_1min_end": round(os.getloadavg()[0], 2),
+               "member_by_member_estimated": estimate, "members_timed": int(n), "ratio": round(t_members / t_pop, 1),
+               "identical_results": bool(same), "networks": sweep.K, "best": sentence,
+               "settings": bs.BENCHMARK, "threads": 1, "machine_cpus": os.cpu_count(),
+               "measured_at": time.strftime("%Y-%m-%d %H:%M:%S")})
+
+
+if __name__ == "__main__":
+    main()

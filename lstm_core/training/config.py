@@ -1,0 +1,147 @@
+"""The frozen configuration of one training run, validated and JSON round-trippable.
+
+``TrainConfig`` holds every setting of the trainer (algorithm, learning rate, momentum,
+clipping, batch, budget, data seed, ...). Invalid values raise ``ValueError`` with a message
+that says what to change; settings that depend on the model (e.g. ``rtrl`` needs a
+LSTM-1997-family network) are checked by ``TrainConfig.check_model``.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+ALGORITHMS: dict[str, str] = {
+    "rtrl": "the 1997 online method: truncated gradient by RTRL, weights updated after every timestep",
+    "bptt": "exact gradient by backpropagation through time, one update per sequence / mini-batch",
+    "tbptt": "truncated BPTT(k): chunks of k steps, state carried over, one update per chunk",
+}
+RTRL_VARIANTS = ("lstm1997", "lstm2000", "lstm2002")
+MAX_BATCH = 1024
+MAX_BUDGET = 10**9
+
+
+def _number(name: str, value: Any, lo: float | None = None, hi: float | None = None,
+            strict_lo: bool = False, why: str = "") -> float:
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if ok and lo is not None:
+        ok = value > lo if strict_lo else value >= lo
+    if ok and hi is not None:
+        ok = value < hi
+    if not ok:
+        rng = []
+        if lo is not None:
+            rng.append(f"{'>' if strict_lo else '≥'} {lo:g}")
+        if hi is not None:
+            rng.append(f"< {hi:g}")
+        raise ValueError(f"{name} must be a finite number {' and '.join(rng)}, got {value!r}{why}")
+    return float(value)
+
+
+def _whole(name: str, value: Any, lo: int, hi: int, why: str = "") -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or value != int(value) or not lo <= int(value) <= hi:
+        raise ValueError(f"{name} must be a whole number between {lo:,} and {hi:,}, got {value!r}{why}")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Every setting of a training run (the model has its own ``ModelConfig``).
+
+    algorithm    "rtrl" | "bptt" | "tbptt" (see ``ALGORITHMS``)
+    lr           learning rate (> 0)
+    momentum     classical momentum μ in [0, 1): v ← μ v − lr g, θ ← θ + v (the 2002 paper's form)
+    k            chunk length for tbptt (required there, unused otherwise)
+    batch        sequences per update (bptt/tbptt: a mini-batch, loss averaged over it;
+                 rtrl: B sequences stepped side by side, one update per timestep)
+    clip_value   clip every gradient entry to [−clip_value, clip_value] (None = off)
+    clip_norm    rescale the gradient so its global norm (per member) is ≤ clip_norm (None = off)
+    budget       at most this many training sequences per network
+    seed         data seed: member k's sequences come from rng([seed, member's model seed])
+    report_every sequences between two progress reports of ``Trainer.run``
+    streak       override the task's "correct sequences in a row" (None = the paper's) —
+                 a reduced criterion, labelled as such wherever results are shown
+    probe        record a probe-sequence trace with every progress report
+    """
+
+    algorithm: str = "bptt"
+    lr: float = 0.1
+    momentum: float = 0.0
+    k: int | None = None
+    batch: int = 1
+    clip_value: float | None = None
+    clip_norm: float | None = None
+    budget: int = 10_000
+    seed: int = 0
+    report_every: int = 100
+    streak: int | None = None
+    probe: bool = True
+
+    def __post_init__(self) -> None:
+        set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731 — normalise a frozen dataclass
+        if self.algorithm not in ALGORITHMS:
+            raise ValueError(f"unknown training algorithm {self.algorithm!r}; choose one of {list(ALGORITHMS)}")
+        set_("lr", _number("lr (learning rate)", self.lr, lo=0, strict_lo=True,
+                           why="; typical values are 0.01 – 1 (the 2002 timing tasks: 1e-5 – 1e-3)"))
+        set_("momentum", _number("momentum", self.momentum, lo=0, hi=1,
+                                 why="; 0 = plain SGD, 0.9 – 0.9999 in the 2002 paper"))
+        if self.algorithm == "tbptt":
+            if self.k is None:
+                raise ValueError("tbptt needs k, the chunk length in steps (e.g. k=10); "
+                                 "or use algorithm='bptt' for the exact gradient")
+            set_("k", _whole("k (tbptt chunk length)", self.k, 1, 100_000))
+        elif self.k is not None:
+            raise ValueError(f"k (the chunk length) is only used by algorithm='tbptt', not {self.algorithm!r}; "
+                             "leave k=None or switch to tbptt")
+        set_("batch", _whole("batch (sequences per update)", self.batch, 1, MAX_BATCH))
+        for name in ("clip_value", "clip_norm"):
+            v = getattr(self, name)
+            if v is not None:
+                set_(name, _number(name, v, lo=0, strict_lo=True, why="; or None to switch clipping off"))
+        set_("budget", _whole("budget (training sequences per network)", self.budget, 1, MAX_BUDGET))
+        set_("seed", _whole("seed (data seed)", self.seed, 0, 2**32 - 1))
+        set_("report_every", _whole("report_every (sequences between progress reports)",
+                                    self.report_every, 1, MAX_BUDGET))
+        if self.streak is not None:
+            set_("streak", _whole("streak (correct sequences in a row to stop)", self.streak, 1, MAX_BUDGET))
+        if not isinstance(self.probe, bool):
+            raise ValueError(f"probe must be true or false, got {self.probe!r}")
+
+    def check_model(self, model_config) -> None:
+        """Settings that depend on the network (ValueError with the alternative to use)."""
+        if self.algorithm == "rtrl" and model_config.variant not in RTRL_VARIANTS:
+            raise ValueError(f"rtrl (the 1997 online truncated gradient) exists only for {list(RTRL_VARIANTS)}; "
+                             f"a {model_config.variant} network has no truncated gradient — "
+                             "use algorithm='bptt' (or 'tbptt' with k)")
+
+    # -- JSON round trip -------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "TrainConfig":
+        if not isinstance(d, dict):
+            raise ValueError("a training configuration must be a JSON object (a dict of settings)")
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(d) - names
+        if unknown:
+            raise ValueError(f"unknown training setting(s) {sorted(unknown)}; valid settings are {sorted(names)}")
+        return cls(**d)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> "TrainConfig":
+        try:
+            d = json.loads(text)
+        except (json.JSONDecodeError, TypeError) as e:
+            raise ValueError(f"training configuration is not valid JSON: {e}") from None
+        return cls.from_dict(d)
+
+    def replace(self, **changes: Any) -> "TrainConfig":
+        """A validated copy with some settings changed."""
+        return dataclasses.replace(self, **changes)

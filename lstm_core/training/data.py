@@ -1,0 +1,89 @@
+"""Per-network data streams: every network of a population draws its own sequences.
+
+Member k's sequences come from ``np.random.default_rng([train seed, member k's model seed])``,
+so a network trained inside a population sees exactly the sequences it would see trained
+alone. Sequences are generated ``chunk`` at a time (one vectorised ``task.generate`` call
+instead of one per sequence — for most tasks many times cheaper) and handed out B at a time;
+the chunk size depends only on B, so the stream is the same alone and in a population.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..tasks import Batch, Task
+
+CHUNK = 32          # sequences generated per task.generate call (rounded up to a multiple of B)
+
+
+def take(batch: Batch, i: int, j: int) -> Batch:
+    """Sequences i..j−1 of a batch, trimmed to their own longest length."""
+    lengths = batch.lengths[i:j]
+    T = int(lengths.max())
+    return Batch(batch.xs[:T, i:j], batch.targets[:T, i:j], batch.mask[:T, i:j], lengths,
+                 {k: np.asarray(v)[i:j] for k, v in batch.info.items()})
+
+
+class MemberStream:
+    """The sequence stream of one network (its own rng, a buffer of generated sequences)."""
+
+    def __init__(self, task: Task, rng: np.random.Generator, batch: int) -> None:
+        self.task, self.rng, self.batch = task, rng, batch
+        self.chunk = batch * -(-CHUNK // batch)
+        self.buffer: Batch | None = None
+        self.pos = 0
+
+    def next(self) -> Batch:
+        if self.buffer is None or self.pos >= self.chunk:
+            self.buffer, self.pos = self.task.generate(self.rng, self.chunk), 0
+        out = take(self.buffer, self.pos, self.pos + self.batch)
+        self.pos += self.batch
+        return out
+
+
+def stack(batches: list[Batch]) -> Batch:
+    """K batches of B sequences -> one (T, K, B, ...) batch, zero-padded to the longest T.
+
+    (What ``tasks.stack_batches`` does, with one allocation per array instead of a pad per
+    member: it runs once per training step, so it must be cheap.)
+    """
+    T = max(b.xs.shape[0] for b in batches)
+    K, first = len(batches), batches[0]
+    out = {}
+    for name in ("xs", "targets", "mask"):
+        a0 = getattr(first, name)
+        a = np.zeros((T, K) + a0.shape[1:])
+        for k, b in enumerate(batches):
+            v = getattr(b, name)
+            a[: v.shape[0], k] = v
+        out[name] = a
+    info = {}
+    for key in first.info:
+        arrs = [np.asarray(b.info[key]) for b in batches]
+        if arrs[0].ndim >= 2 and len({a.shape[1] for a in arrs}) > 1:    # ragged (e.g. symbols)
+            L = max(a.shape[1] for a in arrs)
+            fill = -1 if arrs[0].dtype.kind in "iu" else 0
+            padded = np.full((K, arrs[0].shape[0], L) + arrs[0].shape[2:], fill, dtype=arrs[0].dtype)
+            for k, a in enumerate(arrs):
+                padded[k, :, : a.shape[1]] = a
+            info[key] = padded
+        else:
+            info[key] = np.stack(arrs)
+    return Batch(out["xs"], out["targets"], out["mask"], np.stack([b.lengths for b in batches]), info)
+
+
+def population_batch(streams: list[MemberStream], active: np.ndarray, population: bool) -> tuple[Batch, np.ndarray]:
+    """The next batch of every active member, stacked to (T, K, B, ...) (padded to the longest).
+
+    Frozen members draw nothing (their streams do not advance); they get a copy of an active
+    member's batch with the mask zeroed, which they compute on but never learn from.
+    Returns (batch, per-member number of steps that carry data).
+    """
+    batches: list[Batch | None] = [s.next() if a else None for s, a in zip(streams, active)]
+    if not population:
+        b = batches[0]
+        return b, np.array([b.xs.shape[0]])
+    first = next(b for b in batches if b is not None)
+    blank = Batch(first.xs, first.targets, np.zeros_like(first.mask), first.lengths, first.info)
+    batches = [blank if b is None else b for b in batches]
+    steps = np.array([b.xs.shape[0] if a else 0 for b, a in zip(batches, active)])
+    return stack(batches), steps

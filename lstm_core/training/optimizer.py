@@ -1,0 +1,105 @@
+"""Stochastic gradient descent with momentum and gradient clipping — the papers' optimiser.
+
+One step, for every parameter θ with gradient g (clipping first, in this order):
+
+    clip by value:   g ← min(max(g, −c_v), c_v)                    (entry by entry)
+    clip by norm:    g ← g · min(1, c_n / ‖g‖),  ‖g‖² = Σ_θ Σ g²      (over ALL parameters)
+    momentum:        v ← μ v − lr g;   θ ← θ + v                     (μ = 0: θ ← θ − lr g)
+
+For a population (every array has a leading axis K) everything is per member: member k's
+global norm uses only member k's gradients, and ``active`` (a (K,) bool mask) freezes the
+members that already stopped — their weights and velocities are left exactly as they are.
+Norms are sums over each member's entries flattened in the same order as for a single
+network, so a member of a population gets bit-for-bit the update it would get alone.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+Array = np.ndarray
+
+
+def sq_norms(arrays: dict[str, Array], K: int | None) -> dict[str, Array]:
+    """Σ of squares of each array, per member: name -> float array of shape () or (K,)."""
+    lead = () if K is None else (K,)
+    return {n: np.square(a).reshape(lead + (-1,)).sum(-1) for n, a in arrays.items()}
+
+
+@dataclass
+class StepInfo:
+    norm: Array            # global gradient norm before clipping: () or (K,)
+    clipped: Array         # whether norm clipping scaled this step's gradient: () or (K,) bool
+
+
+@dataclass
+class SGD:
+    """SGD(lr, momentum, clip_value, clip_norm) for a network or a population of K networks."""
+
+    lr: float
+    momentum: float = 0.0
+    clip_value: float | None = None
+    clip_norm: float | None = None
+    K: int | None = None
+    velocity: dict[str, Array] | None = field(default=None, repr=False)
+
+    def _member(self, x: Array, like: Array) -> Array:
+        """A per-member () or (K,) array broadcast against a parameter of shape ([K], ...)."""
+        return x if self.K is None else x.reshape((self.K,) + (1,) * (like.ndim - 1))
+
+    def clip(self, grads: dict[str, Array], need_norm: bool = True) -> tuple[dict[str, Array], StepInfo | None]:
+        """Clipped gradients and the pre-clipping global norm per member (computed only if
+        norm clipping is on or ``need_norm``; otherwise the info is None)."""
+        if self.clip_value is not None:
+            c = self.clip_value
+            grads = {n: np.clip(g, -c, c) for n, g in grads.items()}
+        if self.clip_norm is None and not need_norm:
+            return grads, None
+        norm = np.sqrt(sum(sq_norms(grads, self.K).values()))
+        clipped = np.zeros(np.shape(norm), dtype=bool)
+        if self.clip_norm is not None:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                scale = np.minimum(1.0, self.clip_norm / norm)
+            clipped = scale < 1.0
+            grads = {n: g * self._member(scale, g) for n, g in grads.items()}
+        return grads, StepInfo(norm, clipped)
+
+    def apply(self, params: dict[str, Array], grads: dict[str, Array], active: Array | bool | None = None) -> None:
+        """θ ← θ + v with already clipped ``grads``; frozen members (active False) do not move."""
+        if self.K is None:
+            if active is not None and not bool(active):
+                return
+            idx = None
+        else:
+            mask = np.ones(self.K, dtype=bool) if active is None else np.asarray(active, dtype=bool)
+            if not mask.any():
+                return
+            idx = None if mask.all() else np.flatnonzero(mask)   # update only the active members
+        if self.momentum and self.velocity is None:
+            self.velocity = {n: np.zeros_like(p) for n, p in params.items()}
+        for n, g in grads.items():
+            p = params[n]
+            if idx is None:
+                if self.momentum:
+                    v = self.velocity[n]
+                    v *= self.momentum
+                    v -= self.lr * g
+                    p += v
+                else:
+                    p -= self.lr * g
+            elif self.momentum:
+                v = self.momentum * self.velocity[n][idx] - self.lr * g[idx]
+                self.velocity[n][idx] = v
+                p[idx] += v
+            else:
+                p[idx] -= self.lr * g[idx]
+
+    def step(self, params: dict[str, Array], grads: dict[str, Array], active: Array | bool | None = None) -> StepInfo:
+        """Clip, then update ``params`` in place. Returns the pre-clipping norm per member."""
+        grads, info = self.clip(grads)
+        self.apply(params, grads, active)
+        return info
+
+    def state_dict(self) -> dict:
+        return {"velocity": None if self.velocity is None else {n: v.copy() for n, v in self.velocity.items()}}

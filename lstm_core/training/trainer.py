@@ -1,0 +1,382 @@
+"""The trainer: the papers' training procedures on one network or a population of K.
+
+    trainer = lc.Trainer(model, "adding", algorithm="bptt", lr=0.5, budget=20_000)
+    for progress in trainer.run(report_every=100):      # or: trainer.train(500) per UI tick
+        ...
+
+* ``rtrl``  — the 1997 online method: ``lc.RTRL`` is reset at each sequence start and the
+  weights are updated after EVERY timestep with that step's truncated gradient (the next
+  step runs with the new weights).
+* ``bptt``  — the exact gradient of a sequence (or mini-batch); one update per batch.
+* ``tbptt`` — chunks of k steps, the state carried from chunk to chunk; one update per chunk.
+
+A population (``model.K`` networks) is trained in one vectorised run: one forward/backward
+over (T, K, B, ...) arrays. Each network has its own data stream and its own stop
+bookkeeping; one that met the criterion, ran out of budget or produced a non-finite value is
+frozen (its weights stop changing) while the others go on. A network trained inside a
+population gets the same sequences and updates as trained alone.
+
+The trainer is a plain object: everything (model, optimiser velocity, rngs, streaks,
+counters) lives on it, so ``train(N)`` twice is the same as ``train(2N)``. The model is
+trained in place. Non-finite values never raise: the network stops, and the message names
+the sequence, step and quantity where the value first appeared.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any, Iterator
+
+import numpy as np
+
+from ..gradients import backward
+from ..model import Model
+from ..numerics import first_nonfinite
+from ..rtrl import RTRL
+from ..sequence import forward, loss_and_output_error
+from ..tasks import Task, get_task
+from .bookkeeping import BUDGET, DIVERGED, RUNNING, SOLVED, STATUS_NAMES, Bookkeeper
+from .config import TrainConfig
+from .data import MemberStream, population_batch
+from .optimizer import SGD, sq_norms
+from .progress import ProbeTrace, Progress, group_norms
+
+Array = np.ndarray
+PROBE_STREAM = 2**32 - 1        # the probe's rng is default_rng([seed, PROBE_STREAM])
+_HIDDEN_INTERNALS = ("x", "z", "s_prev", "h_prev", "c_prev", "a_net_prev", "h_act_prev", "hidden", "net_out")
+_ADVICE = "try a smaller learning rate, gradient clipping or a smaller init range"
+
+
+class Trainer:
+    """Train ``model`` on ``task`` (a Task or a task name). Settings: see ``TrainConfig``."""
+
+    def __init__(self, model: Model, task: Task | str, config: TrainConfig | None = None, **settings: Any) -> None:
+        if not isinstance(model, Model):
+            raise ValueError(f"Trainer needs a model from lc.build / lc.stack, got {type(model).__name__}")
+        try:
+            config = (config or TrainConfig()).replace(**settings) if settings else (config or TrainConfig())
+        except TypeError as e:
+            raise ValueError(f"{e}; valid training settings are {list(TrainConfig.__dataclass_fields__)}") from None
+        self.task = get_task(task) if isinstance(task, str) else task
+        if not isinstance(self.task, Task):
+            raise ValueError(f"task must be a task name or a Task, got {type(task).__name__}")
+        config.check_model(model.config)
+        mc = model.config
+        for what, m, t in (("inputs (n_in)", mc.n_in, self.task.n_in), ("outputs (n_out)", mc.n_out, self.task.n_out)):
+            if m != t:
+                raise ValueError(f"the model has {m} {what} but the task {self.task.name} needs {t}; "
+                                 f"build the model with n_in={self.task.n_in}, n_out={self.task.n_out}")
+        self.model, self.config, self.K = model, config, model.K
+        self.n = model.K or 1
+        crit = self.task.criterion
+        self.required = config.streak or crit.streak
+        self.criterion = crit.description + (f" — REDUCED here to {self.required:,} in a row"
+                                              if config.streak and config.streak != crit.streak else "")
+        self.book = Bookkeeper(self.n, self.required, crit.mean_abs_error_below, config.budget)
+        self.opt = SGD(config.lr, config.momentum, config.clip_value, config.clip_norm, model.K)
+        seeds = [c.seed for c in model.members] if model.K else [mc.seed]
+        self.streams = [MemberStream(self.task, np.random.default_rng([config.seed, s]), config.batch)
+                        for s in seeds]
+        self.rtrl = RTRL(model, batch=config.batch) if config.algorithm == "rtrl" else None
+        self.probe_batch = self.task.generate(np.random.default_rng([config.seed, PROBE_STREAM]), 1) \
+            if config.probe else None
+        self.history: dict[str, list] = {k: [] for k in ("sequences", "loss", "streak", "criterion_fraction",
+                                                         "seq_per_second", "elapsed")}
+        self.last_grads: dict[str, Array] | None = None    # raw gradient of the last batch (for norms)
+        self.last_loss = np.full(self.n, np.nan)
+        self._loss_sum, self._loss_count = np.zeros(self.n), np.zeros(self.n)
+        self.elapsed, self._since_time, self._since_seqs = 0.0, 0.0, 0
+
+    # ------------------------------------------------------------------ public interface
+    @property
+    def done(self) -> bool:
+        return not self.book.running.any()
+
+    def run(self, report_every: int | None = None) -> Iterator[Progress]:
+        """Train until every network stopped, yielding a Progress every ``report_every`` sequences."""
+        every = self.config.report_every if report_every is None else report_every
+        if isinstance(every, bool) or not isinstance(every, (int, np.integer)) or every < 1:
+            raise ValueError(f"report_every must be a whole number ≥ 1, got {every!r}")
+        since = 0
+        while not self.done:
+            self._train_batch()
+            since += self.config.batch
+            if since >= every:
+                since = 0
+                yield self.progress()
+        if since or not self.history["sequences"]:
+            yield self.progress()
+
+    def train(self, n_sequences: int) -> Progress:
+        """Train ``n_sequences`` more sequences per network (whole batches), or until stopped."""
+        if isinstance(n_sequences, bool) or not isinstance(n_sequences, (int, np.integer)) or n_sequences < 0:
+            raise ValueError(f"n_sequences must be a whole number ≥ 0, got {n_sequences!r}")
+        trained = 0
+        while trained < n_sequences and not self.done:
+            self._train_batch()
+            trained += self.config.batch
+        return self.progress()
+
+    # ------------------------------------------------------------------ one batch
+    def _train_batch(self) -> None:
+        t0 = time.perf_counter()
+        active = self.book.running.copy()
+        batch, steps = population_batch(self.streams, active, self.K is not None)
+        algo = self.config.algorithm
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+            if algo == "bptt":
+                outputs, loss, pending = self._bptt(batch, active)
+            else:
+                outputs, loss, pending = (self._rtrl if algo == "rtrl" else self._tbptt)(batch, active, steps)
+            report = self.task.evaluate(outputs, batch)
+        alive = active & self.book.running                 # divergence was recorded during the batch
+        B = self.config.batch
+        correct = np.asarray(report.correct).reshape(self.n, B)
+        err = np.asarray(report.metrics["seq_abs_error"]).reshape(self.n, B)
+        solved_now = self.book.record(correct, err, alive)
+        if pending is not None:                            # bptt: the update comes after judging the batch
+            grads, snapshot = pending
+            with np.errstate(over="ignore", invalid="ignore"):
+                self._apply(grads, alive & ~solved_now, snapshot, "the update")
+        loss = np.reshape(loss, self.n)
+        self._loss_sum += np.where(alive, loss, 0.0)
+        self._loss_count += alive
+        self.last_loss = np.where(alive, loss, self.last_loss)
+        dt = time.perf_counter() - t0
+        self.elapsed += dt
+        self._since_time += dt
+        self._since_seqs += int(alive.sum()) * B
+
+    def _member_mask(self, mask: Array) -> Array | bool:
+        """(n,) per-network mask -> what the optimiser expects (bool for one network)."""
+        return mask if self.K is not None else bool(mask[0])
+
+    def _check_grads(self, grads: dict, alive: Array, step: int | None = None) -> tuple[dict, Array]:
+        """Clip; networks whose gradient is non-finite stop (the message names the parameter)."""
+        clipped, info = self.opt.clip(grads)
+        bad = alive & ~np.isfinite(np.reshape(info.norm, self.n))
+        for k in np.flatnonzero(bad):
+            name = next((n for n, g in grads.items() if not np.isfinite(g[k] if self.K else g).all()), None)
+            what = f"non-finite gradient of '{name}'" if name else "the gradient norm overflows"
+            self.book.diverge(k, self._where(k, step) + f"{what}; {_ADVICE}")
+        return clipped, alive & ~bad
+
+    def _apply(self, grads: dict, active: Array, snapshot: dict, where: str) -> None:
+        self.opt.apply(self.model.params, grads, self._member_mask(active))
+        self._check_weights(snapshot, active, where, counted=True)
+
+    def _bad_weight(self, k: int) -> str | None:
+        """The first parameter of network k holding a non-finite value (None if all finite)."""
+        return next((n for n, p in self.model.params.items() if not np.isfinite(p[k] if self.K else p).all()), None)
+
+    def _check_weights(self, snapshot: dict, active: Array, where: str, since: str = "before it",
+                       counted: bool = False) -> None:
+        """Networks whose weights turned non-finite get their snapshot back and stop."""
+        lead = (self.n,)
+        bad = np.zeros(self.n, dtype=bool)
+        for p in self.model.params.values():
+            bad |= ~np.isfinite(p.reshape(lead + (-1,))).all(-1)
+        for k in np.flatnonzero(bad & active):
+            name = self._bad_weight(k)
+            for n, p in self.model.params.items():         # back to the last finite weights
+                if self.K is None:
+                    p[...] = snapshot[n]
+                else:
+                    p[k] = snapshot[n][k]
+            self.book.diverge(k, self._where(k, counted=counted) + f"{where} made weight '{name}' non-finite "
+                                                  f"(weights restored from {since}); {_ADVICE}")
+
+    def _where(self, k: int, step: int | None = None, counted: bool = False) -> str:
+        """'member 3 (seed 3) diverged in sequence 57, step 12: ' (the sequence being trained)."""
+        who = f"member {k} (seed {self.model.members[k].seed}) " if self.K is not None else ""
+        at = f", step {step}" if step is not None else ""
+        return f"{who}diverged in sequence {self.book.seen[k] + (0 if counted else 1):,}{at}: "
+
+    def _forward_failures(self, loss: Array, alive: Array, internals: dict | None = None,
+                          step: int | None = None, offset: int = 0) -> Array:
+        """Networks whose loss is non-finite stop; the message names the first bad quantity."""
+        bad = alive & ~np.isfinite(np.reshape(loss, self.n))
+        for k in np.flatnonzero(bad):
+            weight = self._bad_weight(k)
+            if weight is not None:
+                what = f"weight '{weight}' became non-finite in the previous update"
+            elif internals is not None:
+                t, name = first_nonfinite({n: (a[:, k] if self.K else a) for n, a in internals.items()})
+                if name is None:
+                    what = "the loss overflowed (finite but huge outputs, e.g. in 'y')"
+                else:
+                    what = f"non-finite value in the forward pass, first in '{name}'"
+                    step = t + offset
+            else:                                          # rtrl: only this step's state is at hand
+                s = self.rtrl.state["s"]
+                name = "cell state s" if not np.isfinite(s[k] if self.K else s).all() else "output y"
+                what = f"non-finite value in the forward pass, first in the {name}"
+            self.book.diverge(k, self._where(k, step) + f"{what}; {_ADVICE}")
+        return alive & ~bad
+
+    # ------------------------------------------------------------------ the algorithms
+    def _bptt(self, batch, active: Array):
+        model = self.model
+        run = forward(model, batch.xs, check=False)
+        loss, dnet = loss_and_output_error(model, run.outputs, run.internals["net_out"], batch.targets, batch.mask)
+        alive = self._forward_failures(loss, active, run.internals)
+        grads, _ = backward(model, run, dnet, "bptt")
+        self.last_grads = grads
+        clipped, _ = self._check_grads(grads, alive)
+        snapshot = {n: p.copy() for n, p in model.params.items()}
+        return run.outputs, loss, (clipped, snapshot)
+
+    def _tbptt(self, batch, active: Array, steps: Array):
+        model, k = self.model, self.config.k
+        snapshot = {n: p.copy() for n, p in model.params.items()}
+        state, outs, total = None, [], 0.0
+        alive = active.copy()
+        for t0 in range(0, batch.xs.shape[0], k):
+            sl = slice(t0, t0 + k)
+            run = forward(model, batch.xs[sl], state=state, check=False)
+            loss, dnet = loss_and_output_error(model, run.outputs, run.internals["net_out"],
+                                               batch.targets[sl], batch.mask[sl])
+            alive = self._forward_failures(loss, alive, run.internals, offset=t0)
+            grads, _ = backward(model, run, dnet, "bptt")
+            clipped, alive = self._check_grads(grads, alive, step=t0)
+            self.opt.apply(model.params, clipped, self._member_mask(alive & (t0 < steps)))
+            total = total + loss
+            state = run.state
+            outs.append(run.outputs)
+        self.last_grads = grads
+        self._check_weights(snapshot, active, "an update in this sequence", "the start of the sequence")
+        return np.concatenate(outs), total, None
+
+    def _rtrl(self, batch, active: Array, steps: Array):
+        model, r = self.model, self.rtrl
+        snapshot = {n: p.copy() for n, p in model.params.items()}
+        r.reset(self.config.batch)
+        alive, outs, total, last = active.copy(), [], 0.0, None
+        xs, tg, mk = batch.xs, batch.targets, batch.mask
+        silent = ~mk.reshape(mk.shape[0], -1).any(1)    # steps where no sequence carries a target
+        for t in range(xs.shape[0]):
+            if silent[t]:
+                # no error at this step: the gradient is exactly 0 and, without momentum, so is the
+                # update — skip computing them (bit-identical, and cheaper on end-of-sequence tasks)
+                outs.append(r.step(xs[t])[0])
+                if self.config.momentum:
+                    zeros = {n: np.zeros_like(p) for n, p in model.params.items()}
+                    self.opt.apply(model.params, zeros, self._member_mask(alive & (t < steps)))
+                continue
+            y, lt, g = r.step(xs[t], tg[t], mk[t])        # prepares from model.params: the newest weights
+            outs.append(y)
+            if not np.isfinite(lt).all():
+                alive = self._forward_failures(lt, alive, step=t)
+            if self.opt.clip_norm is not None:
+                clipped, alive = self._check_grads(g, alive, step=t)
+            else:
+                # no per-step norm (it would cost as much as the step): a non-finite gradient makes
+                # the weights non-finite, which the check after the sequence catches and undoes
+                clipped = self.opt.clip(g, need_norm=False)[0]
+            self.opt.apply(model.params, clipped, self._member_mask(alive & (t < steps)))
+            total = total + lt
+            last = g
+        self.last_grads = last
+        self._check_weights(snapshot, active, "an update in this sequence", "the start of the sequence")
+        return np.stack(outs), total, None
+
+    # ------------------------------------------------------------------ reporting
+    def probe(self) -> ProbeTrace | None:
+        """The probe sequence through the current network(s): outputs and internals."""
+        if self.probe_batch is None:
+            return None
+        b = self.probe_batch
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+            run = forward(self.model, b.xs, check=False)
+        internals = {n: a for n, a in run.internals.items() if n not in _HIDDEN_INTERNALS and n != "y"}
+        return ProbeTrace(b.xs, b.targets, b.mask, run.outputs, internals)
+
+    def status(self) -> str:
+        st = self.book.status
+        if self.K is None:
+            return STATUS_NAMES[st[0]]
+        if (st == RUNNING).any():
+            return "running"
+        if (st == SOLVED).all():
+            return "solved"
+        if (st == DIVERGED).all():
+            return "diverged"
+        return "budget"
+
+    def message(self) -> str:
+        b = self.book
+        if self.K is None:
+            s = b.status[0]
+            if s == SOLVED:
+                return f"solved: the criterion was met after {b.solved_at[0]:,} sequences ({self.criterion})"
+            if s == BUDGET:
+                return (f"stopped: the budget of {self.config.budget:,} sequences is used up without meeting "
+                        f"the criterion (best streak {b.best_streak[0]:,} of {self.required:,})")
+            if s == DIVERGED:
+                return b.messages[0]
+            return f"running: {b.seen[0]:,} sequences, streak {b.streak[0]:,} of {self.required:,}"
+        counts = {name: int((b.status == i).sum()) for i, name in enumerate(STATUS_NAMES)}
+        parts = [f"population of {self.n}: {counts['solved']} solved"]
+        if counts["solved"]:
+            parts[0] += f" (median {int(np.median(b.solved_at[b.status == SOLVED])):,} sequences to criterion)"
+        parts += [f"{counts['running']} running", f"{counts['budget']} out of budget", f"{counts['diverged']} diverged"]
+        first_div = next((m for m in b.messages if m), "")
+        return ", ".join(parts) + (f"; first divergence: {first_div}" if first_div else "")
+
+    def _value(self, a: Array):
+        a = np.asarray(a)
+        return a if self.K is not None else a[0].item()
+
+    def progress(self) -> Progress:
+        """A progress report now (also appended to ``history``)."""
+        b = self.book
+        mean_loss = np.where(self._loss_count > 0, self._loss_sum / np.maximum(self._loss_count, 1), self.last_loss)
+        self._loss_sum[:], self._loss_count[:] = 0.0, 0.0
+        rate = self._since_seqs / self._since_time if self._since_time > 0 else 0.0
+        self._since_seqs, self._since_time = 0, 0.0
+        norms = {}
+        if self.last_grads is not None:
+            with np.errstate(over="ignore", invalid="ignore"):
+                sq = sq_norms(self.last_grads, self.K)
+            norms = {g: self._value(np.reshape(v, self.n))
+                     for g, v in group_norms(sq, self.model.config.variant).items()}
+        p = Progress(status=self.status(), message=self.message(), sequences=self._value(b.seen.copy()),
+                     loss=self._value(mean_loss), streak=self._value(b.streak.copy()), required=self.required,
+                     criterion=self.criterion, reduced=self.required != self.task.criterion.streak,
+                     seq_per_second=rate, grad_norms=norms,
+                     statuses=tuple(STATUS_NAMES[s] for s in b.status),
+                     solved_at=tuple(int(s) if s >= 0 else None for s in b.solved_at),
+                     elapsed=self.elapsed, probe=self.probe())
+        h = self.history
+        h["sequences"].append(p.sequences)
+        h["loss"].append(p.loss)
+        h["streak"].append(p.streak)
+        h["criterion_fraction"].append(p.criterion_fraction)
+        h["seq_per_second"].append(rate)
+        h["elapsed"].append(self.elapsed)
+        return p
+
+    def results(self):
+        """One row per network: member, seed, status, sequences seen, sequences to criterion, message."""
+        import pandas as pd
+
+        b = self.book
+        seeds = [c.seed for c in self.model.members] if self.K else [self.model.config.seed]
+        return pd.DataFrame({"member": np.arange(self.n), "seed": seeds,
+                             "status": [STATUS_NAMES[s] for s in b.status], "sequences": b.seen,
+                             "solved_at": [int(s) if s >= 0 else None for s in b.solved_at],
+                             "best_streak": b.best_streak, "message": b.messages})
+
+    def history_frame(self):
+        """The history as a tidy table: one row per report (and member)."""
+        import pandas as pd
+
+        h = self.history
+        rows = []
+        for i in range(len(h["sequences"])):
+            for k in range(self.n):
+                pick = (lambda v: np.asarray(v).reshape(-1)[k])  # noqa: E731
+                rows.append({"report": i, "member": k, "sequences": int(pick(h["sequences"][i])),
+                             "loss": float(pick(h["loss"][i])), "streak": int(pick(h["streak"][i])),
+                             "criterion_fraction": float(pick(h["criterion_fraction"][i])),
+                             "elapsed": h["elapsed"][i]})
+        return pd.DataFrame(rows)

@@ -1,0 +1,204 @@
+"""Bias lab: gate-bias grids × seeds trained as one population, and the 1997 pathologies.
+
+Pipeline: controls (network, task, swept biases, seeds, training) -> ``app.bias_settings.plan``
+-> on "Train", an ``lstm_core.sweep.Sweep`` in this session's state, advanced one chunk per
+fragment tick (``app.jobs``) -> heat maps of success rate and median sequences-to-criterion
+(``app.bias_figures``) -> a clicked cell's network on the probe sequence before/after training.
+The demos (abuse problem, internal state drift, forget-gate bias) live in ``app.bias_sections``.
+"""
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+from app import bias_figures as bf
+from app import bias_sections, controls, export, jobs, state
+from app import bias_settings as bs
+from lstm_core.sweep import Sweep
+
+PAGE, SCHEMA, DEFAULTS = bs.PAGE, bs.SCHEMA, bs.DEFAULTS
+CELL_KEY, SEED_KEY = state.wkey(PAGE, "cell"), state.wkey(PAGE, "cell_seed")
+
+
+# ----------------------------------------------------------------------------- controls
+def text_box(name: str, where=st) -> None:
+    f = SCHEMA[name]
+    where.text_input(f.label, key=state.wkey(PAGE, name), persist_state=controls.PERSIST, help=f.help)
+
+
+def sweep_group(values_view: str) -> None:
+    """The swept axes (grid view) and the seeds / training settings every view uses."""
+    if values_view == "grid":
+        with st.expander("Swept biases", expanded=True):
+            st.caption("x values: the first block's bias; block k gets value + k × change (change 0 = the same "
+                       "bias everywhere). 'Staggering off / on' compares 0 with the staggered list.")
+            for ax in ("x", "y"):
+                gate = SCHEMA[f"{ax}_gate"].render(PAGE)
+                if gate != "none":
+                    SCHEMA[f"{ax}_mode"].render(PAGE)
+                    text_box(f"{ax}_values")
+                    SCHEMA[f"{ax}_step"].render(PAGE)
+            controls.reset_button(PAGE, SCHEMA, "axes", lambda: [n for n in SCHEMA.fields if n[:2] in ("x_", "y_")],
+                                  lambda: DEFAULTS)
+    with st.expander("Seeds and training", expanded=values_view != "forget"):
+        names = ["n_seeds", "first_seed", "algorithm", "lr", "budget", "streak", "goal", "seed"]
+        controls.render_fields(PAGE, SCHEMA, names)
+        controls.reset_button(PAGE, SCHEMA, "training", lambda: names, lambda: DEFAULTS)
+
+
+def sidebar(view: str) -> str:
+    with st.sidebar:
+        with st.expander("Network", expanded=view == "grid"):
+            variant = controls.model_group(PAGE, SCHEMA)
+        if view != "forget":
+            with st.expander("Task", expanded=False):
+                controls.task_group(PAGE, SCHEMA, allow_typed=False)
+            with st.expander("Fixed gate biases (not swept)"):
+                controls.bias_group(PAGE, SCHEMA, variant)
+        sweep_group(view)
+    return variant
+
+
+# ----------------------------------------------------------------------------- the grid
+def start_grid(settings: dict) -> None:
+    """"Train the sweep" callback: a fresh population from the current settings."""
+    try:
+        p = bs.plan(settings)
+        sweep = Sweep(p.base, p.task, p.train, p.x, p.y, p.seeds)
+    except state.USER_ERRORS as e:
+        state.flash(PAGE, f"Cannot start this sweep: {e}")
+        return
+    label = (f"{sweep.K} networks ({len(p.x)} × {len(p.y) if p.y else 1} settings × {len(p.seeds)} seeds), "
+             "one population")
+    jobs.start(PAGE, "grid", jobs.Job(sweep, label, settings))
+    st.session_state.pop(CELL_KEY, None)
+
+
+def pick_cell(chart_key: str, nx: int, ny: int) -> None:
+    """Heat-map click callback: the clicked cell becomes the selected network's cell."""
+    cell = bf.selected_cell(st.session_state.get(chart_key), nx, ny)
+    if cell is not None:
+        st.session_state[CELL_KEY] = cell
+
+
+def draw_grid(job: jobs.Job | None) -> None:
+    large = state.large_fonts()
+    if job is None:
+        st.info("Press **Train the sweep**: every grid cell × seed becomes one network, and all of them train "
+                "together as one population.")
+        return
+    sweep: Sweep = job.work
+    cells = sweep.cells()
+    x_labels, y_labels = sweep.labels("x"), sweep.labels("y")
+    nx, ny = len(x_labels), max(len(y_labels), 1)
+    options = [(i, j) for j in range(ny) for i in range(nx)]
+    if st.session_state.get(CELL_KEY) not in options:
+        st.session_state.pop(CELL_KEY, None)
+    selected = st.session_state.get(CELL_KEY)
+    kw = dict(x_title=sweep.x.title, y_title=sweep.y.title if sweep.y is not None else "", large=large,
+              selected=selected, budget=sweep.train_config.budget)
+    left, right = st.columns(2)
+    for where, metric in ((left, "success"), (right, "median")):
+        fig, alt = bf.sweep_heatmap(cells, x_labels, y_labels, metric=metric, uirevision=f"bias-{metric}", **kw)
+        key = state.wkey(PAGE, f"heat_{metric}")
+        where.plotly_chart(fig, key=key, width="stretch", alt=alt, on_select=lambda k=key: pick_cell(k, nx, ny),
+                           selection_mode="points", config={"displayModeBar": False})
+        where.caption(alt)
+    st.caption(f"Criterion: {sweep.criterion()}. Budget {sweep.train_config.budget:,} sequences per network, "
+               f"{sweep.train_config.algorithm.upper()}, lr {sweep.train_config.lr:g}, data seed "
+               f"{sweep.train_config.seed}. Hover a cell for its numbers; ✗ = no network of that cell met the "
+               "criterion (grey: no median exists).")
+    detail(sweep, options, x_labels, y_labels, large)
+
+
+def detail(sweep: Sweep, options: list, x_labels: list[str], y_labels: list[str], large: bool) -> None:
+    """The selected cell's network on the probe sequence, before and after training."""
+    name = lambda c: x_labels[c[0]] + (f"  |  {y_labels[c[1]]}" if y_labels else "")  # noqa: E731
+    c1, c2 = st.columns([3, 1])
+    cell = c1.selectbox("Network shown below — grid cell (click a heat-map cell to choose)", options,
+                        format_func=name, index=None, key=CELL_KEY, placeholder="Click a cell in a heat map")
+    seed = c2.selectbox("Seed", sweep.seeds, key=SEED_KEY)
+    if cell is None:
+        return
+    k = sweep.member_index(cell[0], cell[1], seed)
+    row = sweep.results().iloc[k]
+    who = (f"{sweep.x.title} {x_labels[cell[0]]}" + (f", {sweep.y.title} {y_labels[cell[1]]}" if y_labels else "")
+           + f", seed {seed}")
+    if row.status == "solved":
+        status = f"met the criterion after {int(row.solved_at):,} sequences"
+    elif row.status == "budget":
+        req = sweep.trainer.required
+        status = (f"did not meet it within {row.sequences:,} sequences (best streak {row.best_streak:,} of {req:,}"
+                  + (", but not with the mean-abs-error goal" if row.best_streak >= req else "") + ")")
+    elif row.status == "running":
+        status = f"is still training ({row.sequences:,} sequences so far)"
+    else:
+        status = f"diverged: {row.message}"
+    st.markdown(f"**Network {k}** ({who}) {status}.")
+    traces = sweep.probe(k)
+    for i, (before, after) in enumerate(bf.probe_panels(traces["before"], traces["after"],
+                                                        variant=sweep.base.variant, large=large)):
+        cols = st.columns(2)
+        for c, (fig, alt), when in ((cols[0], before, "before"), (cols[1], after, "after")):
+            c.plotly_chart(fig, key=state.wkey(PAGE, f"probe{i}_{when}"), width="stretch", alt=alt)
+    st.caption("The probe sequence is generated once from the data seed. Before training the gates sit where "
+               "their biases put them; after training a solving network opens its input gate when the "
+               "information arrives and its output gate when the answer is due.")
+
+
+def grid_section(values: dict) -> None:
+    outcome = state.keep_good(PAGE, "plan", lambda: bs.plan(values))
+    state.report(outcome, "these sweep settings")
+    job = jobs.get(PAGE, "grid")
+    c1, c2, c3 = st.columns([1.2, 1, 3], vertical_alignment="center")
+    running = job is not None and job.running
+    c1.button("Train the sweep", key=state.wkey(PAGE, "train"), type="primary", icon=":material/play_arrow:",
+              on_click=start_grid, args=(values,), disabled=running or outcome.error is not None)
+    c2.button("Stop", key=state.wkey(PAGE, "stop"), icon=":material/stop:", on_click=jobs.stop,
+              args=(PAGE, "grid"), disabled=not running)
+    if outcome.value is not None:
+        p = outcome.value
+        c3.caption(f"{p.networks} networks = {len(p.x)} × {len(p.y) if p.y else 1} bias settings × "
+                   f"{len(p.seeds)} seeds; budget {p.train.budget:,} sequences each. Criterion: "
+                   f"{p.task.criterion.description}"
+                   + (f" — REDUCED to {p.train.streak:,} in a row" if p.train.streak != p.task.criterion.streak else ""))
+    if job is not None and not job.running and json.dumps(job.settings, sort_keys=True) != json.dumps(values, sort_keys=True):
+        st.info("The results below are from the settings you trained with; the settings have changed since — press "
+                "**Train the sweep** to train the new grid.")
+    jobs.live(PAGE, "grid", draw_grid)
+
+
+def results_csv() -> bytes:
+    job = jobs.get(PAGE, "grid")
+    if job is None:
+        return b"member,i,j,x,y,seed,status,sequences,solved_at,best_streak,message\n"
+    sweep: Sweep = job.work
+    res = sweep.results()
+    cells = sweep.cells()[["i", "j", "success_rate", "median_to_criterion"]]
+    return res.merge(cells, on=["i", "j"]).to_csv(index=False).encode()
+
+
+def page() -> None:
+    state.display_options()
+    controls.start_page(PAGE, SCHEMA, DEFAULTS)
+    st.title("Bias lab")
+    st.caption("How gate-bias initialisation decides whether an LSTM learns: grids of bias settings × seeds trained "
+               "together as one vectorised population, and the 1997 paper's two pathologies measured directly.")
+    view = SCHEMA["view"].render(PAGE)
+    sidebar(view)
+    values = SCHEMA.read(PAGE)
+    state.show_flashes(PAGE)
+    if view == "grid":
+        grid_section(values)
+    else:
+        bias_sections.SECTIONS[view](values)
+    export.io_panel(PAGE, SCHEMA, csv=results_csv if view == "grid" else bias_sections.csv_for(view),
+                    csv_name=f"gatelab-bias-{view}.csv", csv_label="Sweep results (CSV)" if view == "grid"
+                    else "Demo measurements (CSV)", doc=export.config_document(PAGE, None, values),
+                    doc_name="gatelab-bias-lab.json", from_model=None)
+    controls.finish_page(PAGE, values, DEFAULTS)
+
+
+if __name__ == "__main__":
+    page()

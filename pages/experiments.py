@@ -1,0 +1,166 @@
+"""Paper experiments: every experiment of the three papers, the paper's setup and reported
+result, the reproduction command's results (the baseline, read from the results file — not
+re-run here) and a "reproduce here" run next to them.
+
+Pipeline: controls -> a paper preset (``lstm_core.training.PRESETS``) -> on "Run", a population
+of ``trials`` networks in this session's state, advanced one chunk per fragment tick
+(``app.jobs``) -> table and chart of paper vs reproduction command vs this run
+(``app.experiment_figures``). Every run made here with fewer sequences or the preset's
+documented reductions is labelled REDUCED.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+from app import controls, export, jobs, results_file, state
+from app import experiment_figures as ef
+from app.controls import Field
+from lstm_core.training import PRESETS, Preset
+
+PAGE = "experiments"
+EXP_MAX_BUDGET = 20_000
+EXP_MAX_TRIALS = 16
+# budget × longest sequence: the timesteps every network steps through one after another. The
+# population shares each step, so this — not the number of networks — sets the wall time
+# (≈ 1 ms per step for a few networks: 500,000 steps is several minutes).
+STEP_CAP = 500_000
+SCHEMA = controls.Schema([
+    Field("experiment", "Experiment", "choice", "two_sequence_3a", choices=tuple(PRESETS), widget="select",
+          fmt=lambda n: f"{PRESETS[n].title} — {PRESETS[n].paper}"),
+    Field("trials", "Trials (networks, seeds 0 … n−1)", "int", 4, 1, EXP_MAX_TRIALS, 1, widget="slider"),
+    Field("reduced", "Use the preset's documented reductions", "bool", True, widget="toggle",
+          help="E.g. T = 50 instead of 100, or a shorter criterion streak; the result is labelled REDUCED."),
+    Field("budget", "Budget (sequences per network)", "int", 2000, 10, EXP_MAX_BUDGET, 500, widget="number",
+          help="Fewer sequences than the preset's budget also make the run REDUCED."),
+    controls.seed_field(),
+])
+DEFAULTS = SCHEMA.defaults()
+
+
+def reductions(p: Preset, values: dict) -> list[str]:
+    """What this page's run changes with respect to the paper preset, in words."""
+    out = []
+    if values["reduced"] and p.reduced:
+        out.append(p.reduced.get("note", "the preset's reductions"))
+    if values["budget"] < p.train.budget:
+        out.append(f"budget {values['budget']:,} sequences per network (preset: {p.train.budget:,})")
+    return out
+
+
+def check(values: dict) -> bool:
+    """ValueError if the run would be too big for a shared server (nothing is built)."""
+    p = PRESETS[values["experiment"]]
+    task = p.build_task(values["reduced"] and bool(p.reduced))
+    steps = values["budget"] * task.max_length
+    if steps > STEP_CAP:
+        raise ValueError(f"{values['budget']:,} sequences × up to {task.max_length} steps = {steps:,} timesteps per "
+                         f"network; a run here may take at most {STEP_CAP:,} — lower the budget to "
+                         f"{STEP_CAP // task.max_length:,} or use the reductions")
+    return True
+
+
+def make_trainer(values: dict):
+    check(values)
+    p = PRESETS[values["experiment"]]
+    reduced = values["reduced"] and bool(p.reduced)
+    return p.trainer(trials=values["trials"], reduced=reduced, budget=values["budget"], seed=values["seed"],
+                     probe=False)
+
+
+def start(values: dict) -> None:
+    try:
+        trainer = make_trainer(values)
+    except state.USER_ERRORS as e:
+        state.flash(PAGE, f"Cannot start this run: {e}")
+        return
+    p = PRESETS[values["experiment"]]
+    label = f"{values['trials']} networks of “{p.title}”, one population"
+    jobs.start(PAGE, "run", jobs.Job(jobs.TrainerWork(trainer), label, dict(values)))
+
+
+def here_result(job: jobs.Job | None, values: dict) -> dict | None:
+    """This page's run as numbers (only if it is of the chosen experiment)."""
+    if job is None or job.settings["experiment"] != values["experiment"]:
+        return None
+    tr = job.work.trainer
+    res = tr.results()
+    p = PRESETS[job.settings["experiment"]]
+    red = reductions(p, job.settings)
+    return {"trials": len(res), "solved": int((res.status == "solved").sum()),
+            "running": int((res.status == "running").sum()),
+            "solved_at": [None if v is None or v != v else int(v) for v in res.solved_at],
+            "budget": tr.config.budget, "wall": job.elapsed, "reduced": bool(red),
+            "label": (f"{tr.config.algorithm}, lr {tr.config.lr:g}; criterion: {tr.criterion}"
+                      + (f"; REDUCED: {'; '.join(red)}" if red else ""))}
+
+
+def draw(job: jobs.Job | None, values: dict, baseline, large: bool) -> None:
+    p = PRESETS[values["experiment"]]
+    here = here_result(job, values)
+    st.dataframe(ef.comparison_table(preset=p, baseline=baseline, here=here), hide_index=True)
+    st.markdown(ef.comparison_notes(preset=p, baseline=baseline, here=here))
+    fig, alt = ef.comparison_chart(paper=p.paper_sequences, baseline=baseline, here=here, large=large,
+                                   title=f"{p.title}: training sequences to criterion")
+    st.plotly_chart(fig, key=state.wkey(PAGE, "compare"), width="stretch", alt=alt)
+    st.caption(alt + " ◆ paper, ● reproduction command (bar: range), ○ this page's trials, ✗ not solved within "
+                     "the budget (drawn at the budget); * = reduced settings.")
+    if job is not None and here is None:
+        st.caption(f"Your last run here was of another experiment ({PRESETS[job.settings['experiment']].title}).")
+
+
+def page() -> None:
+    large = state.display_options()
+    controls.start_page(PAGE, SCHEMA, DEFAULTS)
+    st.title("Paper experiments")
+    st.caption("The experiments of Hochreiter & Schmidhuber 1997, Gers, Schraudolph & Schmidhuber 2002 and "
+               "Frasconi, Gori & Soda 1992 with the papers' settings and reported results, the results of the "
+               "reproduction command, and a run you can start here.")
+    results, source = results_file.load()
+    with st.expander("Gallery: every experiment and the reproduction command's result", expanded=False):
+        st.dataframe(ef.gallery_table(PRESETS, results), hide_index=True)
+        st.caption(f"Baseline source: {source}. The baseline is read from the file, never re-run on page load.")
+    with st.sidebar:
+        with st.expander("Reproduce here", expanded=True):
+            controls.render_fields(PAGE, SCHEMA, ["trials", "reduced", "budget", "seed"])
+            controls.reset_button(PAGE, SCHEMA, "run", lambda: ["trials", "reduced", "budget", "seed"],
+                                  lambda: DEFAULTS)
+    SCHEMA["experiment"].render(PAGE)
+    values = SCHEMA.read(PAGE)
+    state.show_flashes(PAGE)
+    p = PRESETS[values["experiment"]]
+    left, right = st.columns([1.1, 1])
+    with left:
+        st.markdown(f"**The paper's setup** ({p.paper})")
+        st.code(p.describe(reduced=False), language=None, wrap_lines=True)
+        task = p.build_task()
+        st.markdown(f"**Task.** {task.setup}\n\n**Reported.** {p.reported}")
+    with right:
+        st.markdown("**Reproduce here**")
+        red = reductions(p, values)
+        ok = state.keep_good(PAGE, "plan", lambda: check(values))
+        state.report(ok, "these run settings")
+        st.caption(f"{values['trials']} networks trained together as one population, budget "
+                   f"{values['budget']:,} sequences each. "
+                   + (f"**REDUCED:** {'; '.join(red)}." if red else "Full preset settings."))
+        job = jobs.get(PAGE, "run")
+        running = job is not None and job.running
+        c1, c2 = st.columns(2)
+        c1.button("Run", key=state.wkey(PAGE, "run"), type="primary", icon=":material/play_arrow:", on_click=start,
+                  args=(values,), disabled=running or ok.error is not None)
+        c2.button("Stop", key=state.wkey(PAGE, "stop"), icon=":material/stop:", on_click=jobs.stop,
+                  args=(PAGE, "run"), disabled=not running)
+    baseline = results_file.for_preset(results, values["experiment"])
+    if baseline.empty:
+        st.caption(f"No reproduction-command result for this experiment yet ({source}).")
+    jobs.live(PAGE, "run", lambda j: draw(j, values, baseline, large))
+    job = jobs.get(PAGE, "run")
+    export.io_panel(PAGE, SCHEMA, csv=lambda: (job.work.trainer.results().to_csv(index=False).encode()
+                                               if job is not None else b""),
+                    csv_name=f"gatelab-experiment-{values['experiment']}.csv", csv_label="This run's trials (CSV)",
+                    doc=export.config_document(PAGE, None, values), doc_name="gatelab-experiment.json",
+                    from_model=None)
+    controls.finish_page(PAGE, values, DEFAULTS)
+
+
+if __name__ == "__main__":
+    page()

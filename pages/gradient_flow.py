@@ -1,0 +1,146 @@
+"""Gradient flow: vanishing error in an RNN vs the constant error carousel of the LSTM.
+
+Pipeline: controls -> the same random input sequence through every chosen variant ->
+``lc.error_flow`` (exact backward pass, or the 1997 truncation) for a loss at the last step,
+cached per variant -> log-scale curves of how much error reaches each earlier state, next to
+the theory line built from the per-step local factors.
+"""
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+import lstm_core as lc
+from app import controls, export, figures, limits, state
+from app.controls import MEMORY, Field
+
+PAGE = "gradient_flow"
+N_IN = 2
+FLOW_LABEL = {"rnn": "h", "gru": "h", "lstm": "c", "local_feedback": "act_fb", **{v: "s" for v in MEMORY}}
+SCHEMA = controls.Schema([
+    Field("T", "Sequence length T", "int", 100, 5, limits.FLOW_MAX_T, 5, widget="slider",
+          help=f"The error is injected at the last step and followed back (at most {limits.FLOW_MAX_T})."),
+    controls.seed_field(),
+    Field("variants", "Networks", "multi", ["rnn", "local_feedback", "lstm1997", "lstm2000", "lstm"],
+          choices=tuple(lc.VARIANTS), widget="multiselect"),
+    Field("n_hidden", "Hidden units (rnn, lstm, gru)", "int", 8, 1, limits.MAX_HIDDEN, 1, widget="slider"),
+    Field("n_blocks", "Memory blocks (1997 family)", "int", 2, 1, limits.MAX_BLOCKS, 1, widget="slider"),
+    Field("rnn_scale", "RNN recurrent weight scale", "float", 1.0, 0.0, limits.RECURRENT_SCALE_MAX, 0.05,
+          widget="slider", help="U = scale × a random orthogonal matrix: every singular value equals the scale."),
+    Field("activation", "RNN activation f", "choice", "tanh", choices=("tanh", "sigmoid"), widget="segmented"),
+    Field("input_bias", "Input-gate bias", "float", -3.0, -10.0, 5.0, 0.25, widget="slider",
+          help="Very negative = input gates shut: nothing new enters the cell."),
+    Field("forget_bias", "Forget-gate bias", "float", 1.0, -5.0, 10.0, 0.25, widget="slider",
+          help="Large = forget gate open (≈ 1): the carousel keeps its contents."),
+    Field("method", "Gradient", "choice", "bptt", choices=("bptt", "truncated"), widget="segmented",
+          fmt={"bptt": "full BPTT", "truncated": "1997 truncation"}.get,
+          help="The 1997 truncation lets error flow back only along the cell state (1997 family)."),
+    Field("u", "u (net-input self-weight)", "float", 0.9, -1.5, 1.5, 0.05, widget="slider"),
+    Field("v", "v (activation self-weight)", "float", 1.5, -4.0, 4.0, 0.1, widget="slider"),
+])
+DEFAULTS = SCHEMA.defaults()
+GROUPS = {"Sequence": ["T", "seed"], "Networks": ["variants", "n_hidden", "n_blocks"],
+          "RNN": ["rnn_scale", "activation"], "Gates (LSTM family)": ["input_bias", "forget_bias", "method"],
+          "Local feedback (Frasconi et al. 1992)": ["u", "v"]}
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def flow(model_json: str, T: int, seed: int, method: str) -> dict:
+    """Relative error-flow norms of one network on the page's input sequence (cached per network)."""
+    limits.check_length(T, limits.FLOW_MAX_T)
+    xs = np.random.default_rng(seed).uniform(-1.0, 1.0, size=(T, 1, N_IN))   # the shared sequence
+    model = lc.build(lc.ModelConfig.from_json(model_json))
+    f = lc.error_flow(model, xs, method=method)
+    return {label: (f.norms[label], f.theory.get(label)) for label in f.norms}
+
+
+def network(variant: str, v: dict) -> lc.ModelConfig:
+    kw: dict = dict(variant=variant, n_in=N_IN, n_out=1, seed=v["seed"], init_range=0.2)
+    if variant == "rnn":
+        kw.update(n_hidden=v["n_hidden"], activation=v["activation"], recurrent_scale=v["rnn_scale"])
+    elif variant in ("lstm", "gru"):
+        kw["n_hidden"] = v["n_hidden"]
+    elif variant == "local_feedback":
+        kw.update(n_static=0, n_net_fb=1, n_act_fb=1, init={"u": v["u"], "v": v["v"]})
+    else:
+        kw.update(n_blocks=v["n_blocks"], block_size=1)
+    if variant in MEMORY or variant == "lstm":
+        kw["bias"] = {"input": v["input_bias"]}
+        if variant != "lstm1997":
+            kw["bias"]["forget"] = v["forget_bias"]
+    return lc.ModelConfig(**kw)
+
+
+def curves(v: dict) -> list[figures.FlowCurve]:
+    out = []
+    for variant in v["variants"]:
+        method = v["method"] if variant in MEMORY else "bptt"
+        norms, theory = flow(network(variant, v).to_json(), v["T"], v["seed"], method)[FLOW_LABEL[variant]]
+        out.append(figures.relative_flow(variant, norms, theory))
+    return out
+
+
+def local_curves(v: dict) -> list[figures.FlowCurve]:
+    f = flow(network("local_feedback", v).to_json(), v["T"], v["seed"], "bptt")
+    q = np.arange(v["T"])
+    return [figures.relative_flow("net-input unit (u)", *f["net_fb"], bound=np.abs(v["u"]) ** q, bound_name="|u|^q"),
+            figures.relative_flow("activation unit (v)", *f["act_fb"], bound=(np.abs(v["v"]) / 2) ** q,
+                                  bound_name="(|v|·½)^q")]
+
+
+def page() -> None:
+    """The page: controls -> cached error flows -> charts with explanations -> export."""
+    large = state.display_options()
+    controls.start_page(PAGE, SCHEMA, DEFAULTS)
+    st.title("Gradient flow: vanishing vs CEC")
+    st.caption("One random input sequence goes through each network; an error is injected at the last step and "
+               "followed back in time by the exact backward pass. The curves show how much of it reaches each "
+               "earlier state (relative to the last step), on a log scale.")
+    with st.sidebar:
+        for title, names in GROUPS.items():
+            with st.expander(title, expanded=True):
+                controls.render_fields(PAGE, SCHEMA, names)
+                controls.reset_button(PAGE, SCHEMA, title, lambda names=names: names,
+                                      lambda: SCHEMA.defaults())
+    values = SCHEMA.read(PAGE)
+
+    main = state.keep_good(PAGE, "main", lambda: curves(values))
+    state.report(main)
+    # On a projector (large fonts) each chart gets the full width, its explanation below it.
+    columns = (lambda: (st.container(), st.container())) if large else (lambda: st.columns([2, 1.15]))
+    chart, text = columns()
+    if main.value:
+        fig, alt = figures.flow_chart(main.value, title="Error flowing back from the last step", large=large,
+                                      uirevision="flow-main", height=430)
+        figures.show(fig, alt, state.wkey(PAGE, "main_chart"), chart)
+    elif main.error is None:
+        chart.info("Choose at least one network in the sidebar.")
+    with text:
+        st.markdown(figures.flow_explanation(main.value or [], values))
+
+    st.subheader("The local-feedback forgetting condition")
+    local = state.keep_good(PAGE, "local", lambda: local_curves(values))
+    state.report(local)
+    chart2, text2 = columns()
+    if local.value:
+        fig, alt = figures.flow_chart(local.value, title="Local-feedback units: error through the self-loops",
+                                      large=large, uirevision="flow-local", height=340)
+        figures.show(fig, alt, state.wkey(PAGE, "local_chart"), chart2)
+    with text2:
+        holds = abs(values["u"]) < 1 and abs(values["v"]) < 2
+        msg = (f"|u| = {abs(values['u']):.2f} {'<' if abs(values['u']) < 1 else '≥'} 1 and "
+               f"|v| = {abs(values['v']):.2f} {'<' if abs(values['v']) < 2 else '≥'} 2")
+        (st.success if holds else st.warning)(
+            f"{msg}: the forgetting condition {'holds' if holds else 'does not hold'}.")
+        st.markdown(figures.LOCAL_FEEDBACK_TEXT)
+
+    export.io_panel(PAGE, SCHEMA, csv=lambda: export.flow_csv((main.value or []) + (local.value or [])),
+                    csv_name="gatelab-gradient-flow.csv", csv_label="Error-flow curves (CSV)",
+                    doc=export.config_document(PAGE, None, values), doc_name="gatelab-gradient-flow.json",
+                    from_model=None)
+    controls.finish_page(PAGE, values, DEFAULTS)
+
+
+# Streamlit runs a page as __main__; tests import the module for its settings without drawing.
+if __name__ == "__main__":
+    page()

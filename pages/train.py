@@ -1,0 +1,295 @@
+"""Train and watch: one network learning a paper task, drawn live.
+
+Pipeline: controls (or a paper preset) -> a ``Trainer`` kept in this session's state ->
+a fragment that, while running, trains one chunk (~0.1 s) per timer tick and redraws the
+curves -> figure builders in ``app.train_figures``. A full script run while running also
+trains one chunk (so AppTest, which does not fire fragment timers, sees training advance).
+Changing a setting starts a new run with it; "Keep as run A" keeps the curves to compare.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+from app import controls, equations, export, limits, state
+from app import train_figures as tf
+from app import train_settings as ts
+from app import train_state as live
+from app.controls import MEMORY
+from lstm_core.training import PRESETS
+
+PAGE, SCHEMA, DEFAULTS = ts.PAGE, ts.SCHEMA, ts.DEFAULTS
+TICK_EVERY = 0.15         # seconds between fragment ticks while training (each trains ~0.08 s)
+SLOW_EVERY = 2.0          # seconds between redraws of the probe and gradient charts while training
+NO_PRESET = "—"
+GATE_TEXT = {
+    "lstm1997": "Gate openness: 0 = shut, 1 = open. A trained 1997 cell opens its input gate when something worth "
+                "storing arrives and keeps it shut over the lag, so the stored value is not overwritten.",
+    "lstm2000": "Gate openness: 0 = shut, 1 = open. The forget gate near 1 keeps the cell's contents; it drops "
+                "towards 0 when the cell should reset.",
+    "lstm": "Gate openness (PyTorch LSTM): i lets new content in, f keeps the old cell state, o exposes it.",
+    "gru": "Gate openness (GRU): z near 1 keeps the old hidden state, r decides how much of it the candidate sees.",
+    "rnn": "This cell has no gates: the chart shows the net inputs of its hidden units instead.",
+}
+GATE_TEXT["lstm2002"] = GATE_TEXT["lstm2000"]
+STATE_TEXT = {
+    "lstm1997": "Cell states s(t): the constant error carousel adds to s and never multiplies it down, so a value "
+                "stored early is still there at the end of the lag.",
+    "lstm": "Cell states c(t): kept from step to step as long as the forget gate f stays near 1.",
+    "gru": "Hidden state h(t): a mix of the old state and the candidate, weighted by the update gate.",
+    "rnn": "Hidden state h(t): overwritten at every step through the recurrent weights, which is why an RNN "
+           "forgets (and why its error signal vanishes over long lags).",
+    "local_feedback": "Hidden activations h(t): each unit only feeds back to itself; self-weights |w| > 2 latch "
+                      "a sign for ever, smaller ones forget.",
+}
+STATE_TEXT["lstm2000"] = STATE_TEXT["lstm2002"] = STATE_TEXT["lstm1997"]
+
+
+# ----------------------------------------------------------------------------- callbacks
+def apply_preset() -> None:
+    """Preset selectbox: fill every control with the paper's values (the seed is kept)."""
+    key = state.wkey(PAGE, "preset")
+    name = st.session_state.get(key)
+    if name in PRESETS:
+        p = PRESETS[name]
+        try:
+            values, notes = ts.preset_values(name, SCHEMA["seed"].read(PAGE))
+        except ValueError as e:       # a preset this page cannot express: say so, change nothing
+            state.flash(PAGE, f"The preset {p.title} cannot be loaded here: {e}. Your settings are unchanged.")
+        else:
+            SCHEMA.apply(PAGE, values)
+            state.flash(PAGE, f"Loaded the preset **{p.title}** ({p.paper}). Paper: {p.reported} "
+                              + " ".join(notes), kind="success")
+    st.session_state[key] = NO_PRESET          # choosing the same preset again works again
+
+
+def press(action: str) -> None:
+    """Start / Pause / Resume / Stop / Start again / Keep as A / Clear A (before the script runs)."""
+    ps = state.page_state(PAGE)
+    run = ps.get("run")
+    if action == "again":
+        ps["restart"] = True
+    elif action == "clear_a":
+        ps.pop("run_a", None)
+    elif run is not None:
+        if action == "keep_a" and len(run.curves):
+            ps["run_a"] = live.keep_as_a(run)
+        else:
+            {"start": live.start, "pause": live.pause, "stop": live.stop}[action](run)
+
+
+# ----------------------------------------------------------------------------- controls
+def training_group() -> None:
+    f = SCHEMA.fields
+    f["algorithm"].render(PAGE)
+    if SCHEMA["algorithm"].read(PAGE) == "tbptt":
+        f["k"].render(PAGE)
+    for name in ("lr", "momentum"):     # %g: 1e-05 and 0.9999 must be readable, not "0.00" / "1.00"
+        fld = f[name]
+        st.number_input(fld.label, fld.lo, fld.hi, step=fld.step, format="%g", key=state.wkey(PAGE, name),
+                        help=fld.help, persist_state=controls.PERSIST)
+    controls.render_fields(PAGE, SCHEMA, ["clip_value", "clip_norm", "batch", "budget", "streak"])
+    controls.reset_button(PAGE, SCHEMA, "train", lambda: ts.TRAIN_NAMES,
+                          lambda: ts.paper_train_values(SCHEMA["task"].read(PAGE), SCHEMA["variant"].read(PAGE)))
+
+
+def sidebar() -> None:
+    with st.sidebar:
+        st.selectbox("Paper preset", (NO_PRESET, *PRESETS), key=state.wkey(PAGE, "preset"),
+                     format_func=lambda n: "Choose a paper experiment…" if n == NO_PRESET else PRESETS[n].title,
+                     on_change=apply_preset, help="Fills every control below with the paper's network, task and "
+                     "training settings (your seed is kept).")
+        with st.expander("Network", expanded=True):
+            variant = controls.model_group(PAGE, SCHEMA)
+            if variant in MEMORY:
+                SCHEMA["input_to_output"].render(PAGE)
+            SCHEMA["out_bias"].render(PAGE)
+        with st.expander("Task", expanded=True):
+            controls.task_group(PAGE, SCHEMA, allow_typed=False, hide=("streak",))
+        with st.expander("Training", expanded=True):
+            training_group()
+        with st.expander("Gate biases"):
+            controls.bias_group(PAGE, SCHEMA, variant)
+        with st.expander("Seed"):
+            controls.seed_group(PAGE, SCHEMA)
+
+
+def current_run(values: dict, ps: dict) -> live.LiveRun:
+    """The session's run, or a new one when the settings changed or "Start again" was pressed."""
+    key = ts.effective_key(values)
+    run, restart = ps.get("run"), ps.pop("restart", False)
+    if run is not None and run.key == key and not restart:
+        return run
+    status = "running" if restart or (run is not None and run.active) else "idle"
+    new = live.new_run(ts.build_trainer(values), key, ts.summary(values), status)
+    if run is not None and run.sequences and not restart:
+        what = "training restarted from scratch with them" if status == "running" else \
+            "the next run starts from scratch with them (press Start)"
+        state.flash(PAGE, f"The settings changed, so {what}. (“Keep as run A” first keeps a run's curves to "
+                          "compare with the next one.)", kind="info")
+    return new
+
+
+def buttons(run: live.LiveRun, has_a: bool) -> None:
+    cols = st.columns([1.1, 1, 1.5, 1.3, 3])
+    b = dict(on_click=press, width="stretch")
+    if run.status == "idle":
+        cols[0].button("Start", key=state.wkey(PAGE, "start"), type="primary", icon=":material/play_arrow:",
+                       args=("start",), **b)
+    elif run.status == "paused":
+        cols[0].button("Resume", key=state.wkey(PAGE, "resume"), type="primary", icon=":material/play_arrow:",
+                       args=("start",), **b)
+    elif run.status == "running":
+        cols[0].button("Pause", key=state.wkey(PAGE, "pause"), icon=":material/pause:", args=("pause",), **b)
+    else:
+        cols[0].button("Start again", key=state.wkey(PAGE, "again"), type="primary", icon=":material/replay:",
+                       args=("again",), help="A new run from scratch with the current settings.", **b)
+    cols[1].button("Stop", key=state.wkey(PAGE, "stop"), icon=":material/stop:", args=("stop",),
+                   disabled=run.finished or run.status == "idle", **b)
+    cols[2].button("Keep as run A", key=state.wkey(PAGE, "keep_a"), icon=":material/compare_arrows:",
+                   args=("keep_a",), disabled=not len(run.curves),
+                   help="Keep this run's curves; the next run is drawn over them.", **b)
+    cols[3].button("Clear run A", key=state.wkey(PAGE, "clear_a"), icon=":material/delete:", args=("clear_a",),
+                   disabled=not has_a, **b)
+
+
+# ----------------------------------------------------------------------------- the live part
+def status_box(run: live.LiveRun) -> None:
+    tr = run.trainer
+    budget = tr.config.budget
+    streak = int(run.last.streak) if run.last is not None else 0
+    # while running: wall-clock speed (drawing included); otherwise the trainer's own average
+    if run.active:
+        speed = f"{live.wall_rate(run):,.1f} sequences/s"
+    else:
+        speed = f"{run.sequences / tr.elapsed if tr.elapsed > 0 else 0.0:,.1f} sequences/s while training"
+    st.progress(min(run.sequences / budget, 1.0),
+                text=f"**{run.sequences:,}** of {budget:,} sequences · {speed} · "
+                     f"streak {streak:,} of {tr.required:,} · {run.status}")
+    msg = tr.message()
+    if run.status == "solved":
+        st.success(f"Stopped at the criterion — {msg}.")
+    elif run.status == "budget":
+        st.warning(f"Stopped at the budget — {msg}. Raise the budget, or try the paper's settings "
+                   "(a preset) or another seed.")
+    elif run.status == "diverged":
+        st.error(f"Training diverged and was stopped cleanly — {msg}. The learning rate is {tr.config.lr:g}: "
+                 "a step that large throws the weights so far that the outputs or gradients overflow. The "
+                 "papers use 0.01 – 1; “clip the gradient norm” (Training) caps every step.")
+    elif run.status == "stopped":
+        st.info(f"Stopped by you after {run.sequences:,} sequences. “Start again” trains a new network from "
+                "scratch with the current settings; “Keep as run A” first to compare the two.")
+    elif run.status == "paused":
+        st.info(f"Paused after {run.sequences:,} sequences — “Resume” carries on exactly where it stopped.")
+    elif run.status == "idle":
+        st.info("Press **Start**. Until then the probe charts show the untrained network.")
+
+
+def show(where, chart: tuple, key: str, caption: str) -> None:
+    fig, alt = chart
+    where.plotly_chart(fig, key=state.wkey(PAGE, key), width="stretch", alt=alt)
+    where.caption(caption)
+
+
+def curves(was_running: bool, large: bool) -> None:
+    """The fast fragment: train one chunk (if running), then the progress bar, loss and criterion.
+
+    Streamlit 1.67 remounts a Plotly chart whenever its figure changes (the element id hashes
+    the spec) and a remount is a full redraw in the browser, so this fragment, which runs every
+    ``TICK_EVERY`` seconds, draws only the two curves that matter most at every tick.
+    """
+    ps = state.page_state(PAGE)
+    run = ps["run"]
+    live.tick(run)
+    if was_running and not run.active:
+        st.rerun()          # finished: a full run swaps the buttons and stops both timers
+    status_box(run)
+    tr, a = run.trainer, ps.get("run_a")
+    task = tr.task
+    mask = run.probe.mask[:, 0]
+    st.subheader("Training curves")
+    c1, c2 = st.columns(2)
+    show(c1, tf.loss_chart(run.curves, a, loss_name="cross-entropy" if task.loss == "ce" else "squared error",
+                           large=large), "loss",
+         f"Mean loss per training sequence since the previous point: "
+         f"{'cross-entropy of the softmax outputs' if task.loss == 'ce' else '½ Σ (y − target)²'} summed over "
+         f"the steps that carry a target (on the probe sequence {int(mask.sum())} of {len(mask)} steps do). "
+         "It falls as the network learns; flat stretches are where it has not yet found the long time lag.")
+    show(c2, tf.criterion_chart(run.curves, a, required=tr.required, reduced=tr.required != task.criterion.streak,
+                                large=large), "criterion",
+         f"Pass criterion: {tr.criterion}. The curve is the current run of correct training sequences divided by "
+         "the run the criterion asks for; it drops to 0 at every mistake. Training stops when it reaches 1.")
+
+
+def inside(large: bool) -> None:
+    """The slow fragment (every ``SLOW_EVERY`` s while training): the probe and gradient charts."""
+    run = state.page_state(PAGE)["run"]
+    cfg, tr = run.trainer.model.config, run.trainer
+    labels = equations.unit_labels(cfg)
+    unit_key = state.wkey(PAGE, "unit")
+    st.session_state[unit_key] = min(int(st.session_state.get(unit_key, 0)), len(labels) - 1)
+    head, pick = st.columns([2, 1], vertical_alignment="bottom")
+    head.subheader("Inside the network: the probe sequence")
+    unit = pick.selectbox("Block / unit in the gate chart", range(len(labels)), format_func=labels.__getitem__,
+                          key=unit_key, persist_state=controls.PERSIST)
+    gates, states, outputs = tf.probe_panels(cfg.variant, cfg.block_size, live.probe_view(run), unit, labels[unit],
+                                             large)
+    every = f" While training, these charts are redrawn every {SLOW_EVERY:g} s." if run.active else ""
+    c3, c4 = st.columns(2)
+    show(c3, gates, "gates", "The network as it is now reads a fixed probe sequence (generated once from the "
+         "seed), so the change you see is learning, not new data. " + GATE_TEXT.get(cfg.variant, GATE_TEXT["rnn"])
+         + every)
+    show(c4, states, "states", STATE_TEXT.get(cfg.variant, STATE_TEXT["lstm1997"]))
+    c5, c6 = st.columns(2)
+    show(c5, outputs, "outputs", "Outputs on the probe sequence against the targets (×) at the steps that carry "
+         "one: training pulls the lines onto the crosses.")
+    how = {"rtrl": "the 1997 truncated gradient: error flows back only through the cell state",
+           "bptt": "exact backpropagation through time",
+           "tbptt": f"backpropagation cut after k = {tr.config.k} steps"}[tr.config.algorithm]
+    show(c6, tf.grad_chart(run.curves, large=large), "grads",
+         f"Norm of the last update's gradient in each parameter group, before clipping ({how}). A group whose "
+         "norm collapses gets no learning signal (vanishing); spikes are exploding gradients — clipping caps them.")
+    if run.active:
+        st.caption("To zoom into a chart, pause first: while training runs every update redraws the charts.")
+
+
+def task_notes(run: live.LiveRun) -> None:
+    task = run.trainer.task
+    with st.expander(f"The task: {task.title or task.name} — {task.paper}"):
+        st.markdown(f"**Paper setup.** {task.setup}\n\n**Reported result.** {task.reported}\n\n"
+                    f"**Criterion here.** {run.trainer.criterion}.")
+        p = ts.paper_preset(task.name, run.trainer.model.config.variant)
+        if p is not None:
+            st.caption(f"The preset “{p.title}” loads the paper's settings. {p.notes}")
+
+
+def page() -> None:
+    large = state.display_options()
+    controls.start_page(PAGE, SCHEMA, DEFAULTS)
+    st.title("Train and watch")
+    st.caption("Pick a cell, a task from the papers and a training algorithm (or a paper preset), press Start and "
+               "watch the loss fall, the pass criterion fill up and the gates learn on a fixed probe sequence.")
+    sidebar()
+    values = SCHEMA.read(PAGE)
+    ps = state.page_state(PAGE)
+    outcome = state.keep_good(PAGE, "run", lambda: current_run(values, ps))
+    state.show_flashes(PAGE)
+    state.report(outcome, "these training settings")
+    if outcome.value is None:
+        controls.finish_page(PAGE, values, DEFAULTS)
+        return
+    run = ps["run"] = outcome.value
+    buttons(run, "run_a" in ps)
+    task_notes(run)
+    st.fragment(curves, run_every=TICK_EVERY if run.active else None)(run.active, large)
+    st.fragment(inside, run_every=SLOW_EVERY if run.active else None)(large)
+    export.io_panel(PAGE, SCHEMA, csv=lambda: run.trainer.history_frame().to_csv(index=False).encode(),
+                    csv_name="gatelab-training-curves.csv", csv_label="Training curves (CSV)",
+                    doc=export.config_document(PAGE, run.trainer.model.config, values),
+                    doc_name=f"gatelab-train-{values['variant']}-{values['task']}.json")
+    st.caption(f"Caps: sequences up to {ts.TRAIN_MAX_T:,} steps, budget up to {ts.TRAIN_MAX_BUDGET:,} sequences, "
+               f"at most {limits.MAX_BLOCKS} blocks × {limits.MAX_BLOCK_SIZE} cells or {limits.MAX_HIDDEN} units.")
+    controls.finish_page(PAGE, values, DEFAULTS)
+
+
+if __name__ == "__main__":
+    page()

@@ -1,0 +1,156 @@
+"""Real-browser tests of Home, Step through a cell and Gradient flow (Debian Chromium).
+
+Besides the checks, this file MEASURES the time from a slider change (a key press on the
+slider's thumb, as a keyboard user would do it) to the moment the affected Plotly chart has
+redrawn with new data in the DOM, 10 times per page, and records the median and the worst in
+docs/measurements.json (other keys in that file are kept). The goal is < 500 ms; the numbers
+are reported, not asserted, because they depend on the machine and its load (recorded too).
+"""
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+expect.set_options(timeout=20_000)   # a loaded CI machine: wait longer than the 5 s default
+
+from .conftest import REPO_ROOT, screenshot, wait_for_app
+
+pytestmark = pytest.mark.e2e
+
+MEASUREMENTS = REPO_ROOT / "docs" / "measurements.json"
+N_CHANGES = 10
+TALL = {"width": 1400, "height": 2000}   # Streamlit scrolls inside the page: a tall viewport shows it all
+
+# A chart's drawn lines (the SVG path data Plotly rendered): changes exactly when the picture does.
+SIGNATURE = """(i) => {
+  const c = document.querySelectorAll("[data-testid='stPlotlyChart']")[i];
+  if (!c) return null;
+  const paths = Array.from(c.querySelectorAll("path.js-line, .heatmaplayer image"));
+  return paths.map(p => p.getAttribute("d") || p.getAttribute("href") || "").join("|");
+}"""
+CHANGED = f"([i, old]) => {{ const s = ({SIGNATURE})(i); return s !== null && s !== '' && s !== old; }}"
+
+
+def open_page(page, url: str) -> None:
+    page.goto(url)
+    wait_for_app(page)
+    expect(page.locator("[data-testid='stPlotlyChart'] .js-plotly-plot").first).to_be_visible(timeout=30_000)
+    expect(page.locator("[data-testid='stException']")).to_have_count(0)
+    expect(page.get_by_text("Page not found")).to_have_count(0)
+
+
+def thumb(page, label: str):
+    return page.locator("[data-testid='stSlider']").filter(has_text=label).get_by_role("slider")
+
+
+def change_slider_and_wait(page, label: str, chart: int, key: str = "ArrowRight") -> float:
+    """Press one key on the slider; return ms until chart ``chart`` shows new lines."""
+    before = page.evaluate(SIGNATURE, chart)
+    t0 = time.perf_counter()
+    thumb(page, label).press(key)
+    page.wait_for_function(CHANGED, arg=[chart, before], polling="raf", timeout=30_000)
+    elapsed = (time.perf_counter() - t0) * 1000
+    wait_for_app(page)
+    return elapsed
+
+
+def measure(page, label: str, chart: int) -> list[float]:
+    """N_CHANGES successive new slider values (no cache hits), each timed to the redrawn chart."""
+    return [change_slider_and_wait(page, label, chart) for _ in range(N_CHANGES)]
+
+
+def record(name: str, samples: list[float], what: str) -> dict:
+    entry = {"median_ms": round(statistics.median(samples), 1), "worst_ms": round(max(samples), 1),
+             "n": len(samples), "samples_ms": [round(s, 1) for s in samples], "what": what,
+             "goal_ms": 500, "machine": {"cpus": os.cpu_count(), "load_avg_1min": round(os.getloadavg()[0], 2)},
+             "measured_at": time.strftime("%Y-%m-%d %H:%M:%S")}
+    data = json.loads(MEASUREMENTS.read_text()) if MEASUREMENTS.exists() else {}
+    data[name] = entry                              # merge: other keys are left as they were
+    MEASUREMENTS.parent.mkdir(parents=True, exist_ok=True)
+    MEASUREMENTS.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+    print(f"\n{name}: median {entry['median_ms']} ms, worst {entry['worst_ms']} ms over {len(samples)} "
+          f"slider changes (load {entry['machine']['load_avg_1min']} on {entry['machine']['cpus']} CPUs)")
+    return entry
+
+
+def test_home_shows_the_live_headline_and_the_lesson_links(streamlit_server, page):
+    page.set_viewport_size(TALL)
+    open_page(page, f"{streamlit_server}/")
+    expect(page.get_by_role("heading", name="Gate Lab").first).to_be_visible()
+    expect(page.locator("[data-testid='stPageLink']").first).to_be_visible()
+    assert page.locator("[data-testid='stPlotlyChart']").count() >= 1
+    screenshot(page, "home-headline")
+
+
+def test_step_page_plays_steps_and_redraws_on_a_slider(streamlit_server, page):
+    page.set_viewport_size(TALL)
+    open_page(page, f"{streamlit_server}/step")
+    assert page.locator("[data-testid='stPlotlyChart']").count() >= 5
+    counter = page.locator("[data-testid='stMetricValue']").first
+    start = counter.inner_text()
+    assert start.startswith("1 / ")
+
+    play, pause = page.get_by_role("radio", name="Play"), page.get_by_role("radio", name="Pause")
+    play.click()
+    expect(counter).not_to_have_text(start, timeout=15_000)          # the timer ticks …
+    first = counter.inner_text()
+    expect(counter).not_to_have_text(first, timeout=15_000)          # … and keeps ticking
+    assert int(counter.inner_text().split("/")[0]) > int(first.split("/")[0])
+    pause.click()
+    expect(pause).to_have_attribute("aria-checked", "true")
+    wait_for_app(page)
+    paused = counter.inner_text()
+    page.wait_for_timeout(1500)                                       # paused: no more ticks
+    assert counter.inner_text() == paused
+    page.get_by_role("button", name="Forward").click()
+    expect(counter).not_to_have_text(paused, timeout=20_000)
+    wait_for_app(page)
+    expect(page.locator("[data-testid='stException']")).to_have_count(0)
+    screenshot(page, "step")
+
+    # The output-gate bias slider redraws the gate-activation chart (charts: diagram, input, gates …)
+    record("step_slider_to_chart", measure(page, "output gate bias", chart=2),
+           "Step through a cell: output-gate bias slider (one key press) -> gate-activation chart redrawn")
+    expect(page.locator("[data-testid='stException']")).to_have_count(0)
+
+    # The traces download is built on click (deferred) and is the real run as a tidy CSV.
+    page.get_by_text("Export and import").click()
+    with page.expect_download(timeout=30_000) as dl:
+        page.get_by_role("button", name="Traces (CSV)").click()
+    head = open(dl.value.path(), encoding="utf-8").read(200).splitlines()
+    assert head[0] == "t,batch,quantity,unit,value" and len(head) > 1
+
+
+def test_a_shared_link_reproduces_the_picture_in_a_new_tab(streamlit_server, page, browser):
+    open_page(page, f"{streamlit_server}/gradient-flow")
+    change_slider_and_wait(page, "RNN recurrent weight scale", chart=0)
+    change_slider_and_wait(page, "Sequence length T", chart=0, key="ArrowLeft")
+    link, picture = page.url, page.evaluate(SIGNATURE, 0)
+    assert "cfg=" in link
+    other = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()   # another session
+    try:
+        open_page(other, link)
+        other.wait_for_function(f"([i, want]) => ({SIGNATURE})(i) === want", arg=[0, picture], timeout=30_000)
+    finally:
+        other.context.close()
+
+
+def test_gradient_flow_page_redraws_on_a_slider(streamlit_server, page):
+    page.set_viewport_size(TALL)
+    open_page(page, f"{streamlit_server}/gradient-flow")
+    assert page.locator("[data-testid='stPlotlyChart']").count() >= 2
+    expect(page.get_by_text("forgetting condition holds")).to_be_visible()
+    screenshot(page, "gradient-flow")
+
+    record("gradient_flow_slider_to_chart", measure(page, "Forget-gate bias", chart=0),
+           "Gradient flow: forget-gate bias slider (one key press) -> error-flow chart redrawn")
+    # v beyond 2 breaks the forgetting condition, and the page says so
+    for _ in range(6):
+        change_slider_and_wait(page, "v (activation self-weight)", chart=1)
+    expect(page.get_by_text("does not hold")).to_be_visible()
+    expect(page.locator("[data-testid='stException']")).to_have_count(0)
