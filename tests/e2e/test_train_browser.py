@@ -153,3 +153,28 @@ def test_train_bad_link_gives_a_message(streamlit_server, page):
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
     expect(page.locator("[data-testid='stAlertContentError']").first).to_contain_text("finite number")
     expect(page.locator("[data-testid='stPlotlyChart']")).to_have_count(6, timeout=60_000)
+
+
+def test_two_tabs_never_share_a_model(streamlit_server, browser):
+    """Each browser tab is its own session: training in one leaves the other's run untouched."""
+    tabs = [browser.new_context(viewport={"width": 1400, "height": 1200}).new_page() for _ in range(2)]
+    try:
+        for tab in tabs:
+            tab.goto(f"{streamlit_server}/train?cfg=" + quote(json.dumps({"streak": 5000})))
+            wait_for_app(tab)
+            expect(tab.locator("[data-testid='stPlotlyChart']")).to_have_count(6, timeout=60_000)
+        first, second = tabs
+        button(first, "start").click()
+        first.wait_for_function("() => /^\\s*[1-9][\\d,]* of/.test("
+                                "document.querySelector(\"[data-testid='stProgress']\")?.innerText || '')",
+                                timeout=30_000)
+        second.reload()                                  # a fresh look at the other session
+        wait_for_app(second)
+        expect(second.locator("[data-testid='stPlotlyChart']")).to_have_count(6, timeout=60_000)
+        assert sequences(second) == 0
+        expect(button(second, "start")).to_be_visible()
+        assert sequences(first) > 0
+        button(first, "pause").click(timeout=10_000)
+    finally:
+        for tab in tabs:
+            tab.context.close()
