@@ -14,6 +14,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from app.zoom import keep_zoom
+
 PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
 
 # (file in pages/, title, icon, url_path). The first existing entry is the default page; it is
@@ -48,6 +50,8 @@ def main() -> None:
     if not pages:
         st.error(f"No pages found in {PAGES_DIR}.")
         return
+    with st.sidebar:
+        keep_zoom()           # live updates re-create Plotly charts; this keeps the user's zoom
     st.navigation(pages).run()
 
 

@@ -249,7 +249,8 @@ def inside(large: bool) -> None:
          f"Norm of the last update's gradient in each parameter group, before clipping ({how}). A group whose "
          "norm collapses gets no learning signal (vanishing); spikes are exploding gradients — clipping caps them.")
     if run.active:
-        st.caption("To zoom into a chart, pause first: while training runs every update redraws the charts.")
+        st.caption("Drag over a chart to zoom in: the zoom is kept while training redraws it; double-click to "
+                   "zoom out again.")
 
 
 def task_notes(run: live.LiveRun) -> None:

@@ -41,6 +41,11 @@ COUNT_REDRAWS = """() => {
 }"""
 
 
+# The on-screen rectangle of a keyed element; during a chart remount the old copy is hidden.
+VISIBLE_BOX = """(sel) => { for (const e of document.querySelectorAll(sel)) { const r = e.getBoundingClientRect();
+  if (r.width > 0 && r.height > 0) return {x: r.x, y: r.y, width: r.width, height: r.height}; } return null; }"""
+
+
 def button(page, key: str):
     """A page button by its Streamlit key (labels such as "Start" also occur in help texts)."""
     return page.locator(f".st-key-train-{key} [data-testid^='stBaseButton']").filter(visible=True).first
@@ -178,3 +183,45 @@ def test_two_tabs_never_share_a_model(streamlit_server, browser):
     finally:
         for tab in tabs:
             tab.context.close()
+
+
+def test_zoom_is_kept_while_training_redraws(streamlit_server, tall_page):
+    """Every live update mounts a new chart (Streamlit 1.67); app/zoom.py puts the zoom back."""
+    page = tall_page
+    page.goto(f"{streamlit_server}/train?cfg=" + quote(json.dumps({"streak": 5000})))
+    wait_for_app(page)
+    expect(page.locator("[data-testid='stPlotlyChart']")).to_have_count(6, timeout=60_000)
+    button(page, "start").click()
+    expect(button(page, "pause")).to_be_visible(timeout=20_000)
+    page.wait_for_timeout(1500)
+    plot = ".st-key-train-loss .js-plotly-plot"
+    saved = "() => (window.__gatelabZoom || {})['train-loss']"
+    # Zoom the way Plotly reports a user's zoom (a drag or the toolbar's + button both end in a
+    # relayout of the axis ranges). A mouse drag is not used here: while training, a new chart
+    # is mounted every ~0.15 s and a drag that straddles one is lost before it registers.
+    page.wait_for_function(VISIBLE_BOX, arg=plot, timeout=10_000)
+    page.evaluate("""(sel) => { for (const p of document.querySelectorAll(sel)) {
+        if (p.getBoundingClientRect().width > 0) { const r = p._fullLayout.xaxis.range;
+          return Plotly.relayout(p, {'xaxis.range[0]': r[0] + 0.25 * (r[1] - r[0]),
+                                     'xaxis.range[1]': r[0] + 0.6 * (r[1] - r[0])}); } } }""", plot)
+    page.wait_for_function(saved, timeout=10_000)
+    zoom = page.evaluate(saved)
+    zoomed = [zoom["ranges"]["xaxis.range[0]"], zoom["ranges"]["xaxis.range[1]"]]
+    shown = """(sel) => { for (const p of document.querySelectorAll(sel))
+        if (p.getBoundingClientRect().width > 0) return [p._fullLayout.xaxis.range, p]; return null; }"""
+    xrange = f"() => ({shown})('{plot}')[0]"
+    page.evaluate(f"() => {{ window.__zoomedPlot = ({shown})('{plot}')[1]; }}")
+    page.wait_for_function(f"() => {{ const s = ({shown})('{plot}'); return s && s[1] !== window.__zoomedPlot; }}",
+                           timeout=20_000)              # a live redraw mounted a new chart ...
+    page.wait_for_timeout(1000)                          # ... and several more while training
+    assert page.evaluate(xrange) == pytest.approx(zoomed), "a live redraw lost the user's zoom"
+    pause_and_settle(page)                               # a full rerun: new charts again
+    assert page.evaluate(xrange) == pytest.approx(zoomed)
+    # A double click (autoscale) reports {'xaxis.autorange': true, 'yaxis.autorange': true}:
+    # the keeper then forgets the zoom.
+    page.evaluate(f"() => Plotly.relayout(({shown})('{plot}')[1], "
+                  "{'xaxis.autorange': true, 'yaxis.autorange': true})")
+    page.wait_for_timeout(500)
+    assert page.evaluate(saved) is None
+    assert page.evaluate(xrange) != pytest.approx(zoomed)
+    expect(page.locator("[data-testid='stException']")).to_have_count(0)
