@@ -16,17 +16,20 @@ import numpy as np
 
 from .cells.base import outer_sum, time_batch_sum
 from .model import Model
-from .sequence import Run, forward, loss_and_output_error
+from .sequence import Run, StepViews, forward, loss_and_output_error
 
 Array = np.ndarray
 METHODS = ("bptt", "truncated", "tbptt")
 
 
-def backward(model: Model, run: Run, dnet_out: Array, method: str = "bptt", k: int | None = None):
+def backward(model: Model, run: Run, dnet_out: Array, method: str = "bptt", k: int | None = None,
+             fast: bool = True):
     """Backward pass over a recorded run given dL/dnet_out (T, ..., B, n_out).
 
     Returns (grads, deltas): ``deltas[t]`` holds step t's errors, including the total error
-    at the state (used by ``error_flow``).
+    at the state (used by ``error_flow``). A run made by a cell's whole-sequence fast path
+    (the lstm) is differentiated by its ``backward_sequence`` for bptt and tbptt, unless
+    ``fast=False`` (the generic per-step chain rule; the tests compare the two).
     """
     if method not in METHODS:
         raise ValueError(f"unknown gradient method {method!r}; choose one of {list(METHODS)}")
@@ -42,6 +45,11 @@ def backward(model: Model, run: Run, dnet_out: Array, method: str = "bptt", k: i
     grads = {"W_out": outer_sum(dnet_out, hidden), "b_out": time_batch_sum(dnet_out)}
     dhidden = dnet_out @ model.params["W_out"][None]          # (T, ..., B, n_hidden_out)
     T = dnet_out.shape[0]
+    if fast and run.fused is not None and not truncated:
+        with np.errstate(over="ignore", invalid="ignore"):
+            cell_grads, errors = cell.backward_sequence(P, run.fused, dhidden, k if method == "tbptt" else None)
+        grads.update(cell_grads)
+        return {n: grads[n] for n in model.params}, StepViews(errors, list(errors), T)
     dstate = {n: np.zeros_like(v) for n, v in run.state.items()}
     deltas: list = [None] * T
     with np.errstate(over="ignore", invalid="ignore"):

@@ -2,13 +2,16 @@
 
 ``forward(model, xs)`` runs ``cell.step`` once per timestep (the same code as
 ``Model.step``) and stacks every step's named internals into ``run.internals[name]`` of
-shape (T, ..., B, n). Loss (the papers' squared error, averaged over the batch):
+shape (T, ..., B, n). A cell with a whole-sequence fast path (``forward_sequence``, the
+lstm) writes the steps straight into (T, ...) buffers instead — same numbers, bit for bit
+(``Model.step`` runs that code on T = 1) — and ``run.recs[t]`` are views of them.
+Loss (the papers' squared error, averaged over the batch):
     L = (1/B) Σ_t Σ_i mask_t · ½ (y_i(t) − d_i(t))²
 or, for softmax outputs, L = −(1/B) Σ_t mask_t Σ_i d_i(t) log y_i(t).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -21,13 +24,16 @@ Array = np.ndarray
 
 class Internals(Mapping):
     """name -> (T, ..., B, n): each step's records, stacked over time on first access only
-    (a training step needs two of them; stacking all would double the cost of a forward pass)."""
+    (a training step needs two of them; stacking all would double the cost of a forward pass).
+    A value given as a callable is computed on first access."""
 
-    def __init__(self, recs: list[dict], stacked: dict[str, Array]) -> None:
+    def __init__(self, recs: Sequence[dict], stacked: dict[str, Array]) -> None:
         self._recs, self._stacked = recs, dict(stacked)
         self._names = list(recs[0]) + list(stacked) if recs else list(stacked)
 
     def __getitem__(self, name: str) -> Array:
+        if callable(self._stacked.get(name)):
+            self._stacked[name] = self._stacked[name]()
         if name not in self._stacked:
             if not self._recs or name not in self._recs[0]:
                 raise KeyError(name)
@@ -41,13 +47,29 @@ class Internals(Mapping):
         return len(self._names)
 
 
+class StepViews(Sequence):
+    """Per-step dicts ``{name: arrays[name][t]}`` of (T, ...) arrays, made on access only."""
+
+    def __init__(self, arrays: Mapping[str, Array], names: list[str], T: int) -> None:
+        self._arrays, self._names, self._T = arrays, names, T
+
+    def __len__(self) -> int:
+        return self._T
+
+    def __getitem__(self, t: int) -> dict:
+        if not -self._T <= t < self._T:
+            raise IndexError(t)
+        return {n: self._arrays[n][t] for n in self._names}
+
+
 @dataclass
 class Run:
     outputs: Array                   # (T, ..., B, n_out)
     internals: Mapping[str, Array]   # name -> (T, ..., B, n), stacked lazily
     state: dict[str, Array]          # final state
-    recs: list[dict] = field(repr=False)
+    recs: Sequence[dict] = field(repr=False)
     prepared: dict = field(repr=False)
+    fused: dict | None = field(default=None, repr=False)   # cache of the whole-sequence fast path
 
     def to_frame(self, names: list[str] | None = None):
         """Tidy table: one row per (t, [member], batch, quantity, unit) with its value."""
@@ -67,30 +89,43 @@ class Run:
         return pd.concat(frames, ignore_index=True)
 
 
-def forward(model: Model, xs: Array, state: dict | None = None, check: bool = True) -> Run:
-    """Run a whole sequence xs (T, B, n_in) [or (T, K, B, n_in)] through the model."""
+def forward(model: Model, xs: Array, state: dict | None = None, check: bool = True,
+            fast: bool = True) -> Run:
+    """Run a whole sequence xs (T, B, n_in) [or (T, K, B, n_in)] through the model.
+
+    ``fast=False`` forces the generic per-step loop even for a cell with a fast path
+    (the tests compare the two).
+    """
     xs = model.check_inputs(xs)
     if state is None:
         state = model.initial_state(xs.shape[-2])
     cell = model.cell
     P = cell.prepare(model.params)
-    recs = []
+    recs, cache = [], None
     with np.errstate(over="ignore", invalid="ignore"):   # non-finite values are reported below instead
-        xp = cell.project_inputs(P, xs)
-        hiddens = []
-        for t in range(xs.shape[0]):
-            state, hidden, rec = cell.step(P, state, xs[t], xp[t])
-            hiddens.append(hidden)
-            recs.append(rec)
-        hidden = np.stack(hiddens)
-        net_out, y = model.output(hidden)
-    internals = Internals(recs, {"hidden": hidden, "net_out": net_out, "y": y})
+        if fast and hasattr(cell, "forward_sequence"):
+            hidden, stacked, state, cache = cell.forward_sequence(P, xs, state)
+            net_out, y = model.output(hidden)
+        else:
+            xp = cell.project_inputs(P, xs)
+            hiddens = []
+            for t in range(xs.shape[0]):
+                state, hidden, rec = cell.step(P, state, xs[t], xp[t])
+                hiddens.append(hidden)
+                recs.append(rec)
+            hidden = np.stack(hiddens)
+            net_out, y = model.output(hidden)
+    if cache is not None:
+        internals = Internals([], {**stacked, "hidden": hidden, "net_out": net_out, "y": y})
+        recs = StepViews(internals, list(stacked), xs.shape[0])
+    else:
+        internals = Internals(recs, {"hidden": hidden, "net_out": net_out, "y": y})
     if check and not np.isfinite(y).all():
         where = first_nonfinite(internals)
         raise NonFiniteError(f"non-finite value in the forward pass: first in '{where[1]}' at step {where[0]} "
                              "(weights too large? try a smaller learning rate or init range)", step=where[0],
                              name=where[1])
-    return Run(y, internals, state, recs, P)
+    return Run(y, internals, state, recs, P, cache)
 
 
 def loss_and_output_error(model: Model, y: Array, net_out: Array, targets: Array, mask: Array):

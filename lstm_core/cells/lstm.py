@@ -6,15 +6,21 @@
     h(t) = o(t) ⊙ tanh(c(t))
 Shapes: W_* (..., H, n_in), U_* (..., H, H), b_* (..., H) (PyTorch's bias_ih + bias_hh);
 state h, c (..., B, H).
+
+The forward pass of one step and of a whole sequence is the same code (``lstm_fused``), so
+``Model.step`` and ``lc.forward`` agree bit for bit; ``forward_sequence`` /
+``backward_sequence`` are the whole-sequence fast path that ``lc.forward`` and
+``lc.backward`` use, ``backward_step`` / ``param_grads`` the generic per-step one.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..activations import sigmoid
+from . import lstm_fused
 from .base import outer_sum, stack, time_batch_sum
 
-GATES = ("i", "f", "g", "o")
+GATES = ("i", "f", "g", "o")                  # PyTorch's order (parameter names, rec "net")
+ORDER = lstm_fused.ORDER                      # internal order of the stacked gates: (o, i, f, g)
 
 
 class LSTMCell:
@@ -33,68 +39,69 @@ class LSTMCell:
         return s
 
     def prepare(self, p: dict) -> dict:
-        W = np.concatenate([p[f"W_{k}"] for k in GATES], axis=-2)     # (..., 4H, n_in)
-        U = np.concatenate([p[f"U_{k}"] for k in GATES], axis=-2)     # (..., 4H, H)
-        return {"W": W, "U": U, "Wt": np.ascontiguousarray(np.swapaxes(W, -1, -2)),
-                "Ut": np.ascontiguousarray(np.swapaxes(U, -1, -2)),
-                "b": np.concatenate([p[f"b_{k}"] for k in GATES], axis=-1)[..., None, :]}
+        """Stack the gates in the internal order (o, i, f, g) (see ``lstm_fused``):
+        W (..., 4H, n_in), U (..., 4H, H), b (..., 1, 4H); ``*_s`` scaled by s (½ on o, i, f)."""
+        W = np.concatenate([p[f"W_{k}"] for k in ORDER], axis=-2)
+        U = np.concatenate([p[f"U_{k}"] for k in ORDER], axis=-2)
+        b = np.concatenate([p[f"b_{k}"] for k in ORDER], axis=-1)[..., None, :]
+        s = lstm_fused.column_scale(self.H)              # σ(x) = ½ tanh(x/2) + ½
+        return {"W": W, "U": U, "b": b, "Wt_s": np.ascontiguousarray(np.swapaxes(W, -1, -2) * s),
+                "Ut_s": np.ascontiguousarray(np.swapaxes(U, -1, -2) * s), "b_s": b * s}
 
     def zero_state(self, lead: tuple) -> dict:
         return {"h": np.zeros(lead + (self.H,)), "c": np.zeros(lead + (self.H,))}
 
     def project_inputs(self, P: dict, xs: np.ndarray) -> np.ndarray:
-        """W x(t) + b for every t at once (one large matmul instead of T small ones)."""
-        return xs @ P["Wt"] + P["b"]
+        """s ⊙ (W x(t) + b) for every t at once (one large matmul instead of T small ones)."""
+        xp = np.matmul(xs, P["Wt_s"])
+        xp += P["b_s"]
+        return xp
+
+    def forward_sequence(self, P: dict, xs: np.ndarray, state: dict, xp: np.ndarray | None = None):
+        """All T steps of xs (T, ..., B, n_in) at once: (hidden (T, ..., B, H), internals
+        name -> (T, ..., B, n) or a callable computing it, final state, cache for
+        ``backward_sequence``)."""
+        fw = lstm_fused.forward_sequence(P, xs, state["h"], state["c"], xp)
+        final = {"h": fw["hs"][-1], "c": fw["cs"][-1]}
+        return fw["hs"][1:], lstm_fused.internals(P, fw), final, fw
 
     def step(self, P: dict, state: dict, x: np.ndarray, xp: np.ndarray | None = None):
-        H = self.H
-        if xp is None:
-            xp = self.project_inputs(P, x)
-        net = state["h"] @ P["Ut"]
-        net += xp
-        act = sigmoid(net)                                   # i, f, o use σ (one call); g below
-        i, f, o = act[..., :H], act[..., H:2 * H], act[..., 3 * H:]
-        g = np.tanh(net[..., 2 * H:3 * H])
-        c = f * state["c"]
-        c += i * g
-        tc = np.tanh(c)
-        h = o * tc
-        rec = {"x": x, "h_prev": state["h"], "c_prev": state["c"], "net": net,
-               "i": i, "f": f, "g": g, "o": o, "c": c, "tanh_c": tc, "h": h,
-               "dact": act * (1.0 - act)}                    # σ' of every gate, for the backward pass
-        return {"h": h, "c": c}, h, rec
+        # one step = the whole-sequence code on T = 1 (bit-identical to lc.forward)
+        _, recs, final, _ = self.forward_sequence(P, x[None], state, None if xp is None else xp[None])
+        rec = {n: (v() if callable(v) else v)[0] for n, v in recs.items()}
+        return final, rec["h"], rec
 
     def backward_step(self, P, rec, dstate, dhidden, truncated=False):
+        """Generic per-step chain rule (the fast path is ``backward_sequence``); ``dnet`` in the
+        internal gate order (o, i, f, g)."""
         H = self.H
+        i, f, g, o, tc = rec["i"], rec["f"], rec["g"], rec["o"], rec["tanh_c"]
         dh = dhidden + dstate["h"]                           # total dL/dh(t)
-        i, f, g, o, tc, dact = rec["i"], rec["f"], rec["g"], rec["o"], rec["tanh_c"], rec["dact"]
-        dc = tc * tc
-        np.subtract(1.0, dc, out=dc)
-        dc *= o
-        dc *= dh
-        dc += dstate["c"]                                    # total dL/dc(t); h = o tanh(c)
+        dc = dh * o * (1.0 - tc * tc) + dstate["c"]          # total dL/dc(t); h = o tanh(c)
         dnet = np.empty(dh.shape[:-1] + (4 * H,))
-        d_i, d_f, d_g, d_o = dnet[..., :H], dnet[..., H:2 * H], dnet[..., 2 * H:3 * H], dnet[..., 3 * H:]
-        np.multiply(dc, g, out=d_i)                          # c += i g
-        d_i *= dact[..., :H]
-        np.multiply(dc, rec["c_prev"], out=d_f)              # c += f c(t−1)
-        d_f *= dact[..., H:2 * H]
-        np.multiply(g, g, out=d_g)                           # g = tanh(net_g)
-        np.subtract(1.0, d_g, out=d_g)
-        d_g *= i
-        d_g *= dc
-        np.multiply(dh, tc, out=d_o)                         # h = o tanh(c)
-        d_o *= dact[..., 3 * H:]
+        dnet[..., :H] = dh * tc * o * (1.0 - o)              # h = o tanh(c), o = σ(net_o)
+        dnet[..., H:2 * H] = dc * g * i * (1.0 - i)          # c += i g, i = σ(net_i)
+        dnet[..., 2 * H:3 * H] = dc * rec["c_prev"] * f * (1.0 - f)   # c += f c(t−1)
+        dnet[..., 3 * H:] = dc * i * (1.0 - g * g)           # g = tanh(net_g)
         return {"h": dnet @ P["U"], "c": dc * f}, {"dh": dh, "dc": dc, "dnet": dnet}
 
+    def backward_sequence(self, P: dict, cache: dict, dhidden: np.ndarray, k: int | None = None):
+        """Fast path of T × ``backward_step`` + ``param_grads``: (grads, errors name -> (T, ...)).
+        ``dhidden`` is overwritten (it becomes the total dL/dh)."""
+        (gW, gU, gb), errors = lstm_fused.backward_sequence(P, cache, dhidden, k)
+        return self._split(gW, gU, gb), errors
+
     def param_grads(self, P, recs, deltas) -> dict:
-        H = self.H
         dnet = stack(deltas, "dnet")
         gW = outer_sum(dnet, stack(recs, "x"))
         gU = outer_sum(dnet, stack(recs, "h_prev"))
-        gb = time_batch_sum(dnet)
+        return self._split(gW, gU, time_batch_sum(dnet))
+
+    def _split(self, gW: np.ndarray, gU: np.ndarray, gb: np.ndarray) -> dict:
+        """Stacked-gate gradients (..., 4H, ·), internal order -> one array per gate parameter."""
+        H = self.H
         grads = {}
-        for n, k in enumerate(GATES):
+        for n, k in enumerate(ORDER):
             rows = slice(n * H, (n + 1) * H)
             grads[f"W_{k}"], grads[f"U_{k}"], grads[f"b_{k}"] = gW[..., rows, :], gU[..., rows, :], gb[..., rows]
         return grads

@@ -1,0 +1,116 @@
+"""The lstm's whole-sequence fast path (``cells/lstm_fused.py``) against the generic per-step
+path (``cell.step`` / ``backward_step`` / ``param_grads``): the two share no backward code,
+so a bug in either fails here. Forward: bit-identical; gradients and per-step errors: 1e-12.
+"""
+import numpy as np
+import pytest
+
+import lstm_core as lc
+from lstm_core import buffers
+from lstm_core.gradients import backward
+from lstm_core.sequence import forward, loss_and_output_error
+from helpers import data, make
+
+SETTINGS = [dict(n_hidden=4), dict(n_hidden=3, output_activation="softmax", loss="ce"),
+            dict(n_hidden=5, output_activation="identity", recurrent_scale=1.5)]
+
+
+def both_paths(model, xs, targets, mask, method="bptt", k=None, state=None):
+    """(fast run, generic run, fast (grads, deltas), generic (grads, deltas))."""
+    out = []
+    for fast in (True, False):
+        run = forward(model, xs, state=state, fast=fast)
+        _, dnet = loss_and_output_error(model, run.outputs, run.internals["net_out"], targets, mask)
+        out.append((run, backward(model, run, dnet, method, k, fast=fast)))
+    (rf, gf), (rg, gg) = out
+    assert rf.fused is not None and rg.fused is None
+    return rf, rg, gf, gg
+
+
+def assert_close(a, b, what):
+    scale = max(np.max(np.abs(b)), 1e-300)
+    assert np.max(np.abs(a - b)) <= 1e-12 * scale, f"{what}: max diff {np.max(np.abs(a - b)):.2e} (scale {scale:.2e})"
+
+
+def check(model, xs, targets, mask, **kw):
+    rf, rg, (gf, df), (gg, dg) = both_paths(model, xs, targets, mask, **kw)
+    np.testing.assert_array_equal(rf.outputs, rg.outputs)
+    for name in rg.internals:
+        np.testing.assert_array_equal(rf.internals[name], rg.internals[name], err_msg=name)
+    for name in rg.state:
+        np.testing.assert_array_equal(rf.state[name], rg.state[name])
+    assert set(gf) == set(gg) == set(model.params)
+    for name in gg:
+        assert gf[name].shape == model.params[name].shape
+        assert_close(gf[name], gg[name], name)
+    assert len(df) == len(dg) == xs.shape[0]
+    for t in range(xs.shape[0]):
+        for name in ("dh", "dc", "dnet"):
+            assert_close(df[t][name], dg[t][name], f"{name}[{t}]")
+
+
+@pytest.mark.parametrize("settings", SETTINGS, ids=str)
+def test_fast_path_equals_generic_path(settings):
+    model = make("lstm", settings)
+    xs, targets, mask = data(model, T=11, B=3)
+    mask[2:6] = 0.0                                             # a gap with no targets
+    mask[7, 1] = 0.0
+    check(model, xs, targets, mask)
+
+
+def test_fast_path_equals_generic_path_for_a_population_of_three():
+    members = [make("lstm", dict(n_hidden=4), seed=s) for s in (0, 1, 2)]
+    pop = lc.stack(members)
+    xs, targets, mask = data(members[0], T=9, B=2, K=3)
+    mask[1:4, 0] = 0.0                                          # member 0: a gap
+    mask[:, 2, 1] = 0.0                                         # member 2, sequence 1: no target at all
+    mask[-1] = 1.0
+    check(pop, xs, targets, mask)
+    check(pop, xs[:, 0], targets[:, 0], mask[:, 0])              # inputs shared by the members
+    _, g = lc.gradients(pop, xs, targets, mask)
+    for k, m in enumerate(members):                              # and each member alone
+        _, gk = lc.gradients(m, xs[:, k], targets[:, k], mask[:, k])
+        for n in gk:
+            np.testing.assert_allclose(g[n][k], gk[n], rtol=1e-12, atol=1e-15, err_msg=n)
+
+
+def test_fast_path_tbptt_and_a_given_initial_state():
+    model = make("lstm", dict(n_hidden=4))
+    xs, targets, mask = data(model, T=10, B=2)
+    state = {"h": np.full((2, 4), 0.3), "c": np.linspace(-1, 1, 8).reshape(2, 4)}
+    check(model, xs, targets, mask, state=state)
+    check(model, xs, targets, mask, method="tbptt", k=3)
+    check(model, xs, targets, mask, method="tbptt", k=3, state=state)
+
+
+def test_step_records_are_views_of_the_run_and_net_is_in_pytorch_order():
+    model = make("lstm", dict(n_hidden=3))
+    xs, _, _ = data(model, T=5, B=2)
+    run = lc.forward(model, xs)
+    p, H = model.params, 3
+    x, hp = xs[2], run.internals["h_prev"][2]
+    for n, gate in enumerate("ifgo"):                            # net = W x + U h(t−1) + b, gate by gate
+        want = x @ p[f"W_{gate}"].T + hp @ p[f"U_{gate}"].T + p[f"b_{gate}"]
+        np.testing.assert_allclose(run.internals["net"][2][:, n * H:(n + 1) * H], want, rtol=1e-13, atol=1e-15)
+    np.testing.assert_allclose(run.internals["i"], 1 / (1 + np.exp(-run.internals["net"][..., :H])), rtol=1e-14)
+    rec = run.recs[4]
+    assert len(run.recs) == 5 and set(rec) >= {"i", "f", "g", "o", "c", "h", "net", "dact"}
+    np.testing.assert_array_equal(rec["c"], run.state["c"])
+    assert [r["h"][0, 0] for r in run.recs] == list(run.internals["h"][:, 0, 0])
+
+
+def test_pooled_buffers_are_never_shared_by_two_live_runs():
+    model = make("lstm", dict(n_hidden=40), n_in=30)              # buffers big enough to be pooled
+    xs, targets, mask = data(model, T=60, B=8)
+    a = lc.forward(model, xs)
+    keep = a.internals["c"].copy(), a.internals["i"].copy()
+    b = lc.forward(model, xs[::-1].copy())                         # must not write into a's buffers
+    lc.gradients(model, xs * 2, targets, mask)
+    np.testing.assert_array_equal(a.internals["c"], keep[0])
+    np.testing.assert_array_equal(a.internals["i"], keep[1])
+    assert not np.shares_memory(a.internals["c"], b.internals["c"])
+    del b
+    loss, g = lc.gradients(model, xs, targets, mask)               # a free buffer is reused: same numbers
+    loss2, g2 = lc.gradients(model, xs, targets, mask)
+    assert loss == loss2 and all(np.array_equal(g[n], g2[n]) for n in g)
+    buffers.clear()
