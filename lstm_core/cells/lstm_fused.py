@@ -124,10 +124,11 @@ def backward_sequence(P: dict, fw: dict, dy: Array, k: int | None = None):
     dnet = buffers.empty(act.shape)
     D4 = dnet.reshape(dnet.shape[:-1] + (4, H))           # (T, ..., B, 4, H) view: gate blocks
     tmp, A = buffers.empty(tc.shape), buffers.empty(tc.shape)
-    for gate, other, blk in ((o, tc, 0), (i, g, 1), (f, cs[:-1], 2)):
-        np.subtract(1.0, gate, out=tmp)
-        tmp *= gate                                       # σ' = σ (1 − σ)
-        np.multiply(tmp, other, out=D4[..., blk, :])      # ∂h/∂net_o, ∂c/∂net_i, ∂c/∂net_f
+    np.subtract(1.0, act, out=dnet)
+    dnet *= act                                           # σ' = σ (1 − σ) (two passes over contiguous memory)
+    D4[..., 0, :] *= tc                                   # ∂h/∂net_o = tanh c σ'_o
+    D4[..., 1, :] *= g                                    # ∂c/∂net_i = g σ'_i
+    D4[..., 2, :] *= cs[:-1]                              # ∂c/∂net_f = c(t−1) σ'_f
     np.multiply(g, g, out=tmp)
     np.subtract(1.0, tmp, out=tmp)
     np.multiply(tmp, i, out=D4[..., 3, :])                # ∂c/∂net_g = i (1 − g²)
