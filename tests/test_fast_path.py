@@ -1,6 +1,7 @@
-"""The lstm's whole-sequence fast path (``cells/lstm_fused.py``) against the generic per-step
-path (``cell.step`` / ``backward_step`` / ``param_grads``): the two share no backward code,
-so a bug in either fails here. Forward: bit-identical; gradients and per-step errors: 1e-12.
+"""The whole-sequence fast paths of lstm and gru (``cells/lstm_fused.py``, ``gru_fused.py``)
+against the generic per-step path (``cell.step`` / ``backward_step`` / ``param_grads``): the
+two share no backward code, so a bug in either fails here. Forward: bit-identical;
+gradients and per-step errors: 1e-12.
 """
 import numpy as np
 import pytest
@@ -13,6 +14,7 @@ from helpers import data, make
 
 SETTINGS = [dict(n_hidden=4), dict(n_hidden=3, output_activation="softmax", loss="ce"),
             dict(n_hidden=5, output_activation="identity", recurrent_scale=1.5)]
+CASES = [(v, s) for v in ("lstm", "gru") for s in SETTINGS]
 
 
 def both_paths(model, xs, targets, mask, method="bptt", k=None, state=None):
@@ -45,21 +47,23 @@ def check(model, xs, targets, mask, **kw):
         assert_close(gf[name], gg[name], name)
     assert len(df) == len(dg) == xs.shape[0]
     for t in range(xs.shape[0]):
-        for name in ("dh", "dc", "dnet"):
+        assert set(df[t]) == set(dg[t])
+        for name in dg[t]:
             assert_close(df[t][name], dg[t][name], f"{name}[{t}]")
 
 
-@pytest.mark.parametrize("settings", SETTINGS, ids=str)
-def test_fast_path_equals_generic_path(settings):
-    model = make("lstm", settings)
+@pytest.mark.parametrize("variant,settings", CASES, ids=str)
+def test_fast_path_equals_generic_path(variant, settings):
+    model = make(variant, settings)
     xs, targets, mask = data(model, T=11, B=3)
     mask[2:6] = 0.0                                             # a gap with no targets
     mask[7, 1] = 0.0
     check(model, xs, targets, mask)
 
 
-def test_fast_path_equals_generic_path_for_a_population_of_three():
-    members = [make("lstm", dict(n_hidden=4), seed=s) for s in (0, 1, 2)]
+@pytest.mark.parametrize("variant", ["lstm", "gru"])
+def test_fast_path_equals_generic_path_for_a_population_of_three(variant):
+    members = [make(variant, dict(n_hidden=4), seed=s) for s in (0, 1, 2)]
     pop = lc.stack(members)
     xs, targets, mask = data(members[0], T=9, B=2, K=3)
     mask[1:4, 0] = 0.0                                          # member 0: a gap
@@ -75,10 +79,12 @@ def test_fast_path_equals_generic_path_for_a_population_of_three():
             np.testing.assert_array_equal(g[n][k], gk[n], err_msg=n)
 
 
-def test_fast_path_tbptt_and_a_given_initial_state():
-    model = make("lstm", dict(n_hidden=4))
+@pytest.mark.parametrize("variant", ["lstm", "gru"])
+def test_fast_path_tbptt_and_a_given_initial_state(variant):
+    model = make(variant, dict(n_hidden=4))
     xs, targets, mask = data(model, T=10, B=2)
     state = {"h": np.full((2, 4), 0.3), "c": np.linspace(-1, 1, 8).reshape(2, 4)}
+    state = {n: state[n] for n in model.initial_state(2)}
     check(model, xs, targets, mask, state=state)
     check(model, xs, targets, mask, method="tbptt", k=3)
     check(model, xs, targets, mask, method="tbptt", k=3, state=state)
@@ -100,16 +106,18 @@ def test_step_records_are_views_of_the_run_and_net_is_in_pytorch_order():
     assert [r["h"][0, 0] for r in run.recs] == list(run.internals["h"][:, 0, 0])
 
 
-def test_pooled_buffers_are_never_shared_by_two_live_runs():
-    model = make("lstm", dict(n_hidden=40), n_in=30)              # buffers big enough to be pooled
+@pytest.mark.parametrize("variant", ["lstm", "gru"])
+def test_pooled_buffers_are_never_shared_by_two_live_runs(variant):
+    model = make(variant, dict(n_hidden=40), n_in=30)             # buffers big enough to be pooled
     xs, targets, mask = data(model, T=60, B=8)
     a = lc.forward(model, xs)
-    keep = a.internals["c"].copy(), a.internals["i"].copy()
+    names = ("c", "i") if variant == "lstm" else ("h", "r")
+    keep = [a.internals[n].copy() for n in names]
     b = lc.forward(model, xs[::-1].copy())                         # must not write into a's buffers
     lc.gradients(model, xs * 2, targets, mask)
-    np.testing.assert_array_equal(a.internals["c"], keep[0])
-    np.testing.assert_array_equal(a.internals["i"], keep[1])
-    assert not np.shares_memory(a.internals["c"], b.internals["c"])
+    for n, v in zip(names, keep):
+        np.testing.assert_array_equal(a.internals[n], v)
+    assert not np.shares_memory(a.internals[names[0]], b.internals[names[0]])
     del b
     loss, g = lc.gradients(model, xs, targets, mask)               # a free buffer is reused: same numbers
     loss2, g2 = lc.gradients(model, xs, targets, mask)

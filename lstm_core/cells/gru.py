@@ -5,12 +5,15 @@
     n(t) = tanh(W_n x(t) + b_in + r(t) ⊙ (U_n h(t−1) + b_hn))
     h(t) = (1 − z(t)) ⊙ n(t) + z(t) ⊙ h(t−1)
 Shapes: W_* (..., H, n_in), U_* (..., H, H), b_i*, b_h* (..., H); state h (..., B, H).
+
+As for the lstm, one step and a whole sequence run the same code (``gru_fused``);
+``backward_sequence`` is the fast path, ``backward_step`` / ``param_grads`` the generic one.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..activations import sigmoid
+from . import gru_fused
 from .base import outer_sum, stack, time_batch_sum
 
 GATES = ("r", "z", "n")
@@ -33,31 +36,35 @@ class GRUCell:
         return s
 
     def prepare(self, p: dict) -> dict:
+        """Stacked gates (r, z, n): W (..., 3H, n_in), U (..., 3H, H); ``*_s`` scaled by s
+        (½ on r, z: σ(x) = ½ tanh(x/2) + ½, see ``gru_fused``)."""
         W = np.concatenate([p[f"W_{k}"] for k in GATES], axis=-2)
         U = np.concatenate([p[f"U_{k}"] for k in GATES], axis=-2)
-        return {"W": W, "U": U, "Wt": np.ascontiguousarray(np.swapaxes(W, -1, -2)),
-                "Ut": np.ascontiguousarray(np.swapaxes(U, -1, -2)),
-                "bi": np.concatenate([p[f"b_i{k}"] for k in GATES], axis=-1)[..., None, :],
-                "bh": np.concatenate([p[f"b_h{k}"] for k in GATES], axis=-1)[..., None, :]}
+        bi = np.concatenate([p[f"b_i{k}"] for k in GATES], axis=-1)[..., None, :]
+        bh = np.concatenate([p[f"b_h{k}"] for k in GATES], axis=-1)[..., None, :]
+        s = gru_fused.column_scale(self.H)
+        return {"W": W, "U": U, "Wt_s": np.ascontiguousarray(np.swapaxes(W, -1, -2) * s),
+                "Ut_s": np.ascontiguousarray(np.swapaxes(U, -1, -2) * s), "bi_s": bi * s, "bh_s": bh * s}
 
     def zero_state(self, lead: tuple) -> dict:
         return {"h": np.zeros(lead + (self.H,))}
 
     def project_inputs(self, P: dict, xs: np.ndarray) -> np.ndarray:
-        """W x(t) + b_i for every t at once (one large matmul instead of T small ones)."""
-        return xs @ P["Wt"] + P["bi"]
+        """s ⊙ (W x(t) + b_i) for every t at once (one large matmul instead of T small ones)."""
+        gi = np.matmul(xs, P["Wt_s"])
+        gi += P["bi_s"]
+        return gi
+
+    def forward_sequence(self, P: dict, xs: np.ndarray, state: dict, xp: np.ndarray | None = None):
+        """All T steps at once: (hidden, internals name -> (T, ..., B, n), final state, cache)."""
+        fw = gru_fused.forward_sequence(P, xs, state["h"], xp)
+        return fw["hs"][1:], gru_fused.internals(fw), {"h": fw["hs"][-1]}, fw
 
     def step(self, P: dict, state: dict, x: np.ndarray, xp: np.ndarray | None = None):
-        H = self.H
-        hp = state["h"]
-        gi = self.project_inputs(P, x) if xp is None else xp
-        gh = hp @ P["Ut"] + P["bh"]
-        rz = sigmoid(gi[..., :2 * H] + gh[..., :2 * H])
-        r, z = rz[..., :H], rz[..., H:]
-        n = np.tanh(gi[..., 2 * H:] + r * gh[..., 2 * H:])
-        h = (1.0 - z) * n + z * hp
-        rec = {"x": x, "h_prev": hp, "r": r, "z": z, "n": n, "hn": gh[..., 2 * H:], "h": h}
-        return {"h": h}, h, rec
+        # one step = the whole-sequence code on T = 1 (bit-identical to lc.forward)
+        _, recs, final, _ = self.forward_sequence(P, x[None], state, None if xp is None else xp[None])
+        rec = {n: v[0] for n, v in recs.items()}
+        return final, rec["h"], rec
 
     def backward_step(self, P, rec, dstate, dhidden, truncated=False):
         H = self.H
@@ -70,11 +77,19 @@ class GRUCell:
         dgh = np.concatenate([dr_net, dz_net, dn_net * r], axis=-1)  # error at U h + b_h
         return {"h": dh * z + dgh @ P["U"]}, {"dh": dh, "dgi": dgi, "dgh": dgh}
 
+    def backward_sequence(self, P: dict, cache: dict, dhidden: np.ndarray, k: int | None = None):
+        """Fast path of T × ``backward_step`` + ``param_grads`` (``dhidden`` is overwritten)."""
+        grads, errors = gru_fused.backward_sequence(P, cache, dhidden, k)
+        return self._split(*grads), errors
+
     def param_grads(self, P, recs, deltas) -> dict:
-        H = self.H
         dgi, dgh = stack(deltas, "dgi"), stack(deltas, "dgh")
         gW, gU = outer_sum(dgi, stack(recs, "x")), outer_sum(dgh, stack(recs, "h_prev"))
-        gbi, gbh = time_batch_sum(dgi), time_batch_sum(dgh)
+        return self._split(gW, gU, time_batch_sum(dgi), time_batch_sum(dgh))
+
+    def _split(self, gW, gU, gbi, gbh) -> dict:
+        """Stacked-gate gradients (..., 3H, ·) -> one array per gate parameter."""
+        H = self.H
         grads = {}
         for n, k in enumerate(GATES):
             rows = slice(n * H, (n + 1) * H)
