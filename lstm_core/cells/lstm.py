@@ -40,30 +40,31 @@ class LSTMCell:
 
     def prepare(self, p: dict) -> dict:
         """Stack the gates in the internal order (o, i, f, g) (see ``lstm_fused``):
-        W (..., 4H, n_in), U (..., 4H, H), b (..., 1, 4H); ``*_s`` scaled by s (½ on o, i, f)."""
+        W (..., 4H, n_in), U (..., 4H, H); ``*_s`` scaled row-wise by s (½ on o, i, f),
+        b_s (..., 4H, 1) a column (the fused path stores each step feature-major, (4H, B))."""
         W = np.concatenate([p[f"W_{k}"] for k in ORDER], axis=-2)
         U = np.concatenate([p[f"U_{k}"] for k in ORDER], axis=-2)
-        b = np.concatenate([p[f"b_{k}"] for k in ORDER], axis=-1)[..., None, :]
-        s = lstm_fused.column_scale(self.H)              # σ(x) = ½ tanh(x/2) + ½
-        return {"W": W, "U": U, "b": b, "Wt_s": np.ascontiguousarray(np.swapaxes(W, -1, -2) * s),
-                "Ut_s": np.ascontiguousarray(np.swapaxes(U, -1, -2) * s), "b_s": b * s}
+        b = np.concatenate([p[f"b_{k}"] for k in ORDER], axis=-1)[..., :, None]
+        s = lstm_fused.column_scale(self.H)[:, None]     # σ(x) = ½ tanh(x/2) + ½
+        return {"W": W, "U": U, "Ut": np.ascontiguousarray(np.swapaxes(U, -1, -2)),
+                "W_s": W * s, "U_s": U * s, "b_s": b * s}
 
     def zero_state(self, lead: tuple) -> dict:
         return {"h": np.zeros(lead + (self.H,)), "c": np.zeros(lead + (self.H,))}
 
     def project_inputs(self, P: dict, xs: np.ndarray) -> np.ndarray:
-        """s ⊙ (W x(t) + b) for every t at once (one large matmul instead of T small ones)."""
-        xp = np.matmul(xs, P["Wt_s"])
-        xp += P["b_s"]
-        return xp
+        """s ⊙ (W x(t) + b) for every t at once (one large matmul instead of T small ones),
+        feature-major: (T, ..., 4H, B)."""
+        return lstm_fused.project(P, xs)
 
     def forward_sequence(self, P: dict, xs: np.ndarray, state: dict, xp: np.ndarray | None = None):
         """All T steps of xs (T, ..., B, n_in) at once: (hidden (T, ..., B, H), internals
         name -> (T, ..., B, n) or a callable computing it, final state, cache for
         ``backward_sequence``)."""
         fw = lstm_fused.forward_sequence(P, xs, state["h"], state["c"], xp)
-        final = {"h": fw["hs"][-1], "c": fw["cs"][-1]}
-        return fw["hs"][1:], lstm_fused.internals(P, fw), final, fw
+        T_ = lstm_fused.T_
+        final = {"h": T_(fw["hs"][-1]), "c": T_(fw["cs"][-1])}
+        return T_(fw["hs"][1:]), lstm_fused.internals(P, fw), final, fw
 
     def step(self, P: dict, state: dict, x: np.ndarray, xp: np.ndarray | None = None):
         # one step = the whole-sequence code on T = 1 (bit-identical to lc.forward)
@@ -86,8 +87,7 @@ class LSTMCell:
         return {"h": dnet @ P["U"], "c": dc * f}, {"dh": dh, "dc": dc, "dnet": dnet}
 
     def backward_sequence(self, P: dict, cache: dict, dhidden: np.ndarray, k: int | None = None):
-        """Fast path of T × ``backward_step`` + ``param_grads``: (grads, errors name -> (T, ...)).
-        ``dhidden`` is overwritten (it becomes the total dL/dh)."""
+        """Fast path of T × ``backward_step`` + ``param_grads``: (grads, errors name -> (T, ...))."""
         (gW, gU, gb), errors = lstm_fused.backward_sequence(P, cache, dhidden, k)
         return self._split(gW, gU, gb), errors
 
