@@ -23,7 +23,26 @@ MIN_BYTES = 64 * 2 ** 10              # smaller arrays are cheap to allocate: no
 _pool: dict[tuple, list[np.ndarray]] = {}
 _pooled_bytes = 0
 _lock = threading.Lock()
-_FREE_REFS = 3                        # the pool's list + the loop variable + getrefcount's argument
+
+
+def _calibrate() -> tuple[int, int, bool]:
+    """Reference counts of an unused pooled array, as seen in ``empty`` (list + loop variable
+    + argument) and in ``_evict`` (list + argument), measured rather than assumed (they
+    differ between Python versions); and whether one more reference shows (if it does not,
+    as on interpreters without exact counts, pooling is switched off)."""
+    probe = [np.empty(1)]
+    for a in probe:
+        in_loop = sys.getrefcount(a)
+    del a
+    by_index = sys.getrefcount(probe[0])
+    extra = probe[0][:]                                   # a view holds a reference to its base
+    exact = sys.getrefcount(probe[0]) == by_index + 1
+    del extra
+    gil = getattr(sys, "_is_gil_enabled", lambda: True)()  # free-threaded builds: counts are not exact
+    return in_loop, by_index, exact and gil
+
+
+_FREE_REFS, _FREE_REFS_INDEXED, ENABLED = _calibrate()
 
 
 def empty(shape: tuple) -> np.ndarray:
@@ -31,7 +50,7 @@ def empty(shape: tuple) -> np.ndarray:
     global _pooled_bytes
     shape = tuple(int(n) for n in shape)
     nbytes = 8 * int(np.prod(shape))
-    if nbytes < MIN_BYTES:
+    if nbytes < MIN_BYTES or not ENABLED:
         return np.empty(shape)
     with _lock:                        # check-and-take must not interleave between threads
         arrays = _pool.setdefault(shape, [])
@@ -54,7 +73,7 @@ def _evict(need: int) -> None:
         for j in range(len(arrays) - 1, -1, -1):
             if need <= 0:
                 return
-            if sys.getrefcount(arrays[j]) == _FREE_REFS - 1:   # no loop variable here
+            if sys.getrefcount(arrays[j]) == _FREE_REFS_INDEXED:
                 need -= arrays[j].nbytes
                 _pooled_bytes -= arrays[j].nbytes
                 del arrays[j]

@@ -123,3 +123,19 @@ def test_pooled_buffers_are_never_shared_by_two_live_runs(variant):
     loss2, g2 = lc.gradients(model, xs, targets, mask)
     assert loss == loss2 and all(np.array_equal(g[n], g2[n]) for n in g)
     buffers.clear()
+
+
+def test_buffer_pool_reuses_only_free_arrays_and_evicts_within_its_cap(monkeypatch):
+    buffers.clear()
+    monkeypatch.setattr(buffers, "MAX_POOLED_BYTES", 3 * 80_000)
+    a, b = buffers.empty((100, 100)), buffers.empty((100, 100))
+    assert a is not b
+    view = a[3]
+    del a
+    c = buffers.empty((100, 100))                                  # a's memory is still seen through view
+    assert not np.shares_memory(c, view) and not np.shares_memory(c, b)
+    del view, c
+    d = buffers.empty((50, 200))                                   # over the cap: a free (100, 100) goes
+    assert buffers._pooled_bytes <= buffers.MAX_POOLED_BYTES
+    assert not np.shares_memory(d, b)
+    buffers.clear()
