@@ -14,6 +14,11 @@ A cell is a small object built from a ``ModelConfig`` with five methods:
   the stacked inputs in a few large matmuls instead of T small ones.
 
 Every array carries leading ``...`` axes (population K, batch B) before its last axis.
+
+Optional whole-sequence fast path (lstm, gru; used by ``lc.forward`` / ``lc.backward``):
+``forward_sequence(P, xs, state, xp)`` and ``backward_sequence(P, cache, dhidden, k)`` run all
+T steps into preallocated buffers (see ``lstm_fused.py``); ``step`` then runs the same code
+on T = 1, and the per-step methods above remain the generic path the tests compare against.
 """
 from __future__ import annotations
 
