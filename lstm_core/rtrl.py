@@ -67,28 +67,53 @@ class RTRL:
             grads = self._grads(rec, hidden, dnet_out[0], P)
         return y, loss, grads
 
+    def advance(self, x: Array, prepared: dict) -> Array:
+        """One timestep without a target (no loss, no gradient): state and traces move on.
+
+        The trainer's fast path for steps where no sequence carries a target: ``x`` must already
+        be checked and broadcast (``model.check_inputs``) and ``prepared`` must be
+        ``cell.prepare`` of the current weights. Same arithmetic as ``step(x)``; returns y.
+        """
+        m = self.model
+        with np.errstate(over="ignore", invalid="ignore"):
+            self.state, hidden, rec = m.cell.step(prepared, self.state, x)
+            y = m.output(hidden)[1]
+            self._update_traces(rec)
+        return y
+
     def _update_traces(self, rec: dict) -> None:
+        # in place (the traces belong to this object; reset() makes fresh ones): e ← f e + coef z,
+        # the same two roundings as e = f e + coef z, without a new array per trace per step
         c, e = self.model.cell, self.e
         blocks = c._blocks
         z = rec["z"]
-        f4 = rec["y_fg"][..., None] if c.fg else None                 # (..., B, nb, 1)
-        decay = (lambda a, extra: a * (f4[..., None] if extra else f4)) if c.fg else (lambda a, extra: a)
+        per_cell = (lambda a: a) if c.bs == 1 else (lambda a: np.repeat(a, c.bs, axis=-1))  # noqa: E731
         gc, yig = rec["g"], rec["y_ig"]
         # cell input weights: e_c = f e_c + y_ig g'(net_c) z
-        fc = np.repeat(rec["y_fg"], c.bs, axis=-1) if c.fg else None
-        coef_c = np.repeat(yig, c.bs, axis=-1) * c.gprime(rec["net_c"], gc)
-        e["W_c"] = (e["W_c"] * fc[..., None] if c.fg else e["W_c"]) + coef_c[..., None] * z[..., None, :]
-        e["b_c"] = (e["b_c"] * fc if c.fg else e["b_c"]) + coef_c
+        coef_c = per_cell(yig) * c.gprime(rec["net_c"], gc)
+        if c.fg:
+            fc = per_cell(rec["y_fg"])
+            e["W_c"] *= fc[..., None]
+            e["b_c"] *= fc
+        e["W_c"] += coef_c[..., None] * z[..., None, :]
+        e["b_c"] += coef_c
         sp4 = blocks(rec["s_prev"])
         coefs = {"ig": blocks(gc) * (yig * (1.0 - yig))[..., None]}
         if c.fg:
             yfg = rec["y_fg"]
             coefs["fg"] = sp4 * (yfg * (1.0 - yfg))[..., None]
+            f4 = yfg[..., None]                                        # (..., B, nb, 1)
+            f5 = f4[..., None]
         for g, coef in coefs.items():                                  # coef: (..., B, nb, bs)
-            e[f"W_{g}"] = decay(e[f"W_{g}"], True) + coef[..., None] * z[..., None, None, :]
-            e[f"b_{g}"] = decay(e[f"b_{g}"], False) + coef
+            if c.fg:
+                e[f"W_{g}"] *= f5
+                e[f"b_{g}"] *= f4
+            e[f"W_{g}"] += coef[..., None] * z[..., None, None, :]
+            e[f"b_{g}"] += coef
             if c.peep:
-                e[f"u_{g}"] = decay(e[f"u_{g}"], True) + coef[..., None] * sp4[..., None, :]
+                if c.fg:
+                    e[f"u_{g}"] *= f5
+                e[f"u_{g}"] += coef[..., None] * sp4[..., None, :]
 
     def _grads(self, rec: dict, hidden: Array, dnet_out: Array, P: dict) -> dict:
         m, c, e = self.model, self.model.cell, self.e

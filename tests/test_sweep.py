@@ -196,3 +196,94 @@ def test_forget_flow_decays_like_the_forget_gate():
     np.testing.assert_allclose(f["per_step"], f["y_fg"].mean(1), atol=0.03)
     with pytest.raises(ValueError, match="lstm2000 or lstm2002"):
         bd.forget_flow(BASE, [0.0], xs)
+
+
+# ============================================================================= benchmark comparison
+def test_result_differences_counts_missing_as_equal_and_finds_real_differences():
+    from lstm_core.sweep import result_differences
+
+    a = pd.DataFrame({"status": ["solved", "budget"], "sequences": [40, 60], "solved_at": [40, None],
+                      "best_streak": [10, 3], "message": ["", ""]})
+    b = pd.DataFrame([a.iloc[0].to_dict(), a.iloc[1].to_dict()])    # built row by row: other dtypes
+    assert result_differences(a, b) == []
+    c = b.assign(solved_at=[41, None])
+    assert result_differences(a, c) == [(0, "solved_at", 40, 41)]
+    d = b.assign(solved_at=[40, 60])                                  # missing vs a number: different
+    assert [(r, col) for r, col, *_ in result_differences(a, d)] == [(1, "solved_at")]
+    assert result_differences(a, a.iloc[:1])[0][:2] == (1, "status")
+
+
+def test_benchmark_compare_says_identical_for_a_sweep_with_unsolved_networks():
+    """benchmarks/bias_sweep.py reported identical_results: false for every sweep in which some
+    network never met the criterion: it compared astype(str) arrays, where pandas 3 keeps
+    solved_at = NaN as NaN, and NaN != NaN. The comparison must say identical when results
+    and final weights are identical, and must catch a real difference in either."""
+    from benchmarks.bias_sweep import COLS, compare
+
+    train = TrainConfig(algorithm="rtrl", lr=1.0, budget=120, streak=15, seed=3)
+    sweep = Sweep(BASE, small_task(), train, X, Y, seeds=[0, 1])
+    for _ in sweep.run(40):
+        pass
+    alone: dict = {}
+    sep = run_separately(sweep, params=alone)
+    pop = sweep.results()
+    assert pop.solved_at.isna().any() and pop.solved_at.notna().any()     # the case that broke it
+    old = (sep[COLS[1:]].astype(str).to_numpy() == pop[COLS[1:]].astype(str).to_numpy()).all()
+    assert not old                                                         # the old check: a false alarm
+    picks = np.arange(sweep.K)
+    assert compare(sweep, picks, sep, alone) == ([], 0.0)
+    sub = [2, 7, 11]
+    diffs, worst = compare(sweep, sub, sep.iloc[sub], {m: alone[k] for m, k in enumerate(sub)})
+    assert (diffs, worst) == ([], 0.0)
+    # a real difference in a result or in a weight is reported
+    solved = int(np.flatnonzero(pop.status == "solved")[0])
+    wrong = sep.copy()
+    wrong.loc[solved, "solved_at"] = wrong.loc[solved, "solved_at"] + 1
+    assert [(r, c) for r, c, *_ in compare(sweep, picks, wrong, alone)[0]] == [(solved, "solved_at")]
+    alone[5] = {n: p.copy() for n, p in alone[5].items()}
+    alone[5]["W_og"][0, 0] += 1e-12
+    assert compare(sweep, picks, sep, alone)[1] == pytest.approx(1e-12, rel=1e-3)
+
+
+# ============================================================================= population fast paths
+def test_population_batch_is_the_stack_of_every_members_own_batch():
+    """population_batch copies straight from each member's buffer: it must give exactly what
+    stacking every member's own batch gives — with frozen members (mask 0, stream not advanced),
+    members of different sequence lengths and ragged info (embedded Reber's symbol strings)."""
+    from lstm_core.training.data import MemberStream, population_batch, stack, take
+
+    for task in (lc.get_task("embedded_reber"), lc.get_task("two_sequence", T=12)):
+        for B in (1, 3):
+            def streams():
+                return [MemberStream(task, np.random.default_rng([5, s]), B) for s in range(6)]
+            fast, ref = streams(), streams()
+            for active in ([True] * 6, [False, True, True, False, True, False], [True] * 6):
+                active = np.array(active)
+                got, steps = population_batch(fast, active, True)
+                mine = [s.next() if a else None for s, a in zip(ref, active)]
+                first = next(b for b in mine if b is not None)
+                blank = type(first)(first.xs, first.targets, np.zeros_like(first.mask), first.lengths, first.info)
+                want = stack([blank if b is None else b for b in mine])
+                for name in ("xs", "targets", "mask", "lengths"):
+                    np.testing.assert_array_equal(getattr(got, name), getattr(want, name), err_msg=name)
+                assert set(got.info) == set(want.info)
+                for key in want.info:
+                    np.testing.assert_array_equal(got.info[key], want.info[key], err_msg=key)
+                assert steps.tolist() == [b.xs.shape[0] if b is not None else 0 for b in mine]
+            assert [s.pos for s in fast] == [s.pos for s in ref]
+            b0 = MemberStream(task, np.random.default_rng([5, 0]), B)
+            assert take(*b0.claim()).xs.shape[1] == B
+
+
+def test_rtrl_advance_is_step_without_a_target():
+    cfg = lc.ModelConfig(variant="lstm2002", n_in=1, n_out=1, n_blocks=2, block_size=2, init_range=0.5)
+    pop = lc.build_population([cfg.replace(seed=s) for s in range(3)])
+    xs = np.random.default_rng(0).normal(size=(7, 3, 2, 1))
+    a, b = lc.RTRL(pop, batch=2), lc.RTRL(pop, batch=2)
+    P = pop.cell.prepare(pop.params)
+    for t in range(7):
+        np.testing.assert_array_equal(a.advance(xs[t], P), b.step(xs[t])[0])
+    for n in a.e:
+        np.testing.assert_array_equal(a.e[n], b.e[n], err_msg=n)
+    for n in a.state:
+        np.testing.assert_array_equal(a.state[n], b.state[n], err_msg=n)

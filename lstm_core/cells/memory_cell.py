@@ -91,7 +91,9 @@ class MemoryCell:
     def step(self, P: dict, state: dict, x: np.ndarray, xp: np.ndarray | None = None):
         R = self.rows
         s_prev = state["s"]
-        z = np.concatenate([np.broadcast_to(x, state["r"].shape[:-1] + x.shape[-1:]), state["r"]], axis=-1)
+        lead = state["r"].shape[:-1]
+        z = np.concatenate([x if x.shape[:-1] == lead else np.broadcast_to(x, lead + x.shape[-1:]), state["r"]],
+                           axis=-1)
         net = (self.project_inputs(P, x) if xp is None else xp) + state["r"] @ P["Wrt"]
         sp4 = self._blocks(s_prev)
         rec = {"x": x, "z": z, "s_prev": s_prev}

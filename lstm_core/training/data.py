@@ -32,12 +32,16 @@ class MemberStream:
         self.buffer: Batch | None = None
         self.pos = 0
 
-    def next(self) -> Batch:
+    def claim(self) -> tuple[Batch, int, int]:
+        """The next B sequences as (buffer, i, j): sequences i..j−1 of ``buffer`` (no copy)."""
         if self.buffer is None or self.pos >= self.chunk:
             self.buffer, self.pos = self.task.generate(self.rng, self.chunk), 0
-        out = take(self.buffer, self.pos, self.pos + self.batch)
+        i = self.pos
         self.pos += self.batch
-        return out
+        return self.buffer, i, self.pos
+
+    def next(self) -> Batch:
+        return take(*self.claim())
 
 
 def stack(batches: list[Batch]) -> Batch:
@@ -56,18 +60,7 @@ def stack(batches: list[Batch]) -> Batch:
             v = getattr(b, name)
             a[: v.shape[0], k] = v
         out[name] = a
-    info = {}
-    for key in first.info:
-        arrs = [np.asarray(b.info[key]) for b in batches]
-        if arrs[0].ndim >= 2 and len({a.shape[1] for a in arrs}) > 1:    # ragged (e.g. symbols)
-            L = max(a.shape[1] for a in arrs)
-            fill = -1 if arrs[0].dtype.kind in "iu" else 0
-            padded = np.full((K, arrs[0].shape[0], L) + arrs[0].shape[2:], fill, dtype=arrs[0].dtype)
-            for k, a in enumerate(arrs):
-                padded[k, :, : a.shape[1]] = a
-            info[key] = padded
-        else:
-            info[key] = np.stack(arrs)
+    info = {key: _stack_info([np.asarray(b.info[key]) for b in batches]) for key in first.info}
     return Batch(out["xs"], out["targets"], out["mask"], np.stack([b.lengths for b in batches]), info)
 
 
@@ -77,13 +70,48 @@ def population_batch(streams: list[MemberStream], active: np.ndarray, population
     Frozen members draw nothing (their streams do not advance); they get a copy of an active
     member's batch with the mask zeroed, which they compute on but never learn from.
     Returns (batch, per-member number of steps that carry data).
+
+    (The same arrays as ``stack([take(...) for each member])``, copied straight from every
+    member's buffer: this runs once per training step of a population of up to hundreds.)
     """
-    batches: list[Batch | None] = [s.next() if a else None for s, a in zip(streams, active)]
     if not population:
-        b = batches[0]
+        b = streams[0].next()
         return b, np.array([b.xs.shape[0]])
-    first = next(b for b in batches if b is not None)
-    blank = Batch(first.xs, first.targets, np.zeros_like(first.mask), first.lengths, first.info)
-    batches = [blank if b is None else b for b in batches]
-    steps = np.array([b.xs.shape[0] if a else 0 for b, a in zip(batches, active)])
-    return stack(batches), steps
+    picks = [s.claim() if a else None for s, a in zip(streams, active)]
+    first = next(p for p in picks if p is not None)
+    K = len(picks)
+    t_of = []
+    for p in picks:
+        buf, i, j = p if p is not None else first
+        t_of.append(int(buf.lengths[i:j].max()))
+    T = max(t_of)
+    fb, B = first[0], first[2] - first[1]
+    xs = np.zeros((T, K, B) + fb.xs.shape[2:])
+    tg = np.zeros((T, K, B) + fb.targets.shape[2:])
+    mk = np.zeros((T, K, B) + fb.mask.shape[2:])
+    lengths, arrs = [], {key: [] for key in fb.info}
+    for k, p in enumerate(picks):
+        buf, i, j = p if p is not None else first
+        Tk = t_of[k]
+        xs[:Tk, k] = buf.xs[:Tk, i:j]
+        tg[:Tk, k] = buf.targets[:Tk, i:j]
+        if p is not None:                          # a frozen member's mask stays 0
+            mk[:Tk, k] = buf.mask[:Tk, i:j]
+        lengths.append(buf.lengths[i:j])
+        for key in arrs:
+            arrs[key].append(np.asarray(buf.info[key])[i:j])
+    info = {key: _stack_info(a) for key, a in arrs.items()}
+    steps = np.array([t_of[k] if p is not None else 0 for k, p in enumerate(picks)])
+    return Batch(xs, tg, mk, np.stack(lengths), info), steps
+
+
+def _stack_info(arrs: list[np.ndarray]) -> np.ndarray:
+    """K members' info arrays -> (K, ...); ragged second axes (e.g. symbols) padded with −1 / 0."""
+    if arrs[0].ndim >= 2 and len({a.shape[1] for a in arrs}) > 1:
+        L = max(a.shape[1] for a in arrs)
+        fill = -1 if arrs[0].dtype.kind in "iu" else 0
+        padded = np.full((len(arrs), arrs[0].shape[0], L) + arrs[0].shape[2:], fill, dtype=arrs[0].dtype)
+        for k, a in enumerate(arrs):
+            padded[k, :, : a.shape[1]] = a
+        return padded
+    return np.stack(arrs)

@@ -251,18 +251,21 @@ class Trainer:
         snapshot = {n: p.copy() for n, p in model.params.items()}
         r.reset(self.config.batch)
         alive, outs, total, last = active.copy(), [], 0.0, None
-        xs, tg, mk = batch.xs, batch.targets, batch.mask
+        xs, tg, mk = model.check_inputs(batch.xs), batch.targets, batch.mask    # checked once per batch
         silent = ~mk.reshape(mk.shape[0], -1).any(1)    # steps where no sequence carries a target
+        prepare = model.cell.prepare
+        P = prepare(model.params)                       # the packed weights, redone after every update
         for t in range(xs.shape[0]):
             if silent[t]:
                 # no error at this step: the gradient is exactly 0 and, without momentum, so is the
                 # update — skip computing them (bit-identical, and cheaper on end-of-sequence tasks)
-                outs.append(r.step(xs[t])[0])
+                outs.append(r.advance(xs[t], P))
                 if self.config.momentum:
                     zeros = {n: np.zeros_like(p) for n, p in model.params.items()}
                     self.opt.apply(model.params, zeros, self._member_mask(alive & (t < steps)))
+                    P = prepare(model.params)
                 continue
-            y, lt, g = r.step(xs[t], tg[t], mk[t])        # prepares from model.params: the newest weights
+            y, lt, g = r.step(xs[t], tg[t], mk[t], prepared=P)    # P: the newest weights
             outs.append(y)
             if not np.isfinite(lt).all():
                 alive = self._forward_failures(lt, alive, step=t)
@@ -273,6 +276,7 @@ class Trainer:
                 # the weights non-finite, which the check after the sequence catches and undoes
                 clipped = self.opt.clip(g, need_norm=False)[0]
             self.opt.apply(model.params, clipped, self._member_mask(alive & (t < steps)))
+            P = prepare(model.params)
             total = total + lt
             last = g
         self.last_grads = last

@@ -123,7 +123,9 @@ def test_benchmark_sweep_in_the_browser(streamlit_server, page):
     data["bias_sweep_browser_seconds"] = round(seconds, 1)
     data["bias_sweep_browser"] = {
         "seconds": round(seconds, 1), "what": "Bias lab: click 'Train the sweep' -> 'Finished' on screen, "
-        "5 × 5 bias grid × 8 seeds (200 networks) on two_sequence T = 50, RTRL, budget 1,500, one population",
+        f"5 × 5 bias grid × 8 seeds (200 networks) on two_sequence T = 50, RTRL, budget {bs.BENCHMARK['budget']:,}, "
+        "one population",
+        "command": ".venv/bin/python -m pytest -q -s tests/e2e/test_bias_lab_browser.py -k benchmark",
         "page_says": shown, "goal_seconds": 120, "settings": bs.BENCHMARK,
         "machine": {"cpus": os.cpu_count(), "load_avg_1min_before": round(load_before, 2),
                     "load_avg_1min_after": round(os.getloadavg()[0], 2)},
