@@ -18,7 +18,7 @@ from app.controls import MEMORY
 from lstm_core.training import PRESETS
 
 PAGE, SCHEMA, DEFAULTS = ts.PAGE, ts.SCHEMA, ts.DEFAULTS
-TICK_EVERY = 0.15         # seconds between fragment ticks while training (each trains ~0.08 s)
+TICK_EVERY = 0.05         # pause between the end of one tick and the next while training
 SLOW_EVERY = 2.0          # seconds between redraws of the probe and gradient charts while training
 NO_PRESET = "—"
 GATE_TEXT = {
