@@ -65,6 +65,15 @@ class LongLag(Task):
         first = rng.integers(2, size=batch)             # 0 = x, 1 = y
         mid = self._middle(rng, batch)
         seqs = np.concatenate([first[:, None], mid, first[:, None]], axis=1)
+        if type(self)._targets is LongLag._targets:
+            # every sequence has p + 1 symbols: one-hot inputs and targets for all at once
+            # (the same arrays as ``pack`` of the per-sequence ones below)
+            eye = np.eye(self.n_in)
+            xs = eye[seqs[:, :-1].T]                    # (T, B, n)
+            ts = eye[seqs[:, 1:].T]
+            lengths = np.full(batch, self.p, dtype=np.int64)
+            return Batch(xs, ts, np.ones((self.p, batch)), lengths,
+                         {"label": first, "symbols": seqs.astype(np.int64)})
         tm = [self._targets(s) for s in seqs]
         return pack([one_hot(s[:-1], self.n_in) for s in seqs], [t for t, _ in tm],
                     [m for _, m in tm], {"label": first, "symbols": pad_rows(list(seqs))})

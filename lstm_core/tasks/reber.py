@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar
 
 import numpy as np
@@ -43,6 +44,64 @@ def next_sets(s: str) -> np.ndarray:
             out[t, _IX[sym]] = 1
     out[len(s) - 3, _IX[s[1]]] = 1                    # after the inner E: the long-lag symbol
     out[len(s) - 2, _IX["E"]] = 1
+    return out
+
+
+def _strings_slow(rng: np.random.Generator, batch: int, max_len: int) -> list[str]:
+    strings = []
+    while len(strings) < batch:
+        s = embedded_reber_string(rng)
+        if len(s) <= max_len:
+            strings.append(s)
+    return strings
+
+
+def _strings(rng: np.random.Generator, batch: int, max_len: int) -> list[str]:
+    """``batch`` embedded Reber strings of at most ``max_len`` symbols (longer ones redrawn).
+
+    The same strings and the same rng state afterwards as drawing them one branch at a time
+    (``embedded_reber_string``; tested): every branch is ``rng.integers(2)`` (a one-way state
+    draws nothing), and for PCG64 n such draws equal one ``rng.integers(2, size=n)``. So the
+    branches come from one block of draws, and the rng is then moved on by exactly the number
+    used (a string running past the block falls back to the one-at-a-time code).
+    """
+    if type(rng.bit_generator) is not np.random.PCG64:
+        return _strings_slow(rng, batch, max_len)
+    start = rng.bit_generator.state
+    bits = rng.integers(2, size=48 * batch + 64).tolist()
+    strings, pos = [], 0
+    try:
+        while len(strings) < batch:
+            c = "TP"[bits[pos]]
+            pos += 1
+            st, out = 0, ["B", c]
+            while st >= 0:
+                opts = _REBER[st]
+                if len(opts) == 1:
+                    sym, st = opts[0]
+                else:
+                    sym, st = opts[bits[pos]]
+                    pos += 1
+                out.append(sym)
+            out += [c, "E"]
+            if len(out) <= max_len:
+                strings.append("".join(out))
+    except IndexError:                                    # ran out of the block: start over slowly
+        rng.bit_generator.state = start
+        return _strings_slow(rng, batch, max_len)
+    rng.bit_generator.state = start
+    rng.integers(2, size=pos)                             # consume exactly the draws used
+    return strings
+
+
+@lru_cache(maxsize=4096)
+def _encoded(s: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(symbol indices, one-hot inputs, next-symbol targets, mask) of a string (read-only, cached:
+    short strings recur all the time)."""
+    idx = np.array([_IX[c] for c in s])
+    out = (idx, one_hot(idx[:-1], 7), next_sets(s), np.ones(len(s) - 1))
+    for a in out:
+        a.setflags(write=False)
     return out
 
 
@@ -90,15 +149,10 @@ class EmbeddedReber(Task):
                                     "outputs of the possible next symbols are the most active")
 
     def _generate(self, rng: np.random.Generator, batch: int) -> Batch:
-        strings = []
-        while len(strings) < batch:
-            s = embedded_reber_string(rng)
-            if len(s) <= self.max_len:
-                strings.append(s)
-        idx = [np.array([_IX[c] for c in s]) for s in strings]
-        return pack([one_hot(i[:-1], 7) for i in idx], [next_sets(s) for s in strings],
-                    [np.ones(len(s) - 1) for s in strings],
-                    {"symbols": pad_rows(idx), "embedded": np.array([_IX[s[1]] for s in strings])})
+        strings = _strings(rng, batch, self.max_len)
+        enc = [_encoded(s) for s in strings]
+        return pack([e[1] for e in enc], [e[2] for e in enc], [e[3] for e in enc],
+                    {"symbols": pad_rows([e[0] for e in enc]), "embedded": np.array([_IX[s[1]] for s in strings])})
 
     def _evaluate(self, a: Aligned) -> Report:
         allowed, m = a.tgt > 0.5, a.mask > 0

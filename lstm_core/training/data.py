@@ -36,8 +36,11 @@ class MemberStream:
         """The next B sequences as (buffer, i, j): sequences i..j−1 of ``buffer`` (no copy)."""
         if self.buffer is None or self.pos >= self.chunk:
             self.buffer, self.pos = self.task.generate(self.rng, self.chunk), 0
+            # the longest sequence of each batch of B in the buffer (claims start at multiples of B)
+            self._longest = self.buffer.lengths.reshape(-1, self.batch).max(1).tolist()
         i = self.pos
         self.pos += self.batch
+        self.longest = self._longest[i // self.batch]     # of the batch just claimed
         return self.buffer, i, self.pos
 
     def next(self) -> Batch:
@@ -77,32 +80,38 @@ def population_batch(streams: list[MemberStream], active: np.ndarray, population
     if not population:
         b = streams[0].next()
         return b, np.array([b.xs.shape[0]])
-    picks = [s.claim() if a else None for s, a in zip(streams, active)]
-    first = next(p for p in picks if p is not None)
-    K = len(picks)
-    t_of = []
-    for p in picks:
-        buf, i, j = p if p is not None else first
-        t_of.append(int(buf.lengths[i:j].max()))
+    K = len(streams)
+    picks: list = [None] * K
+    t_of = [0] * K
+    for k in np.flatnonzero(active).tolist():
+        s = streams[k]
+        picks[k] = s.claim()
+        t_of[k] = s.longest
+    f = next(k for k, p in enumerate(picks) if p is not None)
+    first, t_first = picks[f], t_of[f]
+    steps = np.array(t_of)                         # 0 for a frozen member
+    src = [p if p is not None else first for p in picks]
+    t_of = [t if p is not None else t_first for p, t in zip(picks, t_of)]
     T = max(t_of)
     fb, B = first[0], first[2] - first[1]
-    xs = np.zeros((T, K, B) + fb.xs.shape[2:])
-    tg = np.zeros((T, K, B) + fb.targets.shape[2:])
-    mk = np.zeros((T, K, B) + fb.mask.shape[2:])
-    lengths, arrs = [], {key: [] for key in fb.info}
-    for k, p in enumerate(picks):
-        buf, i, j = p if p is not None else first
-        Tk = t_of[k]
-        xs[:Tk, k] = buf.xs[:Tk, i:j]
-        tg[:Tk, k] = buf.targets[:Tk, i:j]
-        if p is not None:                          # a frozen member's mask stays 0
-            mk[:Tk, k] = buf.mask[:Tk, i:j]
-        lengths.append(buf.lengths[i:j])
-        for key in arrs:
-            arrs[key].append(np.asarray(buf.info[key])[i:j])
-    info = {key: _stack_info(a) for key, a in arrs.items()}
-    steps = np.array([t_of[k] if p is not None else 0 for k, p in enumerate(picks)])
-    return Batch(xs, tg, mk, np.stack(lengths), info), steps
+    if all(p is not None for p in picks) and min(t_of) == T:
+        # the common case (everyone learning, equal lengths): one stack per array
+        xs = np.stack([buf.xs[:T, i:j] for buf, i, j in src], axis=1).astype(float, copy=False)
+        tg = np.stack([buf.targets[:T, i:j] for buf, i, j in src], axis=1).astype(float, copy=False)
+        mk = np.stack([buf.mask[:T, i:j] for buf, i, j in src], axis=1).astype(float, copy=False)
+    else:
+        xs = np.zeros((T, K, B) + fb.xs.shape[2:])
+        tg = np.zeros((T, K, B) + fb.targets.shape[2:])
+        mk = np.zeros((T, K, B) + fb.mask.shape[2:])
+        for k, (buf, i, j) in enumerate(src):
+            Tk = t_of[k]
+            xs[:Tk, k] = buf.xs[:Tk, i:j]
+            tg[:Tk, k] = buf.targets[:Tk, i:j]
+            if picks[k] is not None:                   # a frozen member's mask stays 0
+                mk[:Tk, k] = buf.mask[:Tk, i:j]
+    lengths = np.stack([buf.lengths[i:j] for buf, i, j in src])
+    info = {key: _stack_info([np.asarray(buf.info[key])[i:j] for buf, i, j in src]) for key in fb.info}
+    return Batch(xs, tg, mk, lengths, info), steps
 
 
 def _stack_info(arrs: list[np.ndarray]) -> np.ndarray:

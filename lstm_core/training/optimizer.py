@@ -78,6 +78,7 @@ class SGD:
             idx = None if mask.all() else np.flatnonzero(mask)   # update only the active members
         if self.momentum and self.velocity is None:
             self.velocity = {n: np.zeros_like(p) for n, p in params.items()}
+        where: dict[int, Array] = {}                              # the mask, shaped per ndim
         for n, g in grads.items():
             p = params[n]
             if idx is None:
@@ -88,12 +89,18 @@ class SGD:
                     p += v
                 else:
                     p -= self.lr * g
-            elif self.momentum:
-                v = self.momentum * self.velocity[n][idx] - self.lr * g[idx]
-                self.velocity[n][idx] = v
-                p[idx] += v
+                continue
+            # only the active members' entries are written (ufunc ``where=``): the same numbers
+            # as updating p[idx] with g[idx], without gathering and scattering copies
+            w = where.get(p.ndim)
+            if w is None:
+                w = where[p.ndim] = mask.reshape((self.K,) + (1,) * (p.ndim - 1))
+            if self.momentum:
+                v = self.velocity[n]
+                np.copyto(v, self.momentum * v - self.lr * g, where=w)
+                np.add(p, v, out=p, where=w)
             else:
-                p[idx] -= self.lr * g[idx]
+                np.subtract(p, self.lr * g, out=p, where=w)
 
     def step(self, params: dict[str, Array], grads: dict[str, Array], active: Array | bool | None = None) -> StepInfo:
         """Clip, then update ``params`` in place. Returns the pre-clipping norm per member."""
