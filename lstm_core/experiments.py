@@ -9,7 +9,8 @@ wall time.
     python -m lstm_core.experiments long_lag --trials 10 --reduced
     python -m lstm_core.experiments long_lag_rnn --trials 10 --set p=100 --budget 20000
     python -m lstm_core.experiments adding --trials 10 --markdown docs/results.md
-    python -m lstm_core.experiments --all --markdown docs/results.md     # the README table's set
+    python -m lstm_core.experiments --all --markdown docs/results.md --json docs/results.json
+                                                                          # the results table's set
 
 ``--reduced`` applies the preset's documented reductions (e.g. a shorter criterion streak);
 reduced results are labelled as such in every line and table row they produce.
@@ -18,6 +19,9 @@ from __future__ import annotations
 
 import argparse
 import ast
+import dataclasses
+import json
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -26,20 +30,24 @@ import numpy as np
 
 from .training import PRESETS, get_preset
 
-# The set behind the results table (docs/results.md): (preset, trials, task settings, reduced, budget)
+# The set behind the results table (docs/results.md, docs/results.json):
+# (preset, trials, task settings, reduced, budget). The noise-free long-lag rows use the reduced
+# criterion (1,000 correct in a row instead of 10,000; labelled) and one budget for LSTM and RNN.
 ALL_RUNS: list[tuple[str, int, dict, bool, int | None]] = [
-    ("long_lag", 10, {"p": 100}, True, 10_000),
+    ("long_lag", 10, {"p": 100}, True, 20_000),
     ("long_lag_rnn", 10, {"p": 4}, True, 20_000),
     ("long_lag_rnn", 10, {"p": 10}, True, 20_000),
+    ("long_lag_rnn", 10, {"p": 100}, True, 20_000),
     ("long_lag_random", 10, {"p": 100}, True, 10_000),
-    ("two_sequence_3a", 10, {}, False, None),
-    ("temporal_order_4", 10, {}, False, 40_000),
-    ("adding", 10, {}, False, 40_000),
+    ("two_sequence_3a", 10, {}, False, 100_000),
+    ("temporal_order_4", 10, {}, False, 60_000),
+    ("adding", 10, {}, False, 100_000),
     ("embedded_reber", 10, {}, False, None),
     ("periodic_cos_f10", 10, {}, False, 2_000),
     ("periodic_cos_f10_lstm2000", 10, {}, False, 2_000),
     ("periodic_cos_f25", 10, {}, False, 2_000),
     ("periodic_cos_f25_lstm2000", 10, {}, False, 2_000),
+    ("periodic_cos_f10", 10, {}, False, 20_000),
 ]
 
 
@@ -82,6 +90,48 @@ class Outcome:
                  f"{self.solved}/{self.trials} ({self.percent:.0f}%)", med, f"{self.budget:,}", f"{self.wall:.0f} s",
                  notes, f"`{self.command}`"]
         return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+
+
+def append_markdown(path: str, out: Outcome) -> None:
+    """Append ``out``'s table row to ``path``, starting the table (header) if the file has none."""
+    text = ""
+    if os.path.isfile(path):
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    with open(path, "a", encoding="utf-8") as f:
+        if MARKDOWN_HEADER.splitlines()[0] not in text:
+            f.write(("\n" if text and not text.endswith("\n") else "") + ("\n" if text else "")
+                    + MARKDOWN_HEADER + "\n")
+        f.write(out.markdown() + "\n")
+
+
+def write_json(path: str, outcomes: list[Outcome]) -> None:
+    """Add ``outcomes`` to the JSON results file ``path`` (a list of objects with Outcome's fields).
+
+    An entry with the same command is replaced (re-running a command updates its row); the
+    others are kept in order. A missing, empty or unreadable file starts a new list.
+    """
+    entries: list = []
+    if os.path.isfile(path):
+        try:
+            with open(path, encoding="utf-8") as f:
+                loaded = json.load(f)
+            entries = loaded if isinstance(loaded, list) else []
+        except (OSError, ValueError):
+            entries = []
+    for out in outcomes:
+        d = dataclasses.asdict(out)
+        d["percent"] = out.percent
+        i = next((j for j, e in enumerate(entries) if isinstance(e, dict) and e.get("command") == out.command), None)
+        if i is None:
+            entries.append(d)
+        else:
+            entries[i] = d
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(entries, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+    os.replace(tmp, path)
 
 
 MARKDOWN_HEADER = ("| experiment | setup (ours) | paper reports | paper: sequences | ours: solved | ours: median "
@@ -175,6 +225,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="data seed")
     ap.add_argument("--markdown", nargs="?", const="-", default=None, metavar="FILE",
                     help="print a markdown table row (or append it to FILE)")
+    ap.add_argument("--json", default=None, metavar="FILE",
+                    help="add each run's outcome to the JSON results FILE (the app prefers it; same command replaces)")
     ap.add_argument("--all", action="store_true", help="run the results table's set (ALL_RUNS)")
     ap.add_argument("--list", action="store_true", help="list the presets")
     args = ap.parse_args(argv)
@@ -196,8 +248,9 @@ def main(argv: list[str] | None = None) -> int:
             print(out.line() + "\n", flush=True)
             rows.append(out.markdown())
             if args.markdown and args.markdown != "-":
-                with open(args.markdown, "a", encoding="utf-8") as f:
-                    f.write(out.markdown() + "\n")
+                append_markdown(args.markdown, out)
+            if args.json:
+                write_json(args.json, [out])
         if args.markdown == "-":
             print(MARKDOWN_HEADER)
             print("\n".join(rows))

@@ -1,0 +1,63 @@
+"""The reproduction command's outputs: ``--json`` and ``--markdown`` files the app reads back."""
+from __future__ import annotations
+
+import json
+
+from app import results_file
+from lstm_core import experiments
+
+ARGS = ["long_lag_rnn", "--trials", "2", "--budget", "20", "--set", "p=4", "--reduced"]
+
+
+def test_json_file_is_written_replaced_by_command_and_loaded_by_the_app(tmp_path, capsys):
+    js, md = tmp_path / "results.json", tmp_path / "results.md"
+    assert experiments.main(ARGS + ["--json", str(js), "--markdown", str(md)]) == 0
+    data = json.loads(js.read_text())
+    assert len(data) == 1
+    row = data[0]
+    assert row["name"] == "long_lag_rnn" and row["trials"] == 2 and row["budget"] == 20 and row["reduced"] is True
+    assert row["command"] == ("python -m lstm_core.experiments long_lag_rnn --trials 2 --set p=4 --budget 20 "
+                              "--reduced")
+    assert set(row) >= {f.name for f in experiments.dataclasses.fields(experiments.Outcome)}
+    # a second command is appended; re-running the first replaces its entry instead of duplicating it
+    assert experiments.main(["long_lag_rnn", "--trials", "2", "--budget", "10", "--set", "p=4", "--reduced",
+                             "--json", str(js)]) == 0
+    assert experiments.main(ARGS + ["--json", str(js)]) == 0
+    data = json.loads(js.read_text())
+    assert [d["budget"] for d in data] == [20, 10]
+    frame, source = results_file.load(tmp_path)
+    assert "results.json (2 runs)" in source
+    assert frame.iloc[0]["name"] == "long_lag_rnn" and frame.iloc[0].settings == {"p": 4}
+    assert frame.iloc[0].solved == row["solved"] and bool(frame.iloc[0].reduced)
+    # the markdown row of the same run says the same
+    md_frame = results_file.parse_markdown(md.read_text())
+    assert md_frame.iloc[0].solved == row["solved"] and md_frame.iloc[0].budget == 20
+
+
+def test_unreadable_json_file_starts_a_new_list(tmp_path):
+    js = tmp_path / "results.json"
+    js.write_text("{broken")
+    assert experiments.main(ARGS + ["--json", str(js)]) == 0
+    assert len(json.loads(js.read_text())) == 1
+
+
+def test_markdown_file_gets_the_table_header_once(tmp_path):
+    md = tmp_path / "results.md"
+    md.write_text("# Results\n\nHow they were produced.")
+    for _ in range(2):
+        assert experiments.main(ARGS + ["--markdown", str(md)]) == 0
+    text = md.read_text()
+    assert text.count(experiments.MARKDOWN_HEADER) == 1 and text.startswith("# Results")
+    assert "produced.\n\n| experiment" in text
+    frame = results_file.parse_markdown(text)
+    assert len(frame) == 2 and frame.iloc[1]["name"] == "long_lag_rnn"
+
+
+def test_all_runs_are_valid_presets_with_at_least_ten_trials():
+    from lstm_core.training import get_preset
+    for name, trials, settings, reduced, budget in experiments.ALL_RUNS:
+        preset = get_preset(name)
+        if settings:
+            preset = preset.with_task(**settings)           # raises on a bad setting
+        assert trials >= 10 and (budget is None or budget >= 1)
+        assert isinstance(reduced, bool)
