@@ -50,10 +50,15 @@ class RTRL:
                 self.e[f"u_{g}"] = np.zeros(lead + (nb, bs, bs))
 
     def step(self, x: Array, target: Array | None = None, mask: Array | None = None,
-             prepared: dict | None = None):
-        """One timestep. Returns (y, loss of this step, truncated gradient of this step's loss)."""
+             prepared: dict | None = None, checked: bool = False):
+        """One timestep. Returns (y, loss of this step, truncated gradient of this step's loss).
+
+        ``checked=True``: ``x`` is already checked and broadcast (``model.check_inputs``, as the
+        trainer does once per batch) and is used as it is.
+        """
         m, c = self.model, self.model.cell
-        x = m.check_inputs(x, time_axis=False)
+        if not checked:
+            x = m.check_inputs(x, time_axis=False)
         P = prepared if prepared is not None else c.prepare(m.params)
         with np.errstate(over="ignore", invalid="ignore"):
             self.state, hidden, rec = c.step(P, self.state, x)

@@ -97,3 +97,31 @@ def test_masked_update_moves_only_the_active_members_exactly(momentum):
                     ref[n][k] = ref[n][k] - 0.3 * grads[n][k]
         for n in ref:
             np.testing.assert_array_equal(params[n], ref[n], err_msg=n)
+
+
+def test_masked_update_with_one_flag_for_every_member():
+    for momentum in (0.0, 0.9):
+        for flag, want in ((False, 1.0), (True, 0.9)):
+            p = {"a": np.ones((3, 2))}
+            SGD(0.1, momentum, K=3).apply(p, {"a": np.ones((3, 2))}, flag)
+            np.testing.assert_array_equal(p["a"], np.full((3, 2), want))
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_rtrl_step_on_checked_inputs_equals_the_checked_step(batch):
+    cfg = lc.ModelConfig(variant="lstm1997", n_in=3, n_out=2, n_blocks=2, block_size=2, init_range=0.5)
+    pop = lc.build_population([cfg.replace(seed=s) for s in range(3)])
+    rng = np.random.default_rng(batch)
+    xs = rng.normal(size=(5, 3, batch, 3))
+    tg, mk = rng.random(size=(5, 3, batch, 2)), (rng.random(size=(5, 3, batch)) < 0.7).astype(float)
+    a, b = lc.RTRL(pop, batch=batch), lc.RTRL(pop, batch=batch)
+    P = pop.cell.prepare(pop.params)
+    xc = pop.check_inputs(xs)
+    for t in range(5):
+        ya, la, ga = a.step(xc[t], tg[t], mk[t], prepared=P, checked=True)
+        yb, lb, gb = b.step(xs[t], tg[t], mk[t], prepared=P)
+        np.testing.assert_array_equal(ya, yb)
+        np.testing.assert_array_equal(la, lb)
+        for n in gb:
+            assert ga[n].shape == gb[n].shape
+            np.testing.assert_array_equal(ga[n], gb[n], err_msg=n)

@@ -73,9 +73,12 @@ class SGD:
             idx = None
         else:
             mask = np.ones(self.K, dtype=bool) if active is None else np.asarray(active, dtype=bool)
-            if not mask.any():
+            if mask.ndim == 0:                                     # one flag for every member
+                mask = np.full(self.K, bool(mask))
+            frozen = np.flatnonzero(~mask)
+            if frozen.size == self.K:
                 return
-            idx = None if mask.all() else np.flatnonzero(mask)   # update only the active members
+            idx = None if frozen.size == 0 else np.flatnonzero(mask)   # update only the active members
         if self.momentum and self.velocity is None:
             self.velocity = {n: np.zeros_like(p) for n, p in params.items()}
         where: dict[int, Array] = {}                              # the mask, shaped per ndim
@@ -90,17 +93,21 @@ class SGD:
                 else:
                     p -= self.lr * g
                 continue
-            # only the active members' entries are written (ufunc ``where=``): the same numbers
-            # as updating p[idx] with g[idx], without gathering and scattering copies
-            w = where.get(p.ndim)
-            if w is None:
-                w = where[p.ndim] = mask.reshape((self.K,) + (1,) * (p.ndim - 1))
             if self.momentum:
+                # only the active members' entries are written (ufunc ``where=``): the same
+                # numbers as updating v[idx], p[idx] with g[idx], without gathered copies
+                w = where.get(p.ndim)
+                if w is None:
+                    w = where[p.ndim] = mask.reshape((self.K,) + (1,) * (p.ndim - 1))
                 v = self.velocity[n]
                 np.copyto(v, self.momentum * v - self.lr * g, where=w)
                 np.add(p, v, out=p, where=w)
             else:
-                np.subtract(p, self.lr * g, out=p, where=w)
+                # a frozen member's step is set to exactly 0 (whatever its gradient holds), and
+                # x − 0 is x bit for bit: the same as updating p[idx] only, with fewer copies
+                u = self.lr * g
+                u[frozen] = 0.0
+                p -= u
 
     def step(self, params: dict[str, Array], grads: dict[str, Array], active: Array | bool | None = None) -> StepInfo:
         """Clip, then update ``params`` in place. Returns the pre-clipping norm per member."""

@@ -265,7 +265,7 @@ class Trainer:
                     self.opt.apply(model.params, zeros, self._member_mask(alive & (t < steps)))
                     P = prepare(model.params)
                 continue
-            y, lt, g = r.step(xs[t], tg[t], mk[t], prepared=P)    # P: the newest weights
+            y, lt, g = r.step(xs[t], tg[t], mk[t], prepared=P, checked=True)    # P: the newest weights
             outs.append(y)
             if not np.isfinite(lt).all():
                 alive = self._forward_failures(lt, alive, step=t)
