@@ -20,7 +20,7 @@ import numpy as np
 import lstm_core as lc
 from lstm_core.training import Progress, ProbeTrace, Trainer
 
-TICK_SECONDS = 0.05       # training time per UI tick: short enough for ≥ 5 chart redraws a second
+TICK_SECONDS = 0.03       # training time per UI tick: short enough for ≥ 5 chart redraws a second
 MAX_CHUNK = 5_000         # sequences per tick, whatever the measured speed
 MAX_POINTS = 400          # points per curve in the figures; older points are thinned
 MAX_TRAINER_HISTORY = 4_000   # reports kept in trainer.history (the CSV export)
