@@ -38,8 +38,10 @@ export default function () {
       if (tries < 60) requestAnimationFrame(() => restore(plot, key, tries + 1));
       return;
     }
-    plot.__gatelabRestoring = true;
-    Promise.resolve(window.Plotly.relayout(plot, z.ranges)).finally(() => { plot.__gatelabRestoring = false; });
+    // No "restoring" flag: the relayout this causes reports exactly the saved ranges, which the
+    // listener stores again (a no-op). A flag cleared when relayout's promise settles stayed set
+    // for ever when a rerun replaced the chart mid-relayout, and every later zoom was ignored.
+    Promise.resolve(window.Plotly.relayout(plot, z.ranges)).catch(() => {});   // a replaced chart may reject
   };
   const watch = (plot) => {
     if (plot.__gatelabWatched || typeof plot.on !== 'function') return;
@@ -47,7 +49,7 @@ export default function () {
     if (!key) return;
     plot.__gatelabWatched = true;
     plot.on('plotly_relayout', (ev) => {
-      if (plot.__gatelabRestoring || !ev) return;
+      if (!ev) return;
       const keys = Object.keys(ev);
       if (keys.some((k) => /axis\d*\.autorange$/.test(k) && ev[k])) { delete saved[key]; return; }
       const ranges = keys.filter((k) => /^[xy]axis\d*\.range(\[[01]\])?$/.test(k));
