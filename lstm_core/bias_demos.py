@@ -24,7 +24,8 @@ import numpy as np
 import pandas as pd
 
 from . import activations
-from .config import MEMORY_CELL_VARIANTS, ModelConfig
+from .config import ModelConfig
+from .variants import MEMORY_CELL_VARIANTS, REGISTRY, is_memory_cell
 from .error_flow import error_flow
 from .gradients import gradients
 from .model import Model, build_population
@@ -41,7 +42,7 @@ PROBE_BATCH = 32          # sequences in the abuse measurement's probe batch
 
 
 def _memory(cfg: ModelConfig) -> None:
-    if cfg.variant not in MEMORY_CELL_VARIANTS:
+    if not is_memory_cell(cfg):
         raise ValueError(f"this measurement needs an LSTM-1997-family network (cell states s, output "
                          f"gates y_og), not {cfg.variant}; choose one of {list(MEMORY_CELL_VARIANTS)}")
 
@@ -185,8 +186,9 @@ def forget_flow(base: ModelConfig, biases: list[float], xs: np.ndarray, method: 
     from the per-step factors), ``y_fg`` (n_biases, T) mean forget-gate activation per step and
     ``per_step`` (n_biases,) the geometric-mean factor of one step back.
     """
-    if base.variant not in ("lstm2000", "lstm2002") or not base.forget_gate:
-        raise ValueError(f"the forget-gate story needs lstm2000 or lstm2002 with a forget gate, not {base.variant}")
+    if not base.has_forget_gate:
+        with_forget = [n for n, v in REGISTRY.items() if "forget_gate" in v.options]
+        raise ValueError(f"the forget-gate story needs {' or '.join(with_forget)} with a forget gate, not {base.variant}")
     if not 1 <= len(biases) <= 12:
         raise ValueError("give between 1 and 12 forget-gate biases")
     d = base.to_dict()

@@ -21,30 +21,13 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-VARIANTS: dict[str, str] = {
-    "rnn": "simple recurrent network h(t) = f(W x + U h(t−1) + b): the vanishing-gradient baseline",
-    "local_feedback": "Frasconi, Gori & Soda 1992: units with only a self-loop (net-input or activation feedback)",
-    "lstm1997": "Hochreiter & Schmidhuber 1997: constant error carousel, input and output gates",
-    "lstm2000": "Gers, Schmidhuber & Cummins 2000: LSTM-1997 plus a forget gate",
-    "lstm2002": "Gers, Schraudolph & Schmidhuber 2002: forget gate plus peephole connections",
-    "lstm": "the modern LSTM, exactly PyTorch's nn.LSTM (one layer)",
-    "gru": "the gated recurrent unit, exactly PyTorch's nn.GRU (one layer)",
-}
-MEMORY_CELL_VARIANTS = ("lstm1997", "lstm2000", "lstm2002")
+from .variants import GATE_BIASES, MEMORY_CELL_VARIANTS, VARIANTS  # noqa: F401 — re-exported
+from .variants import variant as variant_record
+
 
 # Caps that keep one user from exhausting the server; the core enforces them so every client does.
 LIMITS = {"n_in": 256, "n_out": 256, "n_hidden": 256, "n_blocks": 32, "block_size": 8, "units": 256}
 
-# friendly gate name -> parameter name, per variant
-GATE_BIASES: dict[str, dict[str, str]] = {
-    "rnn": {"hidden": "b"},
-    "local_feedback": {"hidden": "b"},
-    "lstm1997": {"input": "b_ig", "output": "b_og", "cell": "b_c"},
-    "lstm2000": {"input": "b_ig", "output": "b_og", "forget": "b_fg", "cell": "b_c"},
-    "lstm2002": {"input": "b_ig", "output": "b_og", "forget": "b_fg", "cell": "b_c"},
-    "lstm": {"input": "b_i", "forget": "b_f", "cell": "b_g", "output": "b_o"},
-    "gru": {"reset": "b_ir", "update": "b_iz", "candidate": "b_in"},
-}
 OUTPUT_ACTIVATIONS = ("sigmoid", "identity", "tanh", "softmax")
 CELL_INPUT = ("g1997", "sigmoid", "tanh", "identity")
 CELL_OUTPUT = ("h1997", "tanh", "identity")
@@ -135,10 +118,11 @@ class ModelConfig:
         set_("block_size", _int_setting("block_size (cells per block)", self.block_size, 1, LIMITS["block_size"]))
         for k in ("n_static", "n_net_fb", "n_act_fb"):
             set_(k, _int_setting(k, getattr(self, k), 0, LIMITS["units"]))
-        if self.variant == "local_feedback" and self.n_static + self.n_net_fb + self.n_act_fb == 0:
-            raise ValueError("local_feedback needs at least one hidden unit (n_static + n_net_fb + n_act_fb ≥ 1)")
-        if self.variant == "local_feedback" and self.n_static + self.n_net_fb + self.n_act_fb > LIMITS["units"]:
-            raise ValueError(f"local_feedback: at most {LIMITS['units']} hidden units in total")
+        if "n_act_fb" in self.record.settings:             # local feedback: the three kinds of unit
+            if self.n_static + self.n_net_fb + self.n_act_fb == 0:
+                raise ValueError(f"{self.variant} needs at least one hidden unit (n_static + n_net_fb + n_act_fb ≥ 1)")
+            if self.n_static + self.n_net_fb + self.n_act_fb > LIMITS["units"]:
+                raise ValueError(f"{self.variant}: at most {LIMITS['units']} hidden units in total")
         if self.activation not in ("tanh", "sigmoid"):
             raise ValueError(f"activation must be 'tanh' or 'sigmoid', got {self.activation!r}")
         for name, value, allowed in (("cell_input (g)", self.cell_input, CELL_INPUT),
@@ -181,12 +165,17 @@ class ModelConfig:
 
     # -- derived sizes -----------------------------------------------------------------
     @property
+    def record(self):
+        """This variant's entry in the registry (``lstm_core.variants``)."""
+        return variant_record(self.variant)
+
+    @property
     def has_forget_gate(self) -> bool:
-        return self.variant in ("lstm2000", "lstm2002") and self.forget_gate
+        return "forget_gate" in self.record.options and self.forget_gate
 
     @property
     def has_peepholes(self) -> bool:
-        return self.variant == "lstm2002" and self.peepholes
+        return "peepholes" in self.record.options and self.peepholes
 
     @property
     def n_cells(self) -> int:
@@ -195,11 +184,16 @@ class ModelConfig:
     @property
     def hidden_size(self) -> int:
         """Size of the vector the output layer reads (without the optional direct input)."""
-        if self.variant in MEMORY_CELL_VARIANTS:
+        if self.record.memory_cell:
             return self.n_cells
-        if self.variant == "local_feedback":
+        if "n_act_fb" in self.record.settings:
             return self.n_static + self.n_net_fb + self.n_act_fb
         return self.n_hidden
+
+    @property
+    def n_bias_units(self) -> int:
+        """How many entries a per-block / per-unit bias list has for this network."""
+        return self.n_blocks if self.record.bias_unit == "block" else self.hidden_size
 
     # -- JSON round trip ---------------------------------------------------------------
     def to_dict(self) -> dict:

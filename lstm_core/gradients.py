@@ -17,6 +17,7 @@ import numpy as np
 from .cells.base import outer_sum, time_batch_sum
 from .model import Model
 from .sequence import Run, StepViews, forward, loss_and_output_error
+from .variants import supporting
 
 Array = np.ndarray
 METHODS = ("bptt", "truncated", "tbptt")
@@ -34,8 +35,8 @@ def backward(model: Model, run: Run, dnet_out: Array, method: str = "bptt", k: i
     if method not in METHODS:
         raise ValueError(f"unknown gradient method {method!r}; choose one of {list(METHODS)}")
     truncated = method == "truncated"
-    if truncated and model.config.variant not in ("lstm1997", "lstm2000", "lstm2002"):
-        raise ValueError(f"the 1997 truncated gradient is defined for lstm1997/lstm2000/lstm2002, "
+    if method not in model.config.record.gradient_methods:
+        raise ValueError(f"the 1997 truncated gradient is defined for {', '.join(supporting('truncated'))}, "
                          f"not {model.config.variant}; use method='bptt' or 'tbptt'")
     if method == "tbptt":
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
@@ -63,13 +64,14 @@ def backward(model: Model, run: Run, dnet_out: Array, method: str = "bptt", k: i
 
 def gradients(model: Model, xs: Array, targets: Array, mask: Array | None = None,
               method: str = "bptt", k: int | None = None, state: dict | None = None,
-              return_run: bool = False):
+              return_run: bool = False, fast: bool = False):
     """(loss, grads): loss per network (scalar, or (K,) for a population) and dL/dθ.
 
     ``state`` starts the sequence from a given state (treated as a constant);
-    ``return_run=True`` also returns the forward ``Run`` (outputs, internals, final state).
+    ``return_run=True`` also returns the forward ``Run`` (outputs, internals, final state);
+    ``fast=True`` uses the cell's whole-sequence accelerator if it has one (lstm, gru).
     """
-    run = forward(model, xs, state=state)
+    run = forward(model, xs, state=state, fast=fast)
     if mask is None:
         mask = np.ones(np.asarray(targets).shape[:-1])
     loss, dnet_out = loss_and_output_error(model, run.outputs, run.internals["net_out"], targets, mask)

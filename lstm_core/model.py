@@ -17,7 +17,7 @@ import numpy as np
 
 from . import activations
 from .cells import make_cell
-from .config import GATE_BIASES, ModelConfig
+from .config import ModelConfig
 
 Array = np.ndarray
 _STRUCTURE_FREE = ("seed", "bias", "init", "init_range", "recurrent_scale")
@@ -34,12 +34,11 @@ def _resolve_spec(spec, shape: tuple, name: str, cfg: ModelConfig, rng: np.rando
         values = np.linspace(spec[1], spec[2], rows)
     else:
         values = np.asarray(spec, dtype=float)
-        per_block = cfg.variant in ("lstm1997", "lstm2000", "lstm2002") and rows == cfg.n_cells \
-            and len(values) == cfg.n_blocks
+        per_block = cfg.record.bias_unit == "block" and rows == cfg.n_cells and len(values) == cfg.n_blocks
         if per_block:                                    # a per-block list for a per-cell vector
             values = np.repeat(values, cfg.block_size)
         elif len(values) != rows:
-            unit = "block" if cfg.variant in ("lstm1997", "lstm2000", "lstm2002") else "unit"
+            unit = cfg.record.bias_unit
             raise ValueError(f"{name}: got {len(values)} values but this {cfg.variant} network needs "
                              f"{rows} (one per {unit})")
     return np.broadcast_to(values.reshape((rows,) + (1,) * (len(shape) - 1)), shape).copy()
@@ -58,11 +57,11 @@ def init_params(cfg: ModelConfig, cell) -> dict[str, Array]:
     shapes["W_out"], shapes["b_out"] = (cfg.n_out, n_hid), (cfg.n_out,)
     r = cfg.init_range
     params = {name: rng.uniform(-r, r, size=shape) for name, shape in shapes.items()}
-    if cfg.recurrent_scale is not None and cfg.variant in ("rnn", "lstm", "gru"):
+    if cfg.recurrent_scale is not None and cfg.record.recurrent_scale:
         for name in cell.recurrent:
             q, rr = np.linalg.qr(rng.standard_normal(shapes[name]))
             params[name] = cfg.recurrent_scale * q * np.sign(np.diag(rr))   # all singular values = scale
-    gate_map = GATE_BIASES[cfg.variant]
+    gate_map = cfg.record.gate_biases
     overrides = [(gate_map[g], f"bias[{g!r}]", s) for g, s in cfg.bias]
     overrides += [(p, f"init[{p!r}]", s) for p, s in cfg.init]
     for pname, label, spec in overrides:

@@ -20,6 +20,7 @@ import numpy as np
 
 from . import activations
 from .model import Model
+from .variants import check_algorithm
 from .sequence import loss_and_output_error
 
 Array = np.ndarray
@@ -29,9 +30,7 @@ class RTRL:
     """Online truncated-gradient computation for one (population) model."""
 
     def __init__(self, model: Model, batch: int = 1) -> None:
-        if model.config.variant not in ("lstm1997", "lstm2000", "lstm2002"):
-            raise ValueError(f"RTRL (the 1997 truncated gradient) is defined for lstm1997/lstm2000/"
-                             f"lstm2002, not {model.config.variant}")
+        check_algorithm(model.config, "rtrl")
         self.model = model
         self.reset(batch)
 

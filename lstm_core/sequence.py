@@ -1,10 +1,11 @@
 """Whole-sequence forward pass and the losses.
 
 ``forward(model, xs)`` runs ``cell.step`` once per timestep (the same code as
-``Model.step``) and stacks every step's named internals into ``run.internals[name]`` of
-shape (T, ..., B, n). A cell with a whole-sequence fast path (``forward_sequence``, the
-lstm) writes the steps straight into (T, ...) buffers instead — same numbers, bit for bit
-(``Model.step`` runs that code on T = 1) — and ``run.recs[t]`` are views of them.
+``Model.step``, the readable cell) and stacks every step's named internals into
+``run.internals[name]`` of shape (T, ..., B, n). ``fast=True`` (training, benchmarks) lets a
+cell with a whole-sequence accelerator (``forward_sequence``: lstm, gru) write all steps
+straight into (T, ...) buffers instead — the same numbers to 1e-12, plain arrays, and
+``run.recs[t]`` are views of them.
 Loss (the papers' squared error, averaged over the batch):
     L = (1/B) Σ_t Σ_i mask_t · ½ (y_i(t) − d_i(t))²
 or, for softmax outputs, L = −(1/B) Σ_t mask_t Σ_i d_i(t) log y_i(t).
@@ -90,11 +91,11 @@ class Run:
 
 
 def forward(model: Model, xs: Array, state: dict | None = None, check: bool = True,
-            fast: bool = True) -> Run:
+            fast: bool = False) -> Run:
     """Run a whole sequence xs (T, B, n_in) [or (T, K, B, n_in)] through the model.
 
-    ``fast=False`` forces the generic per-step loop even for a cell with a fast path
-    (the tests compare the two).
+    ``fast=True`` uses the cell's whole-sequence accelerator if it has one (opt-in: training
+    and benchmarks; the tests compare the two paths).
     """
     xs = model.check_inputs(xs)
     if state is None:
@@ -107,7 +108,8 @@ def forward(model: Model, xs: Array, state: dict | None = None, check: bool = Tr
             hidden, stacked, state, cache = cell.forward_sequence(P, xs, state)
             net_out, y = model.output(hidden)
         else:
-            xp = cell.project_inputs(P, xs)
+            # W x(t) for every t in one matmul, for cells whose step takes it precomputed
+            xp = cell.project_inputs(P, xs) if hasattr(cell, "project_inputs") else [None] * xs.shape[0]
             hiddens = []
             for t in range(xs.shape[0]):
                 state, hidden, rec = cell.step(P, state, xs[t], xp[t])

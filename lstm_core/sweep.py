@@ -26,7 +26,7 @@ from typing import Iterable, Iterator
 import numpy as np
 import pandas as pd
 
-from .config import GATE_BIASES, MEMORY_CELL_VARIANTS, ModelConfig
+from .config import ModelConfig
 from .model import Model, build, build_population
 from .sequence import forward
 from .tasks import Criterion, Task, get_task
@@ -41,11 +41,7 @@ MAX_MEMBERS = 400
 
 def n_bias_units(cfg: ModelConfig) -> int:
     """How many entries a per-block / per-unit bias list has for this network."""
-    if cfg.variant in MEMORY_CELL_VARIANTS:
-        return cfg.n_blocks
-    if cfg.variant == "local_feedback":
-        return cfg.n_static + cfg.n_net_fb + cfg.n_act_fb
-    return cfg.n_hidden
+    return cfg.n_bias_units
 
 
 def _fmt(v: float) -> str:
@@ -158,7 +154,7 @@ def grid_configs(base: ModelConfig, x: Axis, y: Axis | None,
     seeds = [int(s) for s in seeds]
     if not 1 <= len(seeds) <= MAX_SEEDS or len(set(seeds)) != len(seeds) or min(seeds) < 0:
         raise ValueError(f"give between 1 and {MAX_SEEDS} distinct seeds ≥ 0, got {seeds}")
-    gates = GATE_BIASES[base.variant]
+    gates = base.record.gate_biases
     axes = [x] + ([y] if y is not None else [])
     for a in axes:
         if a.gate not in gates:

@@ -14,8 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from .model import Model, build
+from .variants import REGISTRY, TORCH_VARIANTS
 
-LAYOUT = {"lstm": ("i", "f", "g", "o"), "gru": ("r", "z", "n")}
+LAYOUT = {name: REGISTRY[name].torch_gates for name in TORCH_VARIANTS}     # gate order, as PyTorch stacks them
 
 
 def _np(v) -> np.ndarray:
@@ -38,10 +39,10 @@ def from_torch(state_dict: dict, variant: str | None = None, output_weight=None,
                          "nn.LSTM / nn.GRU (weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0)") from None
     H = w_hh.shape[1]
     if variant is None:
-        variant = {4 * H: "lstm", 3 * H: "gru"}.get(w_ih.shape[0])
+        variant = {len(g) * H: name for name, g in LAYOUT.items()}.get(w_ih.shape[0])
     if variant not in LAYOUT:
         raise ValueError(f"cannot tell an LSTM from a GRU: weight_ih_l0 has {w_ih.shape[0]} rows for hidden size {H}; "
-                         "pass variant='lstm' or 'gru'")
+                         f"pass variant= one of {list(LAYOUT)}")
     gates = LAYOUT[variant]
     G = len(gates)
     if w_ih.shape[0] != G * H or w_hh.shape != (G * H, H):
@@ -56,7 +57,7 @@ def from_torch(state_dict: dict, variant: str | None = None, output_weight=None,
     for n, k in enumerate(gates):
         rows = slice(n * H, (n + 1) * H)
         p[f"W_{k}"], p[f"U_{k}"] = w_ih[rows].copy(), w_hh[rows].copy()
-        if variant == "lstm":
+        if f"b_{k}" in p:                                # one summed bias per gate (the LSTM)
             p[f"b_{k}"] = b_ih[rows] + b_hh[rows]
         else:
             p[f"b_i{k}"], p[f"b_h{k}"] = b_ih[rows].copy(), b_hh[rows].copy()
@@ -76,12 +77,12 @@ def to_torch(model: Model, params: dict | None = None) -> dict[str, np.ndarray]:
     """
     variant = model.config.variant
     if variant not in LAYOUT:
-        raise ValueError(f"to_torch converts the 'lstm' and 'gru' variants, not {variant!r}")
+        raise ValueError(f"to_torch converts the {' and '.join(LAYOUT)} variants, not {variant!r}")
     p = model.params if params is None else params
     gates = LAYOUT[variant]
     out = {"weight_ih_l0": np.concatenate([p[f"W_{k}"] for k in gates], axis=-2),
            "weight_hh_l0": np.concatenate([p[f"U_{k}"] for k in gates], axis=-2)}
-    if variant == "lstm":
+    if f"b_{gates[0]}" in p:                              # summed bias: all of it in bias_ih
         out["bias_ih_l0"] = np.concatenate([p[f"b_{k}"] for k in gates], axis=-1)
         out["bias_hh_l0"] = np.zeros_like(out["bias_ih_l0"])
     else:

@@ -6,17 +6,25 @@
     h(t) = (1 − z(t)) ⊙ n(t) + z(t) ⊙ h(t−1)
 Shapes: W_* (..., H, n_in), U_* (..., H, H), b_i*, b_h* (..., H); state h (..., B, H).
 
-As for the lstm, one step and a whole sequence run the same code (``gru_fused``);
-``backward_sequence`` is the fast path, ``backward_step`` / ``param_grads`` the generic one.
+``step`` below is the readable cell (the four equations, line by line), the code ``Model.step``
+and ``lc.forward`` run; ``backward_step`` / ``param_grads`` are its chain rule.
+``forward_sequence`` / ``backward_sequence`` (``gru_fused``) are the opt-in whole-sequence
+accelerator (``lc.forward(..., fast=True)``), equal to the readable path to 1e-12.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from . import gru_fused
+from ..activations import sigmoid
 from .base import outer_sum, stack, time_batch_sum
 
 GATES = ("r", "z", "n")
+
+
+def T(w: np.ndarray) -> np.ndarray:
+    """W^T over the last two axes (a population's leading K axis stays in front)."""
+    return np.swapaxes(w, -1, -2)
 
 
 class GRUCell:
@@ -43,13 +51,27 @@ class GRUCell:
         bi = np.concatenate([p[f"b_i{k}"] for k in GATES], axis=-1)[..., None, :]
         bh = np.concatenate([p[f"b_h{k}"] for k in GATES], axis=-1)[..., None, :]
         s = gru_fused.column_scale(self.H)
-        return {"W": W, "U": U, "Wt_s": np.ascontiguousarray(np.swapaxes(W, -1, -2) * s),
+        return {"p": p, "W": W, "U": U, "Wt_s": np.ascontiguousarray(np.swapaxes(W, -1, -2) * s),
                 "Ut_s": np.ascontiguousarray(np.swapaxes(U, -1, -2) * s), "bi_s": bi * s, "bh_s": bh * s}
 
     def zero_state(self, lead: tuple) -> dict:
         return {"h": np.zeros(lead + (self.H,))}
 
-    def project_inputs(self, P: dict, xs: np.ndarray) -> np.ndarray:
+    def step(self, P: dict, state: dict, x: np.ndarray, xp: np.ndarray | None = None):
+        """One timestep of the equations above: (state(t−1), x(t)) -> (state(t), h(t), rec)."""
+        p, h_prev = P["p"], state["h"]
+        lin = lambda k: x @ T(p[f"W_{k}"]) + p[f"b_i{k}"][..., None, :]          # noqa: E731 — W_k x + b_ik
+        rec_ = lambda k: h_prev @ T(p[f"U_{k}"]) + p[f"b_h{k}"][..., None, :]    # noqa: E731 — U_k h + b_hk
+        r = sigmoid(lin("r") + rec_("r"))                    # reset gate
+        z = sigmoid(lin("z") + rec_("z"))                    # update gate
+        hn = rec_("n")
+        n = np.tanh(lin("n") + r * hn)                       # candidate
+        h = (1.0 - z) * n + z * h_prev                       # new hidden state
+        rec = {"x": x, "h_prev": h_prev, "r": r, "z": z, "n": n, "hn": hn, "h": h}
+        return {"h": h}, h, rec
+
+    # -- the opt-in whole-sequence accelerator (gru_fused) ---------------------------------
+    def project_sequence(self, P: dict, xs: np.ndarray) -> np.ndarray:
         """s ⊙ (W x(t) + b_i) for every t at once (one large matmul instead of T small ones)."""
         gi = np.matmul(xs, P["Wt_s"])
         gi += P["bi_s"]
@@ -59,12 +81,6 @@ class GRUCell:
         """All T steps at once: (hidden, internals name -> (T, ..., B, n), final state, cache)."""
         fw = gru_fused.forward_sequence(P, xs, state["h"], xp)
         return fw["hs"][1:], gru_fused.internals(fw), {"h": fw["hs"][-1]}, fw
-
-    def step(self, P: dict, state: dict, x: np.ndarray, xp: np.ndarray | None = None):
-        # one step = the whole-sequence code on T = 1 (bit-identical to lc.forward)
-        _, recs, final, _ = self.forward_sequence(P, x[None], state, None if xp is None else xp[None])
-        rec = {n: v[0] for n, v in recs.items()}
-        return final, rec["h"], rec
 
     def backward_step(self, P, rec, dstate, dhidden, truncated=False):
         H = self.H

@@ -7,19 +7,26 @@
 Shapes: W_* (..., H, n_in), U_* (..., H, H), b_* (..., H) (PyTorch's bias_ih + bias_hh);
 state h, c (..., B, H).
 
-The forward pass of one step and of a whole sequence is the same code (``lstm_fused``), so
-``Model.step`` and ``lc.forward`` agree bit for bit; ``forward_sequence`` /
-``backward_sequence`` are the whole-sequence fast path that ``lc.forward`` and
-``lc.backward`` use, ``backward_step`` / ``param_grads`` the generic per-step one.
+``step`` below is the readable cell: the six equations above, line by line, and the code that
+``Model.step`` and ``lc.forward`` run. ``backward_step`` / ``param_grads`` are its chain rule.
+``forward_sequence`` / ``backward_sequence`` are an opt-in accelerator (``lstm_fused``: all T
+steps into pooled buffers; ``lc.forward(..., fast=True)``, used by training and the benchmarks),
+equal to the readable path to 1e-12 (``tests/test_fast_path.py``).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from . import lstm_fused
+from ..activations import sigmoid
 from .base import outer_sum, stack, time_batch_sum
 
 GATES = ("i", "f", "g", "o")                  # PyTorch's order (parameter names, rec "net")
+
+
+def T(w: np.ndarray) -> np.ndarray:
+    """W^T over the last two axes (a population's leading K axis stays in front)."""
+    return np.swapaxes(w, -1, -2)
 ORDER = lstm_fused.ORDER                      # internal order of the stacked gates: (o, i, f, g)
 
 
@@ -46,31 +53,40 @@ class LSTMCell:
         U = np.concatenate([p[f"U_{k}"] for k in ORDER], axis=-2)
         b = np.concatenate([p[f"b_{k}"] for k in ORDER], axis=-1)[..., :, None]
         s = lstm_fused.column_scale(self.H)[:, None]     # σ(x) = ½ tanh(x/2) + ½
-        return {"W": W, "U": U, "Ut": np.ascontiguousarray(np.swapaxes(U, -1, -2)),
+        return {"p": p, "W": W, "U": U, "Ut": np.ascontiguousarray(np.swapaxes(U, -1, -2)),
                 "W_s": W * s, "U_s": U * s, "b_s": b * s}
 
     def zero_state(self, lead: tuple) -> dict:
         return {"h": np.zeros(lead + (self.H,)), "c": np.zeros(lead + (self.H,))}
 
-    def project_inputs(self, P: dict, xs: np.ndarray) -> np.ndarray:
+    def step(self, P: dict, state: dict, x: np.ndarray, xp: np.ndarray | None = None):
+        """One timestep of the equations above: (state(t−1), x(t)) -> (state(t), h(t), rec)."""
+        p, h_prev, c_prev = P["p"], state["h"], state["c"]
+        net = {k: x @ T(p[f"W_{k}"]) + h_prev @ T(p[f"U_{k}"]) + p[f"b_{k}"][..., None, :] for k in GATES}
+        i = sigmoid(net["i"])                                # input gate
+        f = sigmoid(net["f"])                                # forget gate
+        g = np.tanh(net["g"])                                # candidate
+        o = sigmoid(net["o"])                                # output gate
+        c = f * c_prev + i * g                               # cell state: the carousel, scaled by f
+        tanh_c = np.tanh(c)
+        h = o * tanh_c                                       # hidden state
+        rec = {"x": x, "h_prev": h_prev, "c_prev": c_prev, "net": np.concatenate([net[k] for k in GATES], -1),
+               "i": i, "f": f, "g": g, "o": o, "c": c, "tanh_c": tanh_c, "h": h}
+        return {"h": h, "c": c}, h, rec
+
+    # -- the opt-in whole-sequence accelerator (lstm_fused) --------------------------------
+    def project_sequence(self, P: dict, xs: np.ndarray) -> np.ndarray:
         """s ⊙ (W x(t) + b) for every t at once (one large matmul instead of T small ones),
         feature-major: (T, ..., 4H, B)."""
         return lstm_fused.project(P, xs)
 
     def forward_sequence(self, P: dict, xs: np.ndarray, state: dict, xp: np.ndarray | None = None):
         """All T steps of xs (T, ..., B, n_in) at once: (hidden (T, ..., B, H), internals
-        name -> (T, ..., B, n) or a callable computing it, final state, cache for
-        ``backward_sequence``)."""
+        name -> (T, ..., B, n), final state, cache for ``backward_sequence``)."""
         fw = lstm_fused.forward_sequence(P, xs, state["h"], state["c"], xp)
         T_ = lstm_fused.T_
         final = {"h": T_(fw["hs"][-1]), "c": T_(fw["cs"][-1])}
-        return T_(fw["hs"][1:]), lstm_fused.internals(P, fw), final, fw
-
-    def step(self, P: dict, state: dict, x: np.ndarray, xp: np.ndarray | None = None):
-        # one step = the whole-sequence code on T = 1 (bit-identical to lc.forward)
-        _, recs, final, _ = self.forward_sequence(P, x[None], state, None if xp is None else xp[None])
-        rec = {n: (v() if callable(v) else v)[0] for n, v in recs.items()}
-        return final, rec["h"], rec
+        return T_(fw["hs"][1:]), lstm_fused.internals(fw), final, fw
 
     def backward_step(self, P, rec, dstate, dhidden, truncated=False):
         """Generic per-step chain rule (the fast path is ``backward_sequence``); ``dnet`` in the

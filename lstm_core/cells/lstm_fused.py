@@ -95,29 +95,14 @@ def forward_sequence(P: dict, xs: Array, h0: Array, c0: Array, xp: Array | None 
     return {"act": act, "hs": hs, "cs": cs, "tc": tc, "xs": xs, "xp": xp}
 
 
-def internals(P: dict, fw: dict) -> dict:
-    """The step records of every t as public (T, ..., B, n) views, named as in ``LSTMCell.step``.
-
-    ``net`` and ``dact`` (PyTorch order i, f, g, o) are callables, computed on first access.
-    """
+def internals(fw: dict) -> dict:
+    """The step records of every t as plain (T, ..., B, n) arrays, named as in ``LSTMCell.step``
+    (all but ``net``, which training never reads: the readable path records it)."""
     act, hs, cs = fw["act"], fw["hs"], fw["cs"]
     H = hs.shape[-2]
-
-    def net() -> Array:                                   # the same sums as the loop, so bit-identical
-        xp = project(P, fw["xs"]) if fw["xp"] is None else fw["xp"]
-        n = xp + np.matmul(P["U_s"], hs[:-1])
-        return T_(n / column_scale(H)[:, None])[..., to_public(H)]
-
-    def dact() -> Array:                                  # σ' of i, f, o and tanh' of g
-        d = act * (1.0 - act)
-        g = act[..., 3 * H:, :]
-        d[..., 3 * H:, :] = 1.0 - g * g
-        return T_(d)[..., to_public(H)]
-
-    return {"x": fw["xs"], "h_prev": T_(hs[:-1]), "c_prev": T_(cs[:-1]), "net": net,
+    return {"x": fw["xs"], "h_prev": T_(hs[:-1]), "c_prev": T_(cs[:-1]),
             "i": T_(act[..., H:2 * H, :]), "f": T_(act[..., 2 * H:3 * H, :]), "g": T_(act[..., 3 * H:, :]),
-            "o": T_(act[..., :H, :]), "c": T_(cs[1:]), "tanh_c": T_(fw["tc"]), "h": T_(hs[1:]),
-            "dact": dact}
+            "o": T_(act[..., :H, :]), "c": T_(cs[1:]), "tanh_c": T_(fw["tc"]), "h": T_(hs[1:])}
 
 
 def backward_sequence(P: dict, fw: dict, dy: Array, k: int | None = None):

@@ -13,12 +13,13 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from ..variants import check_algorithm
+
 ALGORITHMS: dict[str, str] = {
     "rtrl": "the 1997 online method: truncated gradient by RTRL, weights updated after every timestep",
     "bptt": "exact gradient by backpropagation through time, one update per sequence / mini-batch",
     "tbptt": "truncated BPTT(k): chunks of k steps, state carried over, one update per chunk",
 }
-RTRL_VARIANTS = ("lstm1997", "lstm2000", "lstm2002")
 MAX_BATCH = 1024
 MAX_BUDGET = 10**9
 
@@ -112,10 +113,7 @@ class TrainConfig:
 
     def check_model(self, model_config) -> None:
         """Settings that depend on the network (ValueError with the alternative to use)."""
-        if self.algorithm == "rtrl" and model_config.variant not in RTRL_VARIANTS:
-            raise ValueError(f"rtrl (the 1997 online truncated gradient) exists only for {list(RTRL_VARIANTS)}; "
-                             f"a {model_config.variant} network has no truncated gradient — "
-                             "use algorithm='bptt' (or 'tbptt' with k)")
+        check_algorithm(model_config, self.algorithm)
 
     # -- JSON round trip -------------------------------------------------------------------
     def to_dict(self) -> dict:

@@ -101,17 +101,17 @@ def _with(cfg: ModelConfig, **changes: Any) -> ModelConfig:
 
 
 def _model_summary(m: ModelConfig) -> str:
-    if m.variant in ("lstm1997", "lstm2000", "lstm2002"):
+    if m.record.memory_cell:
         s = f", {m.n_blocks} block(s) × {m.block_size} cell(s)"
         opts = [f"g={m.cell_input}", f"h={m.cell_output}"]
         if not m.output_gate:
             opts.append("no output gate")
-        if m.variant == "lstm2002" and not m.peepholes:
+        if "peepholes" in m.record.options and not m.peepholes:
             opts.append("no peepholes")
         if m.input_to_output:
             opts.append("inputs → outputs")
         s += " (" + ", ".join(opts) + ")"
-    elif m.variant == "local_feedback":
+    elif "n_act_fb" in m.record.settings:
         s = f", {m.n_static} static + {m.n_net_fb} net-feedback + {m.n_act_fb} activation-feedback units"
     else:
         s = f", {m.n_hidden} hidden units"

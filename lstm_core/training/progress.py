@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..variants import variant as lookup
+
 Array = np.ndarray
 
 # parameter name -> group shown in the gradient-norm plot
@@ -24,15 +26,13 @@ _GROUP_RULES = [
     (r"^(W|U)_z$|^b_[ih]z$", "update gate"),
     (r"^(W|U)_n$|^b_[ih]n$", "candidate"),
 ]
-_PLAIN = {"rnn": {"W": "input", "U": "recurrent", "b": "hidden bias"},
-          "local_feedback": {"W": "input", "b": "hidden bias", "u": "net-input feedback",
-                             "v": "activation feedback"}}
 
 
 def param_group(name: str, variant: str) -> str:
     """The group a parameter belongs to, e.g. 'W_ig' -> 'input gate', 'U' (rnn) -> 'recurrent'."""
-    if name in _PLAIN.get(variant, {}):
-        return _PLAIN[variant][name]
+    plain = lookup(variant).param_groups
+    if name in plain:
+        return plain[name]
     for pattern, group in _GROUP_RULES:
         if re.search(pattern, name):
             return group

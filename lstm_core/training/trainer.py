@@ -216,7 +216,7 @@ class Trainer:
     # ------------------------------------------------------------------ the algorithms
     def _bptt(self, batch, active: Array):
         model = self.model
-        run = forward(model, batch.xs, check=False)
+        run = forward(model, batch.xs, check=False, fast=True)
         loss, dnet = loss_and_output_error(model, run.outputs, run.internals["net_out"], batch.targets, batch.mask)
         alive = self._forward_failures(loss, active, run.internals)
         grads, _ = backward(model, run, dnet, "bptt")
@@ -232,7 +232,7 @@ class Trainer:
         alive = active.copy()
         for t0 in range(0, batch.xs.shape[0], k):
             sl = slice(t0, t0 + k)
-            run = forward(model, batch.xs[sl], state=state, check=False)
+            run = forward(model, batch.xs[sl], state=state, check=False, fast=True)
             loss, dnet = loss_and_output_error(model, run.outputs, run.internals["net_out"],
                                                batch.targets[sl], batch.mask[sl])
             alive = self._forward_failures(loss, alive, run.internals, offset=t0)
