@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from app.figures import GATES, PALETTE, Chart, Series, colour, font_size, layout, make_figure
+from app.figures import PALETTE, Chart, Series, colour, font_size, layout, make_figure
+from lstm_core.variants import variant as variant_record
 
 FAIL_BG = "#d9d9d9"          # background seen through cells without a value (no network solved)
 SELECT_COLOUR = "#D55E00"
@@ -157,7 +158,7 @@ def probe_panels(before: Any, after: Any, *, variant: str, large: bool) -> list[
     n = before.xs.shape[0]
     t = np.arange(1, n + 1)
     out = []
-    gates = [(k, name) for k, name in GATES.get(variant, []) if k in before.internals]
+    gates = [(k, name) for k, name in variant_record(variant).gates if k in before.internals]
     if gates:
         pair = []
         for when, tr in (("before", before), ("after", after)):

@@ -18,6 +18,7 @@ from app import bias_settings as bs
 from app import controls, export, figures, jobs, state
 from lstm_core import bias_demos as bd
 from lstm_core.sweep import Sweep
+from lstm_core.variants import REGISTRY
 
 PAGE, SCHEMA = bs.PAGE, bs.SCHEMA
 RECORD_POINTS = 40            # training-curve points per demo run
@@ -259,8 +260,14 @@ def forget(values: dict) -> None:
     st.session_state[state.wkey(PAGE, "_forget_csv")] = d
 
 
+def forget_variant(values: dict) -> str:
+    """The chosen variant if it has a forget gate, else the first that has one (lstm2000)."""
+    with_forget = [n for n, v in REGISTRY.items() if "forget_gate" in v.options]
+    return values["variant"] if values["variant"] in with_forget else with_forget[0]
+
+
 def forget_data(values: dict):
-    variant = values["variant"] if values["variant"] in ("lstm2000", "lstm2002") else "lstm2000"
+    variant = forget_variant(values)
     v = {**values, "variant": variant, "forget_gate": True}
     base = export.model_config(v, 2, 1)
     xs = np.random.default_rng(values["seed"]).uniform(-1.0, 1.0, size=(values["forget_T"], 1, 2))
@@ -268,7 +275,7 @@ def forget_data(values: dict):
 
 
 def _to_grid(values: dict) -> None:
-    variant = values["variant"] if values["variant"] in ("lstm2000", "lstm2002") else "lstm2000"
+    variant = forget_variant(values)
     SCHEMA.apply(PAGE, {"view": "grid", "variant": variant, "x_gate": "forget", "x_mode": "values",
                         "x_values": values["forget_biases"], "x_step": 0.0, "y_gate": "input"})
 

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 import lstm_core as lc
 from app import controls, export, limits
-from app.controls import ALL_GATES, MEMORY, Field
-from lstm_core.config import GATE_BIASES
+from app.controls import ALL_GATES, Field
+from lstm_core.variants import check_algorithm, variant as variant_record
+from lstm_core.variants import MEMORY_CELL_VARIANTS
 from lstm_core.sweep import MAX_AXIS_VALUES, MAX_MEMBERS, MAX_SEEDS, Axis, with_goal
 from lstm_core.training import TrainConfig
 
@@ -137,9 +138,7 @@ def task_of(values: dict) -> lc.Task:
 
 
 def train_of(values: dict, variant: str) -> TrainConfig:
-    if values["algorithm"] == "rtrl" and variant not in MEMORY:
-        raise ValueError(f"RTRL (the 1997 truncated gradient) exists only for the LSTM-1997 family; a {variant} "
-                         "network trains with BPTT — switch Training to BPTT")
+    check_algorithm(variant, values["algorithm"])
     return TrainConfig(algorithm=values["algorithm"], lr=values["lr"], budget=values["budget"],
                        streak=values["streak"], seed=values["seed"], probe=False)
 
@@ -153,9 +152,9 @@ def plan(values: dict, x: Axis | None = None, y: Axis | None = None, grid: bool 
     seeds = tuple(range(values["first_seed"], values["first_seed"] + values["n_seeds"]))
     p = Plan(base, task, train_of(values, base.variant), x, y, seeds)
     for a in (p.x, p.y):
-        if a is not None and a.gate not in GATE_BIASES[base.variant]:
+        if a is not None and a.gate not in base.record.gate_biases:
             raise ValueError(f"a {base.variant} network has no {controls.GATE_LABELS[a.gate]}; sweep one of "
-                             f"{[controls.GATE_LABELS[g] for g in GATE_BIASES[base.variant]]}")
+                             f"{[controls.GATE_LABELS[g] for g in base.record.gate_biases]}")
     if p.networks > MAX_MEMBERS:
         raise ValueError(f"{p.networks} networks (settings × seeds); at most {MAX_MEMBERS} train together — use "
                          "fewer values or seeds")
@@ -169,9 +168,9 @@ def plan(values: dict, x: Axis | None = None, y: Axis | None = None, grid: bool 
 
 def demo_plan(values: dict, kind: str) -> Plan:
     """The two-setting population of the abuse or drift demo (same seeds, one bias differs)."""
-    if values["variant"] not in MEMORY:
+    if not variant_record(values["variant"]).memory_cell:
         raise ValueError(f"the {VIEWS[kind].lower()} demo is about the 1997 memory cell; choose an LSTM-1997-family "
-                         f"network (lstm1997, lstm2000, lstm2002), not {values['variant']}")
+                         f"network ({', '.join(MEMORY_CELL_VARIANTS)}), not {values['variant']}")
     if kind == "abuse":
         if not values["output_gate"]:
             raise ValueError("the abuse-problem demo needs output gates; switch 'Output gate' on in Cell options")

@@ -25,7 +25,8 @@ import streamlit as st
 
 import lstm_core as lc
 from app import limits, state, urlstate
-from lstm_core.config import CELL_INPUT, CELL_OUTPUT, GATE_BIASES
+from lstm_core.config import CELL_INPUT, CELL_OUTPUT
+from lstm_core.variants import GATE_BIASES, REGISTRY, variant as variant_record
 
 PERSIST = "session"   # widget values survive a visit to another page
 
@@ -231,14 +232,17 @@ def render_fields(page: str, schema: Schema, names: Iterable[str], where: Any = 
 
 
 # ----------------------------------------------------------------------------- network settings
-MEMORY = ("lstm1997", "lstm2000", "lstm2002")
 GATE_LABELS = {"hidden": "hidden-unit bias", "input": "input gate bias", "output": "output gate bias",
                "forget": "forget gate bias", "cell": "cell input bias", "reset": "reset gate bias",
                "update": "update gate bias", "candidate": "candidate bias"}
 ALL_GATES = tuple(dict.fromkeys(g for gates in GATE_BIASES.values() for g in gates))
-VARIANT_TITLES = {"rnn": "RNN (simple recurrent)", "local_feedback": "Local feedback (1992)",
-                  "lstm1997": "LSTM 1997 (CEC, no forget gate)", "lstm2000": "LSTM 2000 (forget gate)",
-                  "lstm2002": "LSTM 2002 (peepholes)", "lstm": "LSTM (PyTorch)", "gru": "GRU (PyTorch)"}
+# Settings a variant reads that the app shows under other names (local feedback's self-weights
+# are init overrides of its parameters u and v).
+SELF_WEIGHT_FIELDS = ("fb_u", "fb_v")
+
+
+def variant_title(name: str) -> str:
+    return REGISTRY[name].title
 
 
 def model_fields() -> list[Field]:
@@ -246,7 +250,7 @@ def model_fields() -> list[Field]:
     F, sl = Field, "slider"
     return [
         F("variant", "Cell variant", "choice", "lstm1997", choices=tuple(lc.VARIANTS), widget="select",
-          fmt=VARIANT_TITLES.get, help="Which recurrent cell to build; see the Theory page for equations."),
+          fmt=variant_title, help="Which recurrent cell to build; see the Theory page for equations."),
         F("n_hidden", "Hidden units", "int", 8, 1, limits.MAX_HIDDEN, 1, widget=sl),
         F("n_blocks", "Memory blocks", "int", 2, 1, limits.MAX_BLOCKS, 1, widget=sl),
         F("block_size", "Cells per block", "int", 2, 1, limits.MAX_BLOCK_SIZE, 1, widget=sl,
@@ -274,25 +278,21 @@ def model_fields() -> list[Field]:
 
 
 def size_names(variant: str) -> tuple[list[str], list[str]]:
-    """(main fields, cell-option fields) that apply to ``variant``."""
-    if variant in MEMORY:
-        opts = ["output_gate", "cell_input", "cell_output", "gates_as_sources"]
-        opts += {"lstm2000": ["forget_gate"], "lstm2002": ["forget_gate", "peepholes"]}.get(variant, [])
-        return ["n_blocks", "block_size", "init_range"], opts
-    if variant == "local_feedback":
-        return ["n_static", "n_net_fb", "n_act_fb", "init_range"], ["fb_u", "fb_v"]
-    main = ["n_hidden", "init_range"] + (["activation"] if variant == "rnn" else [])
-    return main, ["recurrent_scale"]
+    """(main fields, cell-option fields) that apply to ``variant`` (from the registry)."""
+    v = variant_record(variant)
+    opts = [o for o in v.options if o != "input_to_output"]
+    if v.local_feedback:                          # its self-weights are its options
+        opts += list(SELF_WEIGHT_FIELDS)
+    return list(v.settings), opts
 
 
 def active_gates(values: dict) -> list[str]:
     """The gate biases the configured network has (a switched-off gate has none)."""
-    gates = list(GATE_BIASES[values["variant"]])
-    if values["variant"] in MEMORY:
-        if not values.get("output_gate", True):
-            gates.remove("output")
-        if "forget" in gates and not values.get("forget_gate", True):
-            gates.remove("forget")
+    v = variant_record(values["variant"])
+    gates = list(v.gate_biases)
+    for gate, switch in (("output", "output_gate"), ("forget", "forget_gate")):
+        if gate in gates and switch in v.options and not values.get(switch, True):
+            gates.remove(gate)
     return gates
 
 
@@ -310,47 +310,29 @@ def seed_field(default: int = 0) -> Field:
                  help="Same seed, same weights and sequence: a shared link reproduces the picture.")
 
 
-# Paper defaults. Per variant first, then (LSTM-1997 family only) the setup of the chosen task's
-# experiment, as printed in the task's ``setup`` text. Gate biases are value + k × step.
-def _stagger(gate: str, first: float, step: float) -> dict:
-    return {f"b_{gate}": first, f"b_{gate}_step": step}
-
-
-_2002 = {"n_blocks": 1, "block_size": 1, "cell_input": "identity", "cell_output": "identity",
-         "gates_as_sources": False, "init_range": 0.1, **_stagger("forget", -2.0, 0.0),
-         **_stagger("input", 0.0, 0.0), **_stagger("output", 2.0, 0.0)}
-PAPER_VARIANT: dict[str, dict] = {
-    "rnn": {"n_hidden": 8, "activation": "tanh", "init_range": 0.1},
-    "local_feedback": {"n_static": 0, "n_net_fb": 2, "n_act_fb": 2, "init_range": 0.1},
-    "lstm1997": {"n_blocks": 2, "block_size": 2, "init_range": 0.1, **_stagger("output", -1.0, -1.0)},
-    "lstm2000": {"n_blocks": 2, "block_size": 2, "init_range": 0.1, **_stagger("output", -1.0, -1.0),
-                 **_stagger("forget", 1.0, 0.0)},   # Gers et al. 2000: positive, "remember by default"
-    "lstm2002": {**_2002},
-    "lstm": {"n_hidden": 8, "init_range": 0.35},     # PyTorch: ±1/√H
-    "gru": {"n_hidden": 8, "init_range": 0.35},
-}
-_LONG_LAG = {"n_blocks": 1, "block_size": 1, "output_gate": False, "cell_input": "sigmoid",
-             "cell_output": "identity", "init_range": 0.2}
-PAPER_TASK: dict[str, dict] = {
-    "embedded_reber": {"n_blocks": 4, "block_size": 1, "init_range": 0.2, **_stagger("output", -1.0, -1.0)},
-    "long_lag": _LONG_LAG, "long_lag_random": _LONG_LAG,
-    "very_long_lag": {"n_blocks": 2, "block_size": 1, "init_range": 0.2},
-    "two_sequence": {"n_blocks": 3, "block_size": 1, "init_range": 0.1, **_stagger("input", -1.0, -2.0),
-                     **_stagger("output", -2.0, -2.0)},
-    "adding": {"n_blocks": 2, "block_size": 2, "init_range": 0.1, **_stagger("input", -3.0, -3.0)},
-    "multiplication": {"n_blocks": 2, "block_size": 2, "init_range": 0.1},
-    "temporal_order": {"n_blocks": 2, "block_size": 2, "init_range": 0.1, **_stagger("input", -2.0, -2.0)},
-    "spike_delay": _2002, "spike_generation": _2002, "periodic": _2002,
-}
-
-
+# Paper defaults come from the core: the variant's record (``lstm_core.variants``), then — for
+# the LSTM-1997 family — the network of the paper preset of the chosen task
+# (``lstm_core.training.PRESETS``), translated into this page's settings by ``app.export``.
 def paper_values(schema: Schema, variant: str, task: str | None = None) -> dict:
     """Every model and bias setting as the papers used it for this variant (and task)."""
+    from app import export            # export builds on this module's Schema
+
     out = {n: f.default for n, f in schema.fields.items() if n in _MODEL_OR_BIAS}
-    out.update(PAPER_VARIANT.get(variant, {}))
-    if variant in MEMORY and task in PAPER_TASK:
-        out.update(PAPER_TASK[task])
+    out.update(export.settings_from(variant_record(variant).defaults, variant))
+    preset = task_preset(task) if variant_record(variant).memory_cell else None
+    if preset is not None:
+        out.update(export.settings_from(preset.model.to_dict(), variant))
     return {k: v for k, v in out.items() if k in schema.fields}
+
+
+def task_preset(task: str | None):
+    """The paper preset whose experiment uses ``task`` with a 1997-family network, if any."""
+    from lstm_core.training import PRESETS
+
+    for preset in PRESETS.values():
+        if preset.task == task and variant_record(preset.model.variant).memory_cell:
+            return preset
+    return None
 
 
 _MODEL_OR_BIAS = {f.name for f in model_fields() + bias_fields()} - {"variant"}
@@ -452,6 +434,25 @@ def task_group(page: str, schema: Schema, where: Any = st, allow_typed: bool = T
 
     reset_button(page, schema, "task", lambda: paper().keys(), paper, where)
     return source, task
+
+
+def algorithm_control(page: str, schema: Schema, variant: str, where: Any = st) -> str:
+    """The training algorithm, offering only those ``variant`` supports (the registry says which).
+
+    A choice the variant cannot train with (the variant was just changed, or a link asks for it)
+    is switched to the variant's first algorithm before the widget is drawn, with a note saying so.
+    """
+    f, key, rec = schema["algorithm"], state.wkey(page, "algorithm"), variant_record(variant)
+    offered = tuple(a for a in f.choices if a in rec.algorithms)
+    current = st.session_state.get(key, f.default)
+    if current not in offered:
+        new = rec.default_algorithm()
+        st.session_state[key] = new
+        name = f.fmt or str
+        where.info(f"{rec.title} trains with {' or '.join(name(a) for a in offered)}, not {name(current)}: "
+                   f"the algorithm was switched to {name(new)}.", icon=":material/swap_horiz:")
+    return where.segmented_control(f.label, offered, format_func=f.fmt or str, required=True, key=key,
+                                   help=f.help, persist_state=PERSIST)
 
 
 def seed_group(page: str, schema: Schema, where: Any = st) -> int:

@@ -122,8 +122,8 @@ def _gated_cell(c: Canvas, s: dict, labels: dict, forget: float | None, out_gate
 
 def cell_diagram(cfg: lc.ModelConfig, s: dict, unit_label: str, t: int, large: bool = False) -> tuple[go.Figure, str]:
     """Diagram of one unit of ``cfg``'s cell at (1-based) step ``t``; returns (figure, alt)."""
-    c, v = Canvas(large), cfg.variant
-    if v in ("lstm1997", "lstm2000", "lstm2002"):
+    c, v = Canvas(large), cfg.record.family        # one drawing per family (the cell class that runs it)
+    if v == "memory_cell":
         labels = dict(**{"in": "net_c(t)", "g": "g", "g_key": "g", "ig": "y_ig", "state": "s_c (cell)",
                          "state_key": "s", "h": "h(s)", "h_key": "h", "out": "y_c(t)", "out_key": "y_c"})
         _gated_cell(c, s, labels, s.get("y_fg"), s.get("y_og"), cfg.has_peepholes)

@@ -15,7 +15,6 @@ import numpy as np
 
 import lstm_core as lc
 
-MEMORY = ("lstm1997", "lstm2000", "lstm2002")
 G_TEX = {"g1997": r"g", "sigmoid": r"\sigma", "tanh": r"\tanh", "identity": r"\mathrm{id}"}
 H_TEX = {"h1997": r"h", "tanh": r"\tanh", "identity": r"\mathrm{id}"}
 OUT_TEX = {"sigmoid": r"\sigma", "identity": r"\mathrm{id}", "tanh": r"\tanh", "softmax": r"\mathrm{softmax}"}
@@ -23,9 +22,9 @@ OUT_TEX = {"sigmoid": r"\sigma", "identity": r"\mathrm{id}", "tanh": r"\tanh", "
 
 def unit_labels(cfg: lc.ModelConfig) -> list[str]:
     """Names of the units a page can pick (cells for the LSTM-1997 family)."""
-    if cfg.variant in MEMORY:
+    if cfg.record.memory_cell:
         return [f"block {c // cfg.block_size + 1}, cell {c % cfg.block_size + 1}" for c in range(cfg.n_cells)]
-    if cfg.variant == "local_feedback":
+    if cfg.record.local_feedback:
         kinds = ["static"] * cfg.n_static + ["net-input feedback"] * cfg.n_net_fb + \
             ["activation feedback"] * cfg.n_act_fb
         return [f"unit {j + 1} ({k})" for j, k in enumerate(kinds)]
@@ -36,9 +35,9 @@ def snapshot(cfg: lc.ModelConfig, internals: dict[str, np.ndarray], t: int, unit
              params: dict[str, np.ndarray] | None = None) -> dict[str, Any]:
     """Values of one unit (cell) at step ``t`` (0-based), batch element 0."""
     at = {k: v[t, 0] for k, v in internals.items()}
-    v = cfg.variant
+    v = cfg.record.family
     out: dict[str, Any] = {"y": float(at["y"][0]), "net_y": float(at["net_out"][0])}
-    if v in MEMORY:
+    if v == "memory_cell":
         k = unit // cfg.block_size
         for name in ("net_ig", "y_ig", "net_og", "y_og", "net_fg", "y_fg"):
             if name in at:
@@ -88,9 +87,9 @@ Row = tuple[str, str, str]   # (left-hand side, formula, "numbers = result")
 
 def lines(cfg: lc.ModelConfig, s: dict[str, Any]) -> list[Row]:
     """The variant's step equations, each with this step's numbers substituted."""
-    v, n = cfg.variant, num
+    v, n = cfg.record.family, num          # the equations differ by family (the cell class that runs them)
     rows: list[Row] = []
-    if v in MEMORY:
+    if v == "memory_cell":
         g, h = G_TEX[cfg.cell_input], H_TEX[cfg.cell_output]
         peep = r" + u^{in} s_c(t-1)" if cfg.has_peepholes else ""
         rows.append((r"y^{in}(t)", rf"\sigma(W^{{in}} z(t) + b^{{in}}{peep})", rf"\sigma({n(s['net_ig'])}) = {n(s['y_ig'])}"))
@@ -166,12 +165,12 @@ def latex(rows: list[Row]) -> str:
 
 def note(cfg: lc.ModelConfig) -> str:
     """One sentence on what to look for in this variant's equations."""
-    v = cfg.variant
-    if v in MEMORY and not cfg.has_forget_gate:
+    v = cfg.record.family
+    if v == "memory_cell" and not cfg.has_forget_gate:
         extra = " Without an output gate, y^c = h(s)." if not cfg.output_gate else ""
         return ("The constant error carousel (CEC): s_c(t−1) enters with weight 1, so error flowing "
                 "back along the cell state is never shrunk." + extra)
-    if v in MEMORY:
+    if v == "memory_cell":
         return ("The forget gate scales the carousel: each step back along s, the error is multiplied by "
                 "y^φ(t)." + (" Peepholes let the gates see the cell state." if cfg.has_peepholes else ""))
     return {"lstm": "c(t) is the carousel, scaled by the forget gate f(t) each step.",

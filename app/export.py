@@ -17,8 +17,9 @@ import streamlit as st
 
 import lstm_core as lc
 from app import limits, state
-from app.controls import MEMORY, Schema, active_gates
-from lstm_core.config import GATE_BIASES
+from app.controls import SELF_WEIGHT_FIELDS, Schema, active_gates
+from lstm_core.config import _check_spec
+from lstm_core.variants import variant as variant_record
 
 DOC_KIND = "gatelab-config"
 
@@ -26,12 +27,7 @@ DOC_KIND = "gatelab-config"
 # ----------------------------------------------------------------------------- settings -> model
 def bias_units(values: dict) -> int:
     """How many values a per-block/per-unit bias list needs for the configured network."""
-    v = values["variant"]
-    if v in MEMORY:
-        return values["n_blocks"]
-    if v == "local_feedback":
-        return values["n_static"] + values["n_net_fb"] + values["n_act_fb"]
-    return values["n_hidden"]
+    return variant_record(values["variant"]).bias_units(values)
 
 
 def bias_spec(value: float | None, step: float, n: int) -> Any:
@@ -46,23 +42,13 @@ def bias_spec(value: float | None, step: float, n: int) -> Any:
 def model_config(values: dict, n_in: int, n_out: int, output_activation: str = "sigmoid",
                  loss: str = "mse") -> lc.ModelConfig:
     """The network the page's settings describe (ValueError if the core refuses it)."""
-    v = values["variant"]
-    kw: dict[str, Any] = dict(variant=v, n_in=n_in, n_out=n_out, output_activation=output_activation,
+    v = variant_record(values["variant"])
+    kw: dict[str, Any] = dict(variant=v.name, n_in=n_in, n_out=n_out, output_activation=output_activation,
                               loss=loss, init_range=values["init_range"], seed=values["seed"])
-    if v in ("rnn", "lstm", "gru"):
-        kw.update(n_hidden=values["n_hidden"], recurrent_scale=values["recurrent_scale"])
-    if v == "rnn":
-        kw["activation"] = values["activation"]
-    if v in MEMORY:
-        kw.update({k: values[k] for k in ("n_blocks", "block_size", "output_gate", "cell_input",
-                                          "cell_output", "gates_as_sources")})
-        if v != "lstm1997":
-            kw["forget_gate"] = values["forget_gate"]
-        if v == "lstm2002":
-            kw["peepholes"] = values["peepholes"]
-    if v == "local_feedback":
-        kw.update({k: values[k] for k in ("n_static", "n_net_fb", "n_act_fb")})
-        kw["init"] = {p: values[f"fb_{p}"] for p in ("u", "v") if values[f"fb_{p}"] is not None}
+    # the settings and cell options this variant reads (the registry says which)
+    kw.update({k: values[k] for k in v.settings + v.options if k in values and k != "init_range"})
+    if v.local_feedback:                               # local feedback: self-weights u, v as init overrides
+        kw["init"] = {f[3:]: values[f] for f in SELF_WEIGHT_FIELDS if values.get(f) is not None}
     n = bias_units(values)
     bias = {g: bias_spec(values[f"b_{g}"], values[f"b_{g}_step"], n) for g in active_gates(values)}
     kw["bias"] = {g: s for g, s in bias.items() if s is not None}
@@ -106,11 +92,33 @@ def values_from_model(cfg: lc.ModelConfig, schema: Schema) -> tuple[dict, list[s
         raise ValueError(f"this page cannot set init for {sorted(init)}; only local_feedback's u and v")
     biases = dict(cfg.bias)
     n = bias_units(out)
-    for g in GATE_BIASES[cfg.variant]:
+    for g in cfg.record.gate_biases:
         out[f"b_{g}"], out[f"b_{g}_step"] = _bias_values(g, biases.get(g), n)
     notes.append("Inputs, outputs and the output layer (n_in, n_out, output activation, loss) "
                  "come from this page's input sequence, not from the file.")
     return schema.check({k: v for k, v in out.items() if k in schema.fields}), notes
+
+
+def settings_from(d: dict, variant: str) -> dict:
+    """Page settings for ModelConfig-style settings ``d`` (a variant's paper defaults from the
+    registry, or a paper preset's network) applied to ``variant``: the sizes and options that
+    variant reads, its gate biases (a list becomes value + per-block change), local feedback's
+    self-weights. Settings of other variants in ``d`` are left out."""
+    v = variant_record(variant)
+    out = {k: d[k] for k in v.settings + v.options if k in d}
+    for gate, spec in (d.get("bias") or {}).items():
+        if gate not in v.gate_biases:
+            continue
+        spec = _check_spec(f"bias[{gate!r}]", spec)
+        if isinstance(spec, tuple) and spec and spec[0] == "uniform":     # random in a range: staggered evenly
+            spec = ("linspace", spec[2], spec[1])
+        n = len(spec) if isinstance(spec, tuple) and spec[0] not in ("linspace",) else d.get("n_blocks", 2)
+        out[f"b_{gate}"], out[f"b_{gate}_step"] = _bias_values(gate, spec, n)
+    init = d.get("init") or {}
+    for f in SELF_WEIGHT_FIELDS if v.local_feedback else ():
+        if isinstance(init.get(f[3:]), (int, float)):
+            out[f] = float(init[f[3:]])
+    return out
 
 
 def _json(spec: Any) -> str:

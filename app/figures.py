@@ -17,6 +17,8 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
+from lstm_core.variants import variant as variant_record
+
 # Okabe & Ito (2008); yellow last because it is faint on white.
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#F0E442"]
 CURSOR_COLOUR = "#444444"
@@ -174,16 +176,6 @@ def _last(a: np.ndarray) -> float:
 
 
 # ----------------------------------------------------------------------------- Step page panels
-MEMORY = ("lstm1997", "lstm2000", "lstm2002")
-GATES = {"lstm1997": [("y_ig", "input gate"), ("y_og", "output gate")],
-         "lstm2000": [("y_ig", "input gate"), ("y_fg", "forget gate"), ("y_og", "output gate")],
-         "lstm": [("i", "input i"), ("f", "forget f"), ("o", "output o")],
-         "gru": [("r", "reset r"), ("z", "update z")]}
-GATES["lstm2002"] = GATES["lstm2000"]
-STATES = {"lstm1997": ("s", "Cell states s(t) — the CEC"), "lstm": ("c", "Cell states c(t)"),
-          "gru": ("h", "Hidden state h(t)"), "rnn": ("h", "Hidden state h(t)"),
-          "local_feedback": ("h", "Hidden activations h(t)")}
-STATES["lstm2000"] = STATES["lstm2002"] = STATES["lstm1997"]
 MANY = 6   # more channels than this are drawn as a heat map
 
 
@@ -204,16 +196,18 @@ def step_panels(variant: str, block_size: int, data: dict, unit: int, unit_label
     t = np.arange(1, xs.shape[0] + 1)
     kw = dict(cursor=cursor, large=large)
     out = [channels(t, xs, title="Input x(t)", prefix="x", uirevision="step-input", **kw)]
-    if variant in GATES:
-        idx = unit // block_size if variant in MEMORY else unit
-        who = f"block {idx + 1}" if variant in MEMORY else unit_label
-        series = [Series(label, ins[name][:, 0, idx]) for name, label in GATES[variant] if name in ins]
+    v = variant_record(variant)
+    if v.gates:
+        per_block = v.bias_unit == "block"                # gates are shared by the cells of a block
+        idx = unit // block_size if per_block else unit
+        who = f"block {idx + 1}" if per_block else unit_label
+        series = [Series(label, ins[name][:, 0, idx]) for name, label in v.gates if name in ins]
         out.append(lines(t, series, title=f"Gate activations — {who}", y="openness", y_range=(-0.03, 1.03),
                          uirevision="step-gates", **kw))
     else:
         out.append(channels(t, ins["net"][:, 0, :], title="Net inputs (this cell has no gates)",
                             prefix="net", uirevision="step-gates", **kw))
-    name, title = STATES[variant]
+    name, title = v.state
     out.append(channels(t, ins[name][:, 0, :], title=title, prefix=name, uirevision="step-states", **kw))
     y = data["outputs"][:, 0, :]
     tg, mask = data.get("targets"), data.get("mask")

@@ -13,7 +13,8 @@ from typing import Any
 
 import lstm_core as lc
 from app import controls, export, limits
-from app.controls import MEMORY, Field, Schema
+from app.controls import Field, Schema
+from lstm_core.variants import variant as variant_record
 from lstm_core.training import PRESETS, Preset, Trainer, TrainConfig
 
 PAGE = "train"
@@ -88,7 +89,7 @@ def make_task(values: dict) -> lc.tasks.Task:
 def model_config(values: dict, task: Any) -> lc.ModelConfig:
     cfg = export.model_config(values, task.n_in, task.n_out, task.output_activation, task.loss)
     extra: dict[str, Any] = {}
-    if values["variant"] in MEMORY and values["input_to_output"]:
+    if "input_to_output" in cfg.record.options and values["input_to_output"]:
         extra["input_to_output"] = True
     if values["out_bias"] is not None:
         extra["init"] = {**dict(cfg.init), "b_out": values["out_bias"]}
@@ -144,7 +145,9 @@ def paper_preset(task: str, variant: str) -> Preset | None:
 def paper_train_values(task: str, variant: str) -> dict:
     """Training settings the paper used for this task (TrainConfig defaults if it has none)."""
     p = paper_preset(task, variant)
-    return _train_values(p.train_config() if p else TrainConfig(algorithm="bptt"))
+    values = _train_values(p.train_config() if p else TrainConfig(algorithm="bptt"))
+    values["algorithm"] = variant_record(variant).default_algorithm(values["algorithm"])
+    return values
 
 
 def _model_values(cfg: lc.ModelConfig) -> tuple[dict, list[str]]:

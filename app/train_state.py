@@ -163,7 +163,8 @@ def probe_view(run: LiveRun) -> ProbeTrace:
     cells' source vector ``z``, which for a GRU is its update gate; then the (cheap) forward
     pass over the probe sequence is redone here so every gate can be shown."""
     p = run.probe
-    if run.trainer.model.config.variant != "gru" or "z" in p.internals:
+    gate_names = {name for name, _ in run.trainer.model.config.record.gates}
+    if "z" not in gate_names or "z" in p.internals:
         return p
     with np.errstate(over="ignore", invalid="ignore"):
         full = lc.forward(run.trainer.model, p.xs, check=False).internals

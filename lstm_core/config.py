@@ -118,7 +118,7 @@ class ModelConfig:
         set_("block_size", _int_setting("block_size (cells per block)", self.block_size, 1, LIMITS["block_size"]))
         for k in ("n_static", "n_net_fb", "n_act_fb"):
             set_(k, _int_setting(k, getattr(self, k), 0, LIMITS["units"]))
-        if "n_act_fb" in self.record.settings:             # local feedback: the three kinds of unit
+        if self.record.local_feedback:                     # the three kinds of unit
             if self.n_static + self.n_net_fb + self.n_act_fb == 0:
                 raise ValueError(f"{self.variant} needs at least one hidden unit (n_static + n_net_fb + n_act_fb ≥ 1)")
             if self.n_static + self.n_net_fb + self.n_act_fb > LIMITS["units"]:
@@ -184,16 +184,12 @@ class ModelConfig:
     @property
     def hidden_size(self) -> int:
         """Size of the vector the output layer reads (without the optional direct input)."""
-        if self.record.memory_cell:
-            return self.n_cells
-        if "n_act_fb" in self.record.settings:
-            return self.n_static + self.n_net_fb + self.n_act_fb
-        return self.n_hidden
+        return self.record.hidden_units(self)
 
     @property
     def n_bias_units(self) -> int:
         """How many entries a per-block / per-unit bias list has for this network."""
-        return self.n_blocks if self.record.bias_unit == "block" else self.hidden_size
+        return self.record.bias_units(self)
 
     # -- JSON round trip ---------------------------------------------------------------
     def to_dict(self) -> dict:

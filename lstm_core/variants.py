@@ -66,6 +66,25 @@ class Variant:
         return self.family == "memory_cell"
 
     @property
+    def local_feedback(self) -> bool:
+        """Frasconi et al.'s units: three kinds, self-weights u and v."""
+        return self.family == "local_feedback"
+
+    def hidden_units(self, sizes: Mapping[str, Any]) -> int:
+        """Size of the vector the output layer reads, from a ModelConfig or a dict of its sizes."""
+        get = sizes.get if isinstance(sizes, Mapping) else lambda k: getattr(sizes, k)
+        if self.memory_cell:
+            return get("n_blocks") * get("block_size")
+        if self.local_feedback:
+            return get("n_static") + get("n_net_fb") + get("n_act_fb")
+        return get("n_hidden")
+
+    def bias_units(self, sizes: Mapping[str, Any]) -> int:
+        """How many entries a per-block / per-unit bias list has."""
+        get = sizes.get if isinstance(sizes, Mapping) else lambda k: getattr(sizes, k)
+        return get("n_blocks") if self.bias_unit == "block" else self.hidden_units(sizes)
+
+    @property
     def truncated_gradient(self) -> bool:
         return "rtrl" in self.algorithms
 

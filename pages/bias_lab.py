@@ -27,7 +27,7 @@ def text_box(name: str, where=st) -> None:
     where.text_input(f.label, key=state.wkey(PAGE, name), persist_state=controls.PERSIST, help=f.help)
 
 
-def sweep_group(values_view: str) -> None:
+def sweep_group(values_view: str, variant: str) -> None:
     """The swept axes (grid view) and the seeds / training settings every view uses."""
     if values_view == "grid":
         with st.expander("Swept biases", expanded=True):
@@ -43,7 +43,9 @@ def sweep_group(values_view: str) -> None:
                                   lambda: DEFAULTS)
     with st.expander("Seeds and training", expanded=values_view != "forget"):
         names = ["n_seeds", "first_seed", "algorithm", "lr", "budget", "streak", "goal", "seed"]
-        controls.render_fields(PAGE, SCHEMA, names)
+        controls.render_fields(PAGE, SCHEMA, names[:2])
+        controls.algorithm_control(PAGE, SCHEMA, variant)
+        controls.render_fields(PAGE, SCHEMA, names[3:])
         controls.reset_button(PAGE, SCHEMA, "training", lambda: names, lambda: DEFAULTS)
 
 
@@ -56,7 +58,7 @@ def sidebar(view: str) -> str:
                 controls.task_group(PAGE, SCHEMA, allow_typed=False)
             with st.expander("Fixed gate biases (not swept)"):
                 controls.bias_group(PAGE, SCHEMA, variant)
-        sweep_group(view)
+        sweep_group(view, variant)
     return variant
 
 

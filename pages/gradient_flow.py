@@ -12,11 +12,11 @@ import streamlit as st
 
 import lstm_core as lc
 from app import controls, export, figures, limits, state
-from app.controls import MEMORY, Field
+from app.controls import Field
+from lstm_core.variants import variant as variant_record
 
 PAGE = "gradient_flow"
 N_IN = 2
-FLOW_LABEL = {"rnn": "h", "gru": "h", "lstm": "c", "local_feedback": "act_fb", **{v: "s" for v in MEMORY}}
 SCHEMA = controls.Schema([
     Field("T", "Sequence length T", "int", 100, 5, limits.FLOW_MAX_T, 5, widget="slider",
           help=f"The error is injected at the last step and followed back (at most {limits.FLOW_MAX_T})."),
@@ -55,27 +55,28 @@ def flow(model_json: str, T: int, seed: int, method: str) -> dict:
 
 
 def network(variant: str, v: dict) -> lc.ModelConfig:
+    """The page's network of ``variant``: the sizes it reads from the sliders, gate biases it has."""
+    rec = variant_record(variant)
+    sizes = dict(n_hidden=v["n_hidden"], activation=v["activation"], n_blocks=v["n_blocks"], block_size=1,
+                 n_static=0, n_net_fb=1, n_act_fb=1)
     kw: dict = dict(variant=variant, n_in=N_IN, n_out=1, seed=v["seed"], init_range=0.2)
-    if variant == "rnn":
-        kw.update(n_hidden=v["n_hidden"], activation=v["activation"], recurrent_scale=v["rnn_scale"])
-    elif variant in ("lstm", "gru"):
-        kw["n_hidden"] = v["n_hidden"]
-    elif variant == "local_feedback":
-        kw.update(n_static=0, n_net_fb=1, n_act_fb=1, init={"u": v["u"], "v": v["v"]})
-    else:
-        kw.update(n_blocks=v["n_blocks"], block_size=1)
-    if variant in MEMORY or variant == "lstm":
-        kw["bias"] = {"input": v["input_bias"]}
-        if variant != "lstm1997":
-            kw["bias"]["forget"] = v["forget_bias"]
+    kw.update({k: sizes[k] for k in rec.settings if k in sizes})
+    if rec.family == "rnn":                          # the RNN slider: U = scale × orthogonal
+        kw["recurrent_scale"] = v["rnn_scale"]
+    if rec.local_feedback:
+        kw["init"] = {"u": v["u"], "v": v["v"]}
+    bias = {g: v[f"{g}_bias"] for g in ("input", "forget") if g in rec.gate_biases}
+    if bias:
+        kw["bias"] = bias
     return lc.ModelConfig(**kw)
 
 
 def curves(v: dict) -> list[figures.FlowCurve]:
     out = []
     for variant in v["variants"]:
-        method = v["method"] if variant in MEMORY else "bptt"
-        norms, theory = flow(network(variant, v).to_json(), v["T"], v["seed"], method)[FLOW_LABEL[variant]]
+        rec = variant_record(variant)
+        method = v["method"] if v["method"] in rec.gradient_methods else "bptt"
+        norms, theory = flow(network(variant, v).to_json(), v["T"], v["seed"], method)[rec.flow_state]
         out.append(figures.relative_flow(variant, norms, theory))
     return out
 

@@ -8,6 +8,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 import lstm_core as lc
+from lstm_core.variants import variant as variant_record
 from app import figures, state
 
 PAGES_DIR = Path(__file__).resolve().parent
@@ -19,7 +20,10 @@ HEADLINE = {
     "lstm1997": lc.ModelConfig(variant="lstm1997", n_in=2, n_out=1, n_blocks=2, block_size=1,
                                bias={"input": -6.0}, seed=SEED),
 }
-LABEL = {"rnn": "h", "lstm1997": "s"}
+def flow_state(name: str) -> str:
+    return variant_record(name).flow_state
+
+
 LESSON = [
     ("step.py", "1. Step through a cell",
      "Play a sequence through the 1997 LSTM and watch its gates open and close; switch to the RNN and "
@@ -43,7 +47,7 @@ def headline() -> dict:
     out = {}
     for name, cfg in HEADLINE.items():
         f = lc.error_flow(lc.build(cfg), xs)
-        out[name] = (f.norms[LABEL[name]], f.theory.get(LABEL[name]))
+        out[name] = (f.norms[flow_state(name)], f.theory.get(flow_state(name)))
     return out
 
 
@@ -62,7 +66,7 @@ def page() -> None:
     left, right = st.columns([2, 1])
     try:
         data = headline()
-        curves = [figures.relative_flow(f"{name} ({LABEL[name]})", *data[name]) for name in HEADLINE]
+        curves = [figures.relative_flow(f"{name} ({flow_state(name)})", *data[name]) for name in HEADLINE]
         fig, alt = figures.flow_chart(curves, title="An error injected at the last step, followed back in time",
                                       large=large, uirevision="home-flow", height=380)
         left.plotly_chart(fig, key="home.flow", width="stretch", alt=alt)

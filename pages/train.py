@@ -14,34 +14,13 @@ from app import controls, equations, export, limits, state
 from app import train_figures as tf
 from app import train_settings as ts
 from app import train_state as live
-from app.controls import MEMORY
+from lstm_core.variants import variant as variant_record
 from lstm_core.training import PRESETS
 
 PAGE, SCHEMA, DEFAULTS = ts.PAGE, ts.SCHEMA, ts.DEFAULTS
 TICK_EVERY = 0.05         # pause between the end of one tick and the next while training
 SLOW_EVERY = 2.0          # seconds between redraws of the probe and gradient charts while training
 NO_PRESET = "—"
-GATE_TEXT = {
-    "lstm1997": "Gate openness: 0 = shut, 1 = open. A trained 1997 cell opens its input gate when something worth "
-                "storing arrives and keeps it shut over the lag, so the stored value is not overwritten.",
-    "lstm2000": "Gate openness: 0 = shut, 1 = open. The forget gate near 1 keeps the cell's contents; it drops "
-                "towards 0 when the cell should reset.",
-    "lstm": "Gate openness (PyTorch LSTM): i lets new content in, f keeps the old cell state, o exposes it.",
-    "gru": "Gate openness (GRU): z near 1 keeps the old hidden state, r decides how much of it the candidate sees.",
-    "rnn": "This cell has no gates: the chart shows the net inputs of its hidden units instead.",
-}
-GATE_TEXT["lstm2002"] = GATE_TEXT["lstm2000"]
-STATE_TEXT = {
-    "lstm1997": "Cell states s(t): the constant error carousel adds to s and never multiplies it down, so a value "
-                "stored early is still there at the end of the lag.",
-    "lstm": "Cell states c(t): kept from step to step as long as the forget gate f stays near 1.",
-    "gru": "Hidden state h(t): a mix of the old state and the candidate, weighted by the update gate.",
-    "rnn": "Hidden state h(t): overwritten at every step through the recurrent weights, which is why an RNN "
-           "forgets (and why its error signal vanishes over long lags).",
-    "local_feedback": "Hidden activations h(t): each unit only feeds back to itself; self-weights |w| > 2 latch "
-                      "a sign for ever, smaller ones forget.",
-}
-STATE_TEXT["lstm2000"] = STATE_TEXT["lstm2002"] = STATE_TEXT["lstm1997"]
 
 
 # ----------------------------------------------------------------------------- callbacks
@@ -78,9 +57,9 @@ def press(action: str) -> None:
 
 
 # ----------------------------------------------------------------------------- controls
-def training_group() -> None:
+def training_group(variant: str) -> None:
     f = SCHEMA.fields
-    f["algorithm"].render(PAGE)
+    controls.algorithm_control(PAGE, SCHEMA, variant)
     if SCHEMA["algorithm"].read(PAGE) == "tbptt":
         f["k"].render(PAGE)
     for name in ("lr", "momentum"):     # %g: 1e-05 and 0.9999 must be readable, not "0.00" / "1.00"
@@ -100,13 +79,13 @@ def sidebar() -> None:
                      "training settings (your seed is kept).")
         with st.expander("Network", expanded=True):
             variant = controls.model_group(PAGE, SCHEMA)
-            if variant in MEMORY:
+            if "input_to_output" in variant_record(variant).options:
                 SCHEMA["input_to_output"].render(PAGE)
             SCHEMA["out_bias"].render(PAGE)
         with st.expander("Task", expanded=True):
             controls.task_group(PAGE, SCHEMA, allow_typed=False, hide=("streak",))
         with st.expander("Training", expanded=True):
-            training_group()
+            training_group(variant)
         with st.expander("Gate biases"):
             controls.bias_group(PAGE, SCHEMA, variant)
         with st.expander("Seed"):
@@ -236,9 +215,9 @@ def inside(large: bool) -> None:
     every = f" While training, these charts are redrawn every {SLOW_EVERY:g} s." if run.active else ""
     c3, c4 = st.columns(2)
     show(c3, gates, "gates", "The network as it is now reads a fixed probe sequence (generated once from the "
-         "seed), so the change you see is learning, not new data. " + GATE_TEXT.get(cfg.variant, GATE_TEXT["rnn"])
+         "seed), so the change you see is learning, not new data. " + (cfg.record.gate_text or cfg.record.no_gates_note)
          + every)
-    show(c4, states, "states", STATE_TEXT.get(cfg.variant, STATE_TEXT["lstm1997"]))
+    show(c4, states, "states", cfg.record.state_text)
     c5, c6 = st.columns(2)
     show(c5, outputs, "outputs", "Outputs on the probe sequence against the targets (×) at the steps that carry "
          "one: training pulls the lines onto the crosses.")

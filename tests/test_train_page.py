@@ -243,18 +243,19 @@ def test_each_main_control_changes_the_configuration_and_the_charts(kind, name, 
     assert any("training restarted from scratch" in i.value for i in at.info)
 
 
-def test_invalid_combination_keeps_the_last_good_run():
+def test_choosing_a_variant_switches_to_an_algorithm_it_supports():
+    """The page never offers a dead end: rtrl exists only for the 1997 family, so choosing an
+    rnn switches the algorithm to bptt (and says so) instead of showing an error."""
     at = start(open_page(), ticks=2)
     run = run_of(at)
-    at.selectbox(key="train.variant").set_value("rnn").run()       # rtrl has no rnn version
-    assert not at.exception
-    assert any("rtrl" in e and "exists only for" in e for e in errors(at)), errors(at)
-    assert run_of(at) is run and run.status == "running"             # the run goes on
-    n = run.sequences
-    at.run()
-    assert run.sequences > n
-    at.segmented_control(key="train.algorithm").set_value("bptt").run()
-    assert not errors(at) and run_of(at) is not run and run_of(at).trainer.model.config.variant == "rnn"
+    at.selectbox(key="train.variant").set_value("rnn").run()
+    assert not at.exception and not errors(at), errors(at)
+    assert any("switched to BPTT" in i.value for i in at.info), [i.value for i in at.info]
+    algo = at.segmented_control(key="train.algorithm")
+    assert algo.value == "bptt" and "rtrl" not in algo.options
+    new = run_of(at)                                                   # a running run restarts on the new network
+    assert new is not run and new.trainer.model.config.variant == "rnn"
+    assert new.trainer.config.algorithm == "bptt"
 
 
 def test_task_longer_than_the_cap_is_refused():
@@ -340,10 +341,11 @@ def test_bad_query_parameters_give_an_error_not_an_exception(query, words):
     assert data(at) == data(open_page())           # the defaults are shown
 
 
-def test_valid_link_with_an_impossible_combination_gives_an_error():
+def test_valid_link_with_an_impossible_combination_is_corrected_with_a_note():
     at = open_page(link(variant="gru", algorithm="rtrl"))
-    assert not at.exception
-    assert any("exists only for" in e for e in errors(at)), errors(at)
+    assert not at.exception and not errors(at), errors(at)
+    assert any("switched to BPTT" in i.value for i in at.info), [i.value for i in at.info]
+    assert at.segmented_control(key="train.algorithm").value == "bptt"
 
 
 # ============================================================================= presets

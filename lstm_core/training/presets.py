@@ -111,7 +111,7 @@ def _model_summary(m: ModelConfig) -> str:
         if m.input_to_output:
             opts.append("inputs → outputs")
         s += " (" + ", ".join(opts) + ")"
-    elif "n_act_fb" in m.record.settings:
+    elif m.record.local_feedback:
         s = f", {m.n_static} static + {m.n_net_fb} net-feedback + {m.n_act_fb} activation-feedback units"
     else:
         s = f", {m.n_hidden} hidden units"
