@@ -436,23 +436,31 @@ def task_group(page: str, schema: Schema, where: Any = st, allow_typed: bool = T
     return source, task
 
 
-def algorithm_control(page: str, schema: Schema, variant: str, where: Any = st) -> str:
-    """The training algorithm, offering only those ``variant`` supports (the registry says which).
-
-    A choice the variant cannot train with (the variant was just changed, or a link asks for it)
-    is switched to the variant's first algorithm before the widget is drawn, with a note saying so.
-    """
-    f, key, rec = schema["algorithm"], state.wkey(page, "algorithm"), variant_record(variant)
-    offered = tuple(a for a in f.choices if a in rec.algorithms)
+def restricted_choice(page: str, schema: Schema, name: str, offered: tuple, why: str, where: Any = st,
+                      fallback: Any = None) -> Any:
+    """A choice field drawn with only the ``offered`` values. A current value that is not offered
+    (another control just changed, or a link asks for it) is switched to ``fallback`` (default:
+    the first offered) before the widget is drawn, with a note: "<why>, not X: switched to Y"."""
+    f, key = schema[name], state.wkey(page, name)
     current = st.session_state.get(key, f.default)
     if current not in offered:
-        new = rec.default_algorithm()
+        new = fallback if fallback in offered else offered[0]
         st.session_state[key] = new
-        name = f.fmt or str
-        where.info(f"{rec.title} trains with {' or '.join(name(a) for a in offered)}, not {name(current)}: "
-                   f"the algorithm was switched to {name(new)}.", icon=":material/swap_horiz:")
-    return where.segmented_control(f.label, offered, format_func=f.fmt or str, required=True, key=key,
-                                   help=f.help, persist_state=PERSIST)
+        label = f.fmt or str
+        where.info(f"{why}, not {label(current)}: the {f.label.lower()} was switched to {label(new)}.",
+                   icon=":material/swap_horiz:")
+    common = dict(format_func=f.fmt or str, key=key, help=f.help, persist_state=PERSIST)
+    if f.widget == "segmented":
+        return where.segmented_control(f.label, offered, required=True, **common)
+    return where.selectbox(f.label, offered, **common)
+
+
+def algorithm_control(page: str, schema: Schema, variant: str, where: Any = st) -> str:
+    """The training algorithm, offering only those ``variant`` supports (the registry says which)."""
+    rec, f = variant_record(variant), schema["algorithm"]
+    offered = tuple(a for a in f.choices if a in rec.algorithms)
+    why = f"{rec.title} trains with {' or '.join((f.fmt or str)(a) for a in offered)}"
+    return restricted_choice(page, schema, "algorithm", offered, why, where, fallback=rec.default_algorithm())
 
 
 def seed_group(page: str, schema: Schema, where: Any = st) -> int:

@@ -16,6 +16,7 @@ from app import bias_figures as bf
 from app import bias_sections, controls, export, jobs, state
 from app import bias_settings as bs
 from lstm_core.sweep import Sweep
+from lstm_core.variants import variant as variant_record
 
 PAGE, SCHEMA, DEFAULTS = bs.PAGE, bs.SCHEMA, bs.DEFAULTS
 CELL_KEY, SEED_KEY = state.wkey(PAGE, "cell"), state.wkey(PAGE, "cell_seed")
@@ -27,6 +28,15 @@ def text_box(name: str, where=st) -> None:
     where.text_input(f.label, key=state.wkey(PAGE, name), persist_state=controls.PERSIST, help=f.help)
 
 
+def axis_gate_control(ax: str, variant: str) -> str:
+    """The gate swept along an axis: only gates this variant has (and "none" for y)."""
+    rec = variant_record(variant)
+    offered = (("none",) if ax == "y" else ()) + tuple(g for g in SCHEMA[f"{ax}_gate"].choices
+                                                       if g in rec.gate_biases)
+    return controls.restricted_choice(PAGE, SCHEMA, f"{ax}_gate", offered, f"{rec.title} has "
+                                      f"{', '.join(controls.GATE_LABELS[g] for g in rec.gate_biases)}")
+
+
 def sweep_group(values_view: str, variant: str) -> None:
     """The swept axes (grid view) and the seeds / training settings every view uses."""
     if values_view == "grid":
@@ -34,7 +44,7 @@ def sweep_group(values_view: str, variant: str) -> None:
             st.caption("x values: the first block's bias; block k gets value + k × change (change 0 = the same "
                        "bias everywhere). 'Staggering off / on' compares 0 with the staggered list.")
             for ax in ("x", "y"):
-                gate = SCHEMA[f"{ax}_gate"].render(PAGE)
+                gate = axis_gate_control(ax, variant)
                 if gate != "none":
                     SCHEMA[f"{ax}_mode"].render(PAGE)
                     text_box(f"{ax}_values")
