@@ -20,12 +20,7 @@ from lstm_core.sweep import MAX_AXIS_VALUES, MAX_MEMBERS, MAX_SEEDS, Axis, with_
 from lstm_core.training import TrainConfig
 
 PAGE = "bias_lab"
-LAB_MAX_T = 200                # longest training sequence a sweep may use
-LAB_MAX_BUDGET = 20_000        # training sequences per network
-# budget × longest sequence: the timesteps every network steps through one after another. The
-# whole population shares each step, so this (with MAX_MEMBERS networks) bounds a sweep's wall
-# time: the 5 × 5 × 8 benchmark (3,000 × 55 steps) trains in about 30 s on one core.
-STEP_CAP = 500_000
+LAB_MAX_T, LAB_MAX_BUDGET, STEP_CAP = limits.LAB_MAX_T, limits.LAB_MAX_BUDGET, limits.STEP_CAP
 VIEWS = {"grid": "Bias grid", "abuse": "Abuse problem", "drift": "Internal state drift",
          "forget": "Forget-gate bias"}
 GOALS = ("paper", "0.05", "0.1", "none")
@@ -128,9 +123,7 @@ class Plan:
 def task_of(values: dict) -> lc.Task:
     name = values["task"]
     task = lc.get_task(name, **controls.task_settings(values, name))
-    limits.check_length(task.max_length, LAB_MAX_T, f"{name} sequence")
-    if task.n_in > limits.MAX_INPUTS:
-        raise ValueError(f"{name} with these settings has {task.n_in} inputs; the lab allows {limits.MAX_INPUTS}")
+    limits.check_task(task, LAB_MAX_T, "the lab")
     goal = values["goal"]
     if goal == "paper" or task.criterion.mean_abs_error_below is None:
         return task                      # nothing to relax: this criterion has no error goal
@@ -158,11 +151,7 @@ def plan(values: dict, x: Axis | None = None, y: Axis | None = None, grid: bool 
     if p.networks > MAX_MEMBERS:
         raise ValueError(f"{p.networks} networks (settings × seeds); at most {MAX_MEMBERS} train together — use "
                          "fewer values or seeds")
-    steps = p.train.budget * task.max_length
-    if steps > STEP_CAP:
-        raise ValueError(f"{p.train.budget:,} sequences × up to {task.max_length} steps = {steps:,} timesteps per "
-                         f"network; a sweep may take at most {STEP_CAP:,} — lower the budget to "
-                         f"{STEP_CAP // task.max_length:,} or shorten the sequences")
+    limits.check_steps(p.train.budget, task.max_length, "a sweep")
     return p
 
 

@@ -24,6 +24,24 @@ MAX_TYPED_CHARS = 20_000     # the hand-typed input sequence
 MAX_UPLOAD_BYTES = 64_000    # an uploaded configuration JSON
 MAX_QUERY_CHARS = 4_000      # the encoded configuration in the URL
 
+# Train and watch. A tick trains ~0.03 s whatever these are; the caps bound how long one run
+# can keep a share of the server busy and its memory.
+TRAIN_MAX_T = 1_100            # adding / multiplication at the paper's T = 1,000 still fit
+TRAIN_MAX_BUDGET = 1_000_000   # temporal order 6b needs ~571,000 sequences in the paper
+TRAIN_MAX_BATCH = 32
+TRAIN_MAX_LR = 1e6             # absurd on purpose: students may try what divergence looks like
+TRAIN_MAX_STREAK = 100_000
+
+# Bias lab and Paper experiments: populations trained on the server.
+LAB_MAX_T = 200                # longest training sequence a sweep may use
+LAB_MAX_BUDGET = 20_000        # training sequences per network
+EXPERIMENT_MAX_BUDGET = 20_000
+EXPERIMENT_MAX_TRIALS = 16
+# budget × longest sequence: the timesteps every network steps through one after another. The
+# whole population shares each step, so this (not the number of networks) bounds a run's wall
+# time: the 5 × 5 × 8 bias-lab benchmark (3,000 × 55 steps) trains in about 30 s on one core.
+STEP_CAP = 500_000
+
 # Playback.
 MIN_SPEED, MAX_SPEED = 0.5, 20.0   # timesteps per second while playing
 
@@ -32,6 +50,23 @@ BIAS_RANGE = (-10.0, 10.0)
 BIAS_STEP_RANGE = (-5.0, 5.0)
 INIT_RANGE_MAX = 2.0
 RECURRENT_SCALE_MAX = 3.0
+
+
+def check_task(task, max_T: int, where: str = "this page") -> None:
+    """Refuse a task whose sequences are longer, or whose inputs are more, than ``where`` allows."""
+    check_length(task.max_length, max_T, f"{task.name} sequence")
+    if task.n_in > MAX_INPUTS:
+        raise ValueError(f"{task.name} with these settings has {task.n_in} inputs; {where} allows at most "
+                         f"{MAX_INPUTS} (choose a smaller p)")
+
+
+def check_steps(budget: int, max_length: int, what: str = "a run here", hint: str = "shorten the sequences") -> None:
+    """Refuse budget × sequence length above ``STEP_CAP`` (the timesteps one network trains)."""
+    steps = budget * max_length
+    if steps > STEP_CAP:
+        raise ValueError(f"{budget:,} sequences × up to {max_length} steps = {steps:,} timesteps per network; "
+                         f"{what} may take at most {STEP_CAP:,} — lower the budget to "
+                         f"{STEP_CAP // max_length:,} or {hint}")
 
 
 def check_length(T: int, cap: int, what: str = "sequence") -> int:

@@ -19,13 +19,8 @@ from lstm_core.training import PRESETS, Preset, Trainer, TrainConfig
 
 PAGE = "train"
 
-# Caps for this page (app/limits.py has the shared ones). A tick trains ~0.1 s whatever these
-# are; the caps bound how long one run can keep a share of the server busy and its memory.
-TRAIN_MAX_T = 1_100            # adding / multiplication at the paper's T = 1,000 still fit
-TRAIN_MAX_BUDGET = 1_000_000   # temporal order 6b needs ~571,000 sequences in the paper
-TRAIN_MAX_BATCH = 32
-TRAIN_MAX_LR = 1e6             # absurd on purpose: students may try what divergence looks like
-MAX_STREAK = 100_000
+TRAIN_MAX_T, TRAIN_MAX_BUDGET, TRAIN_MAX_BATCH = limits.TRAIN_MAX_T, limits.TRAIN_MAX_BUDGET, limits.TRAIN_MAX_BATCH
+TRAIN_MAX_LR, MAX_STREAK = limits.TRAIN_MAX_LR, limits.TRAIN_MAX_STREAK
 
 TRAIN_FIELDS = [
     Field("algorithm", "Algorithm", "choice", "rtrl", choices=("rtrl", "bptt", "tbptt"), widget="segmented",
@@ -79,10 +74,7 @@ def make_task(values: dict) -> lc.tasks.Task:
     """The chosen task with its settings, refused if its sequences are longer than the cap."""
     name = values["task"]
     task = lc.get_task(name, **controls.task_settings(values, name))
-    limits.check_length(task.max_length, TRAIN_MAX_T, f"{name} sequence")
-    if task.n_in > limits.MAX_INPUTS:
-        raise ValueError(f"{name} with these settings has {task.n_in} inputs; this page allows at most "
-                         f"{limits.MAX_INPUTS} (choose a smaller p)")
+    limits.check_task(task, TRAIN_MAX_T)
     return task
 
 

@@ -12,18 +12,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import controls, export, jobs, results_file, state
+from app import controls, export, jobs, limits, results_file, state
 from app import experiment_figures as ef
 from app.controls import Field
 from lstm_core.training import PRESETS, Preset
 
 PAGE = "experiments"
-EXP_MAX_BUDGET = 20_000
-EXP_MAX_TRIALS = 16
-# budget × longest sequence: the timesteps every network steps through one after another. The
-# population shares each step, so this — not the number of networks — sets the wall time
-# (≈ 1 ms per step for a few networks: 500,000 steps is several minutes).
-STEP_CAP = 500_000
+EXP_MAX_BUDGET, EXP_MAX_TRIALS = limits.EXPERIMENT_MAX_BUDGET, limits.EXPERIMENT_MAX_TRIALS
 SCHEMA = controls.Schema([
     Field("experiment", "Experiment", "choice", "two_sequence_3a", choices=tuple(PRESETS), widget="select",
           fmt=lambda n: f"{PRESETS[n].title} — {PRESETS[n].paper}"),
@@ -51,11 +46,7 @@ def check(values: dict) -> bool:
     """ValueError if the run would be too big for a shared server (nothing is built)."""
     p = PRESETS[values["experiment"]]
     task = p.build_task(values["reduced"] and bool(p.reduced))
-    steps = values["budget"] * task.max_length
-    if steps > STEP_CAP:
-        raise ValueError(f"{values['budget']:,} sequences × up to {task.max_length} steps = {steps:,} timesteps per "
-                         f"network; a run here may take at most {STEP_CAP:,} — lower the budget to "
-                         f"{STEP_CAP // task.max_length:,} or use the reductions")
+    limits.check_steps(values["budget"], task.max_length, "a run here", "use the reductions")
     return True
 
 

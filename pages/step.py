@@ -35,9 +35,7 @@ def make_inputs(source: str, task: str, settings_json: str, typed: str, seed: in
         xs = export.parse_sequence(typed)
         return dict(xs=xs[:, None, :], targets=None, mask=None, n_out=1, act="sigmoid", loss="mse")
     tk = lc.get_task(task, **json.loads(settings_json))
-    limits.check_length(tk.max_length, limits.STEP_MAX_T, f"{task} sequence")
-    if tk.n_in > limits.MAX_INPUTS:
-        raise ValueError(f"{task} with these settings has {tk.n_in} inputs; this page allows {limits.MAX_INPUTS}")
+    limits.check_task(tk, limits.STEP_MAX_T)
     b = tk.generate(np.random.default_rng(seed), batch=1)
     T = int(b.lengths[0])
     return dict(xs=b.xs[:T], targets=b.targets[:T], mask=b.mask[:T], n_out=tk.n_out,
