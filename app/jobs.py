@@ -18,7 +18,7 @@ from typing import Any, Callable
 import numpy as np
 import streamlit as st
 
-from app import state
+from app import pacing, state
 
 # Measured on 2 loaded cores: a tick's redraw costs 0.1–0.8 s and the next timer rerun starts
 # 0.25–0.6 s after it (more under heavy load), so 2 s of training per tick keeps most of the
@@ -100,9 +100,7 @@ def tick(job: Job, seconds: float = TICK) -> None:
             job.compute += dt
             if job.after_chunk is not None:
                 job.after_chunk(job.work, job.last)
-            # next chunk: about TARGET_CHUNK seconds of work (at least 1, at most 4× bigger)
-            per = dt / job.chunk if dt > 0 else 0.0
-            job.chunk = max(1, min(4 * job.chunk, int(TARGET_CHUNK / per) if per > 0 else 4 * job.chunk))
+            job.chunk = pacing.next_chunk(job.chunk, job.chunk, dt, TARGET_CHUNK)
     except state.USER_ERRORS as e:
         job.error = str(e)
         job.running = False

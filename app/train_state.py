@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import lstm_core as lc
+from app import pacing
 from lstm_core.training import Progress, ProbeTrace, Trainer
 
 TICK_SECONDS = 0.03       # training time per UI tick: short enough for ≥ 5 chart redraws a second
-MAX_CHUNK = 5_000         # sequences per tick, whatever the measured speed
 MAX_POINTS = 400          # points per curve in the figures; older points are thinned
 MAX_TRAINER_HISTORY = 4_000   # reports kept in trainer.history (the CSV export)
 FINISHED = ("stopped", "solved", "budget", "diverged")
@@ -108,10 +108,7 @@ def tick(run: LiveRun, seconds: float = TICK_SECONDS) -> Progress | None:
     t0 = time.perf_counter()
     p = tr.train(run.chunk)
     dt = time.perf_counter() - t0
-    done = int(p.sequences) - before
-    if dt > 0 and done > 0:
-        per_second = done / dt
-        run.chunk = int(min(MAX_CHUNK, max(batch, round(per_second * seconds / batch) * batch)))
+    run.chunk = pacing.next_chunk(run.chunk, int(p.sequences) - before, dt, seconds, multiple=batch)
     run.tick_seconds = dt
     record(run, p)
     if p.status != "running":

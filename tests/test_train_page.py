@@ -17,7 +17,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import lstm_core as lc
-from app import export, train_figures, train_state, urlstate
+from app import pacing, export, train_figures, train_state, urlstate
 from app import train_settings as ts
 from lstm_core.training import PRESETS, Trainer
 
@@ -174,11 +174,14 @@ def test_tick_adapts_the_chunk_to_the_measured_speed(monkeypatch):
     run = train_state.new_run(ts.build_trainer(ts.DEFAULTS), "k", "label", status="running")
     assert run.chunk == 1
     train_state.tick(run, seconds=0.05)       # 1 sequence in 0.01 s = 100/s -> 5 per 0.05 s
-    assert (run.sequences, run.chunk) == (1, 5)
-    train_state.tick(run, seconds=0.05)       # 5 in 0.01 s -> 25
-    assert (run.sequences, run.chunk) == (6, 25)
-    train_state.tick(run, seconds=10.0)       # 25 in 0.01 s -> 25,000, but capped
-    assert run.chunk == train_state.MAX_CHUNK
+    assert (run.sequences, run.chunk) == (1, 4)   # ... but a chunk grows at most 4× at a time
+    train_state.tick(run, seconds=0.05)       # 4 in 0.01 s -> 20
+    assert (run.sequences, run.chunk) == (5, 16)
+    train_state.tick(run, seconds=0.01)       # 16 in 0.01 s -> 16 per 0.01 s
+    assert (run.sequences, run.chunk) == (21, 16)
+    for _ in range(8):
+        train_state.tick(run, seconds=10.0)   # 1,600/s -> 16,000, but capped
+    assert run.chunk == pacing.MAX_CHUNK
 
 
 def test_history_stays_bounded_and_keeps_the_newest_point():
