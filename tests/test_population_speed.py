@@ -9,7 +9,8 @@ import pytest
 import lstm_core as lc
 from lstm_core.tasks import reber
 from lstm_core.tasks.long_lag import LongLag
-from lstm_core.training.data import MemberStream, population_batch, stack, take
+from lstm_core.tasks import stack_batches
+from lstm_core.training.data import MemberStream, population_batch, take
 from lstm_core.training.optimizer import SGD
 
 
@@ -65,7 +66,7 @@ def test_population_batch_of_equal_length_sequences_is_the_stack_of_every_member
             mine = [s.next() if a else None for s, a in zip(ref, active)]
             first = next(b for b in mine if b is not None)
             blank = type(first)(first.xs, first.targets, np.zeros_like(first.mask), first.lengths, first.info)
-            want = stack([blank if b is None else b for b in mine])
+            want = stack_batches([blank if b is None else b for b in mine])
             for name in ("xs", "targets", "mask", "lengths"):
                 assert getattr(got, name).dtype == getattr(want, name).dtype
                 np.testing.assert_array_equal(getattr(got, name), getattr(want, name), err_msg=name)

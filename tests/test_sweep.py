@@ -250,7 +250,8 @@ def test_population_batch_is_the_stack_of_every_members_own_batch():
     """population_batch copies straight from each member's buffer: it must give exactly what
     stacking every member's own batch gives — with frozen members (mask 0, stream not advanced),
     members of different sequence lengths and ragged info (embedded Reber's symbol strings)."""
-    from lstm_core.training.data import MemberStream, population_batch, stack, take
+    from lstm_core.tasks import stack_batches
+    from lstm_core.training.data import MemberStream, population_batch, take
 
     for task in (lc.get_task("embedded_reber"), lc.get_task("two_sequence", T=12)):
         for B in (1, 3):
@@ -263,7 +264,7 @@ def test_population_batch_is_the_stack_of_every_members_own_batch():
                 mine = [s.next() if a else None for s, a in zip(ref, active)]
                 first = next(b for b in mine if b is not None)
                 blank = type(first)(first.xs, first.targets, np.zeros_like(first.mask), first.lengths, first.info)
-                want = stack([blank if b is None else b for b in mine])
+                want = stack_batches([blank if b is None else b for b in mine])
                 for name in ("xs", "targets", "mask", "lengths"):
                     np.testing.assert_array_equal(getattr(got, name), getattr(want, name), err_msg=name)
                 assert set(got.info) == set(want.info)

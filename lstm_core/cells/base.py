@@ -47,5 +47,6 @@ def linear(x: Array, wt: Array) -> Array:
     return x @ wt
 
 
-def stack(recs: list[dict], name: str) -> Array:
+def stack_records(recs: list[dict], name: str) -> Array:
+    """One named quantity of every step record, stacked over time: (T, ...)."""
     return np.stack([r[name] for r in recs])

@@ -17,7 +17,7 @@ import numpy as np
 
 from . import gru_fused
 from ..activations import sigmoid
-from .base import outer_sum, stack, time_batch_sum
+from .base import outer_sum, stack_records, time_batch_sum
 
 GATES = ("r", "z", "n")
 
@@ -99,8 +99,8 @@ class GRUCell:
         return self._split(*grads), errors
 
     def param_grads(self, P, recs, deltas) -> dict:
-        dgi, dgh = stack(deltas, "dgi"), stack(deltas, "dgh")
-        gW, gU = outer_sum(dgi, stack(recs, "x")), outer_sum(dgh, stack(recs, "h_prev"))
+        dgi, dgh = stack_records(deltas, "dgi"), stack_records(deltas, "dgh")
+        gW, gU = outer_sum(dgi, stack_records(recs, "x")), outer_sum(dgh, stack_records(recs, "h_prev"))
         return self._split(gW, gU, time_batch_sum(dgi), time_batch_sum(dgh))
 
     def _split(self, gW, gU, gbi, gbh) -> dict:

@@ -83,24 +83,24 @@ def backward_sequence(P: dict, fw: dict, dy: Array, k: int | None = None):
     r, z, hn = rz[..., :H], rz[..., H:], gh[..., 2 * H:]
     # --- G = [Fr, Fz, Fn r] of every step, into dgh (each G(t) is used once, then overwritten)
     dgh, dgi = buffers.empty(gh.shape), buffers.empty(gh.shape)
-    G3 = dgh.reshape(dgh.shape[:-1] + (3, H))             # (T, ..., B, 3, H) view: gate blocks
+    dgh_by_gate = dgh.reshape(dgh.shape[:-1] + (3, H))             # (T, ..., B, 3, H) view: gate blocks
     Fn, scratch = buffers.empty(n.shape), dgi[..., 2 * H:]
     np.subtract(1.0, rz, out=dgh[..., :2 * H])
     dgh[..., :2 * H] *= rz                                # σ' of r, z
     np.subtract(hs[:-1], n, out=scratch)
-    G3[..., 1, :] *= scratch                              # Fz = (h(t−1) − n) σ'_z
+    dgh_by_gate[..., 1, :] *= scratch                              # Fz = (h(t−1) − n) σ'_z
     np.multiply(n, n, out=Fn)
     np.subtract(1.0, Fn, out=Fn)
     np.subtract(1.0, z, out=scratch)
     Fn *= scratch                                         # Fn = (1 − z)(1 − n²)
-    G3[..., 0, :] *= hn
-    G3[..., 0, :] *= Fn                                   # Fr = Fn hn σ'_r
-    np.multiply(Fn, r, out=G3[..., 2, :])                 # error at hn = Fn r
+    dgh_by_gate[..., 0, :] *= hn
+    dgh_by_gate[..., 0, :] *= Fn                                   # Fr = Fn hn σ'_r
+    np.multiply(Fn, r, out=dgh_by_gate[..., 2, :])                 # error at hn = Fn r
     # --- the sequential part: 5 calls per step
     dH = dy
     dh_rec, dz = np.zeros(lead + (H,)), np.empty(lead + (H,))
     U = P["U"]
-    views = zip(range(T - 1, -1, -1), dH[::-1], dH[::-1, ..., None, :], G3[::-1], dgh[::-1], z[::-1])
+    views = zip(range(T - 1, -1, -1), dH[::-1], dH[::-1, ..., None, :], dgh_by_gate[::-1], dgh[::-1], z[::-1])
     for t, dh, dh_col, G_t, dgh_t, z_t in views:
         if k is not None and (t + 1) % k == 0 and t + 1 < T:
             dh_rec[...] = 0.0                             # chunk boundary: no error crosses

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import activations
-from .base import outer_sum, stack, time_batch_sum
+from .base import outer_sum, stack_records, time_batch_sum
 
 
 class LocalFeedbackCell:
@@ -64,10 +64,10 @@ class LocalFeedbackCell:
 
     def param_grads(self, P, recs, deltas) -> dict:
         ns, nn = self.ns, self.nn
-        dnet = stack(deltas, "dnet")
-        return {"W": outer_sum(dnet, stack(recs, "x")), "b": time_batch_sum(dnet),
-                "u": time_batch_sum(dnet[..., ns:ns + nn] * stack(recs, "a_net_prev")),
-                "v": time_batch_sum(dnet[..., ns + nn:] * stack(recs, "h_act_prev"))}
+        dnet = stack_records(deltas, "dnet")
+        return {"W": outer_sum(dnet, stack_records(recs, "x")), "b": time_batch_sum(dnet),
+                "u": time_batch_sum(dnet[..., ns:ns + nn] * stack_records(recs, "a_net_prev")),
+                "v": time_batch_sum(dnet[..., ns + nn:] * stack_records(recs, "h_act_prev"))}
 
     def local_factor(self, P, rec) -> dict:
         """Per unit: |∂â(t)/∂â(t−1)| = |u|;  |∂h(t)/∂h(t−1)| = |v f'(ā(t))| (activation units)."""

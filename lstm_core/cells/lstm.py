@@ -19,7 +19,7 @@ import numpy as np
 
 from . import lstm_fused
 from ..activations import sigmoid
-from .base import outer_sum, stack, time_batch_sum
+from .base import outer_sum, stack_records, time_batch_sum
 
 GATES = ("i", "f", "g", "o")                  # PyTorch's order (parameter names, rec "net")
 
@@ -84,9 +84,9 @@ class LSTMCell:
         """All T steps of xs (T, ..., B, n_in) at once: (hidden (T, ..., B, H), internals
         name -> (T, ..., B, n), final state, cache for ``backward_sequence``)."""
         fw = lstm_fused.forward_sequence(P, xs, state["h"], state["c"], xp)
-        T_ = lstm_fused.T_
-        final = {"h": T_(fw["hs"][-1]), "c": T_(fw["cs"][-1])}
-        return T_(fw["hs"][1:]), lstm_fused.internals(fw), final, fw
+        swap_major = lstm_fused.swap_major
+        final = {"h": swap_major(fw["hs"][-1]), "c": swap_major(fw["cs"][-1])}
+        return swap_major(fw["hs"][1:]), lstm_fused.internals(fw), final, fw
 
     def backward_step(self, P, rec, dstate, dhidden, truncated=False):
         """Generic per-step chain rule (the fast path is ``backward_sequence``); ``dnet`` in the
@@ -108,9 +108,9 @@ class LSTMCell:
         return self._split(gW, gU, gb), errors
 
     def param_grads(self, P, recs, deltas) -> dict:
-        dnet = stack(deltas, "dnet")
-        gW = outer_sum(dnet, stack(recs, "x"))
-        gU = outer_sum(dnet, stack(recs, "h_prev"))
+        dnet = stack_records(deltas, "dnet")
+        gW = outer_sum(dnet, stack_records(recs, "x"))
+        gU = outer_sum(dnet, stack_records(recs, "h_prev"))
         return self._split(gW, gU, time_batch_sum(dnet))
 
     def _split(self, gW: np.ndarray, gU: np.ndarray, gb: np.ndarray) -> dict:

@@ -47,14 +47,14 @@ def to_public(H: int) -> Array:
     return np.r_[H:4 * H, 0:H]
 
 
-def T_(a: Array) -> Array:
+def swap_major(a: Array) -> Array:
     """Swap the last two axes: feature-major (..., n, B) <-> public (..., B, n) (a view)."""
     return np.swapaxes(a, -1, -2)
 
 
 def project(P: dict, xs: Array, out: Array | None = None) -> Array:
     """(s ⊙ W) x(t) + s ⊙ b for every t at once, feature-major (T, ..., 4H, B)."""
-    out = np.matmul(P["W_s"], T_(xs), out=out)
+    out = np.matmul(P["W_s"], swap_major(xs), out=out)
     out += P["b_s"]
     return out
 
@@ -75,7 +75,7 @@ def forward_sequence(P: dict, xs: Array, h0: Array, c0: Array, xp: Array | None 
     else:
         act[...] = xp
     hs, cs, tc = buffers.empty((T + 1,) + fm), buffers.empty((T + 1,) + fm), buffers.empty((T,) + fm)
-    hs[0], cs[0] = T_(h0), T_(c0)
+    hs[0], cs[0] = swap_major(h0), swap_major(c0)
     rec, ig = np.empty(act.shape[1:]), np.empty(fm)
     U = P["U_s"]
     # per-gate views made once; the loop only steps through them (zip)
@@ -100,9 +100,9 @@ def internals(fw: dict) -> dict:
     (all but ``net``, which training never reads: the readable path records it)."""
     act, hs, cs = fw["act"], fw["hs"], fw["cs"]
     H = hs.shape[-2]
-    return {"x": fw["xs"], "h_prev": T_(hs[:-1]), "c_prev": T_(cs[:-1]),
-            "i": T_(act[..., H:2 * H, :]), "f": T_(act[..., 2 * H:3 * H, :]), "g": T_(act[..., 3 * H:, :]),
-            "o": T_(act[..., :H, :]), "c": T_(cs[1:]), "tanh_c": T_(fw["tc"]), "h": T_(hs[1:])}
+    return {"x": fw["xs"], "h_prev": swap_major(hs[:-1]), "c_prev": swap_major(cs[:-1]),
+            "i": swap_major(act[..., H:2 * H, :]), "f": swap_major(act[..., 2 * H:3 * H, :]), "g": swap_major(act[..., 3 * H:, :]),
+            "o": swap_major(act[..., :H, :]), "c": swap_major(cs[1:]), "tanh_c": swap_major(fw["tc"]), "h": swap_major(hs[1:])}
 
 
 def backward_sequence(P: dict, fw: dict, dy: Array, k: int | None = None):
@@ -119,17 +119,17 @@ def backward_sequence(P: dict, fw: dict, dy: Array, k: int | None = None):
     # --- F of every step, vectorised over t, written into dnet (each F(t) is used once, then
     # overwritten by dnet(t) in place)
     dnet = buffers.empty(act.shape)
-    D4 = dnet.reshape(dnet.shape[:-2] + (4, H, dnet.shape[-1]))   # (T, ..., 4, H, B) view: gate blocks
+    dnet_by_gate = dnet.reshape(dnet.shape[:-2] + (4, H, dnet.shape[-1]))   # (T, ..., 4, H, B) view: gate blocks
     tmp, A, dH = buffers.empty(tc.shape), buffers.empty(tc.shape), buffers.empty(tc.shape)
-    dH[...] = T_(dy)
+    dH[...] = swap_major(dy)
     np.subtract(1.0, act, out=dnet)
     dnet *= act                                           # σ' = σ (1 − σ)
-    D4[..., 0, :, :] *= tc                                # ∂h/∂net_o = tanh c σ'_o
-    D4[..., 1, :, :] *= g                                 # ∂c/∂net_i = g σ'_i
-    D4[..., 2, :, :] *= cs[:-1]                           # ∂c/∂net_f = c(t−1) σ'_f
+    dnet_by_gate[..., 0, :, :] *= tc                                # ∂h/∂net_o = tanh c σ'_o
+    dnet_by_gate[..., 1, :, :] *= g                                 # ∂c/∂net_i = g σ'_i
+    dnet_by_gate[..., 2, :, :] *= cs[:-1]                           # ∂c/∂net_f = c(t−1) σ'_f
     np.multiply(g, g, out=tmp)
     np.subtract(1.0, tmp, out=tmp)
-    np.multiply(tmp, i, out=D4[..., 3, :, :])             # ∂c/∂net_g = i (1 − g²)
+    np.multiply(tmp, i, out=dnet_by_gate[..., 3, :, :])             # ∂c/∂net_g = i (1 − g²)
     np.multiply(tc, tc, out=A)
     np.subtract(1.0, A, out=A)
     A *= o                                                # ∂h/∂c = o (1 − tanh²c)
@@ -138,7 +138,7 @@ def backward_sequence(P: dict, fw: dict, dy: Array, k: int | None = None):
     dh_rec, dc_next = np.zeros(tc.shape[1:]), np.zeros(tc.shape[1:])
     Ut = P["Ut"]
     views = zip(range(T - 1, -1, -1), dH[::-1], dC[::-1], dC[::-1, ..., None, :, :], A[::-1],
-                D4[::-1, ..., 0, :, :], D4[::-1, ..., 1:, :, :], dnet[::-1], f[::-1])
+                dnet_by_gate[::-1, ..., 0, :, :], dnet_by_gate[::-1, ..., 1:, :, :], dnet[::-1], f[::-1])
     for t, dh, dc, dc_blk, A_t, Do_t, Dc_t, dnet_t, f_t in views:
         if k is not None and (t + 1) % k == 0 and t + 1 < T:
             dh_rec[...] = 0.0                             # chunk boundary: no error crosses
@@ -155,8 +155,8 @@ def backward_sequence(P: dict, fw: dict, dy: Array, k: int | None = None):
     d2 = buffers.empty(dnet.shape[1:-1] + dnet.shape[:1] + dnet.shape[-1:])
     d2[...] = np.moveaxis(dnet, 0, -2)
     d2 = d2.reshape(d2.shape[:-2] + (-1,))                # (..., 4H, T·B)
-    gW, gU = d2 @ _rows(fw["xs"]), d2 @ _rows(T_(hs[:-1]))
-    return (gW, gU, d2.sum(axis=-1)), {"dh": T_(dH), "dc": T_(dC), "dnet": T_(dnet)}
+    gW, gU = d2 @ _rows(fw["xs"]), d2 @ _rows(swap_major(hs[:-1]))
+    return (gW, gU, d2.sum(axis=-1)), {"dh": swap_major(dH), "dc": swap_major(dC), "dnet": swap_major(dnet)}
 
 
 def _rows(z: Array) -> Array:

@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import activations
 from ..activations import sigmoid
-from .base import outer_sum, stack, time_batch_sum
+from .base import outer_sum, stack_records, time_batch_sum
 
 
 class MemoryCell:
@@ -190,8 +190,8 @@ class MemoryCell:
         return {"s": ds_prev, "r": dr_prev}, delta
 
     def param_grads(self, P, recs, deltas) -> dict:
-        dnet = stack(deltas, "dnet")
-        gW = outer_sum(dnet, stack(recs, "z"))
+        dnet = stack_records(deltas, "dnet")
+        gW = outer_sum(dnet, stack_records(recs, "z"))
         gb = time_batch_sum(dnet)
         grads = {}
         for name in self.gates + ["c"]:
@@ -201,7 +201,7 @@ class MemoryCell:
             for name, src in (("ig", "s_prev"), ("fg", "s_prev"), ("og", "s")):
                 if name in self.gates:
                     d = dnet[..., self.rows[name]][..., None]               # (T, ..., B, nb, 1)
-                    grads[f"u_{name}"] = (d * self._blocks(stack(recs, src))).sum(0).sum(-3)
+                    grads[f"u_{name}"] = (d * self._blocks(stack_records(recs, src))).sum(0).sum(-3)
         return grads
 
     def local_factor(self, P, rec) -> dict:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import activations
-from .base import outer_sum, stack, time_batch_sum
+from .base import outer_sum, stack_records, time_batch_sum
 
 PARAMS = ("W", "U", "b")
 
@@ -55,8 +55,8 @@ class RNNCell:
         return {"h": dh_prev}, {"dh": dh, "dnet": dnet}
 
     def param_grads(self, P, recs, deltas) -> dict:
-        dnet = stack(deltas, "dnet")
-        return {"W": outer_sum(dnet, stack(recs, "x")), "U": outer_sum(dnet, stack(recs, "h_prev")),
+        dnet = stack_records(deltas, "dnet")
+        return {"W": outer_sum(dnet, stack_records(recs, "x")), "U": outer_sum(dnet, stack_records(recs, "h_prev")),
                 "b": time_batch_sum(dnet)}
 
     def local_factor(self, P, rec) -> dict:

@@ -101,25 +101,32 @@ def pad_rows(rows: list[np.ndarray], fill: int = -1) -> np.ndarray:
 
 
 def stack_batches(batches: list[Batch]) -> Batch:
-    """K batches -> one population batch (T, K, B, ...), padded to the longest T."""
+    """K batches of B sequences -> one population batch (T, K, B, ...), zero-padded to the
+    longest T (one allocation per array: training calls it once per step, so it must be cheap)."""
     T = max(b.xs.shape[0] for b in batches)
+    K, first = len(batches), batches[0]
+    out = {}
+    for name in ("xs", "targets", "mask"):
+        a0 = getattr(first, name)
+        a = np.zeros((T, K) + a0.shape[1:])
+        for k, b in enumerate(batches):
+            v = getattr(b, name)
+            a[: v.shape[0], k] = v
+        out[name] = a
+    info = {key: _stack_info([np.asarray(b.info[key]) for b in batches]) for key in first.info}
+    return Batch(out["xs"], out["targets"], out["mask"], np.stack([b.lengths for b in batches]), info)
 
-    def pad_t(a: np.ndarray) -> np.ndarray:
-        return np.pad(a, [(0, T - a.shape[0])] + [(0, 0)] * (a.ndim - 1))
 
-    info = {}
-    for k in batches[0].info:
-        arrs = [np.asarray(b.info[k]) for b in batches]
-        if arrs[0].ndim >= 2:   # ragged second axis (e.g. symbols): pad with -1 / 0
-            L = max(a.shape[1] for a in arrs)
-            fill = -1 if arrs[0].dtype.kind in "iu" else 0
-            arrs = [np.pad(a, [(0, 0), (0, L - a.shape[1])] + [(0, 0)] * (a.ndim - 2),
-                           constant_values=fill) for a in arrs]
-        info[k] = np.stack(arrs)
-    return Batch(np.stack([pad_t(b.xs) for b in batches], 1),
-                 np.stack([pad_t(b.targets) for b in batches], 1),
-                 np.stack([pad_t(b.mask) for b in batches], 1),
-                 np.stack([b.lengths for b in batches]), info)
+def _stack_info(arrs: list[np.ndarray]) -> np.ndarray:
+    """K members' info arrays -> (K, ...); ragged second axes (e.g. symbols) padded with −1 / 0."""
+    if arrs[0].ndim >= 2 and len({a.shape[1] for a in arrs}) > 1:
+        L = max(a.shape[1] for a in arrs)
+        fill = -1 if arrs[0].dtype.kind in "iu" else 0
+        padded = np.full((len(arrs), arrs[0].shape[0], L) + arrs[0].shape[2:], fill, dtype=arrs[0].dtype)
+        for k, a in enumerate(arrs):
+            padded[k, :, : a.shape[1]] = a
+        return padded
+    return np.stack(arrs)
 
 
 @dataclass(frozen=True)

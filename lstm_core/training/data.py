@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..tasks import Batch, Task
+from ..tasks.base import _stack_info
 
 CHUNK = 32          # sequences generated per task.generate call (rounded up to a multiple of B)
 
@@ -47,26 +48,6 @@ class MemberStream:
         return take(*self.claim())
 
 
-def stack(batches: list[Batch]) -> Batch:
-    """K batches of B sequences -> one (T, K, B, ...) batch, zero-padded to the longest T.
-
-    (What ``tasks.stack_batches`` does, with one allocation per array instead of a pad per
-    member: it runs once per training step, so it must be cheap.)
-    """
-    T = max(b.xs.shape[0] for b in batches)
-    K, first = len(batches), batches[0]
-    out = {}
-    for name in ("xs", "targets", "mask"):
-        a0 = getattr(first, name)
-        a = np.zeros((T, K) + a0.shape[1:])
-        for k, b in enumerate(batches):
-            v = getattr(b, name)
-            a[: v.shape[0], k] = v
-        out[name] = a
-    info = {key: _stack_info([np.asarray(b.info[key]) for b in batches]) for key in first.info}
-    return Batch(out["xs"], out["targets"], out["mask"], np.stack([b.lengths for b in batches]), info)
-
-
 def population_batch(streams: list[MemberStream], active: np.ndarray, population: bool) -> tuple[Batch, np.ndarray]:
     """The next batch of every active member, stacked to (T, K, B, ...) (padded to the longest).
 
@@ -74,7 +55,7 @@ def population_batch(streams: list[MemberStream], active: np.ndarray, population
     member's batch with the mask zeroed, which they compute on but never learn from.
     Returns (batch, per-member number of steps that carry data).
 
-    (The same arrays as ``stack([take(...) for each member])``, copied straight from every
+    (The same arrays as ``stack_batches([take(...) for each member])``, copied straight from every
     member's buffer: this runs once per training step of a population of up to hundreds.)
     """
     if not population:
@@ -114,13 +95,3 @@ def population_batch(streams: list[MemberStream], active: np.ndarray, population
     return Batch(xs, tg, mk, lengths, info), steps
 
 
-def _stack_info(arrs: list[np.ndarray]) -> np.ndarray:
-    """K members' info arrays -> (K, ...); ragged second axes (e.g. symbols) padded with −1 / 0."""
-    if arrs[0].ndim >= 2 and len({a.shape[1] for a in arrs}) > 1:
-        L = max(a.shape[1] for a in arrs)
-        fill = -1 if arrs[0].dtype.kind in "iu" else 0
-        padded = np.full((len(arrs), arrs[0].shape[0], L) + arrs[0].shape[2:], fill, dtype=arrs[0].dtype)
-        for k, a in enumerate(arrs):
-            padded[k, :, : a.shape[1]] = a
-        return padded
-    return np.stack(arrs)
