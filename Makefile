@@ -35,7 +35,7 @@ hash = $(shell cat $(1) 2>/dev/null | sha256sum | cut -c1-12)
 # The editable install records the top-level packages as they are when it runs: a folder
 # installed before its __init__.py existed stays a namespace package (its __init__ never runs)
 # until reinstalled. So redo it when pyproject.toml changes or a package's __init__.py appears.
-PKG_DIRS := $(wildcard lstm_core/__init__.py app/__init__.py)
+PKG_DIRS := $(wildcard lstm_core/__init__.py app/__init__.py pages/__init__.py)
 
 RUNTIME_STAMP  := $(VENV)/.stamp-runtime-$(call hash,requirements.txt)
 DEV_STAMP      := $(VENV)/.stamp-dev-$(call hash,requirements.txt requirements-dev.txt)-torch$(TORCH_VERSION)

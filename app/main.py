@@ -14,7 +14,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from app.zoom import keep_zoom
+from app.ui.zoom import keep_zoom
 
 PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
 

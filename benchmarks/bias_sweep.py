@@ -1,6 +1,6 @@
 """Bias sweep wall time: a 5 × 5 bias grid × 8 seeds as ONE population vs member by member.
 
-The sweep is the Bias lab's ``BENCHMARK`` settings (``app/bias_settings.py``): lstm1997, 3 blocks
+The sweep is the Bias lab's ``BENCHMARK`` settings (``app/bias_lab/settings.py``): lstm1997, 3 blocks
 × 1 cell, on the two-sequence problem (3a, T = 50), input-gate × output-gate biases
 {0, −1, −2, −3, −4} each staggered by −2 per block (the paper's setting, −1/−3/−5 and
 −2/−4/−6, is one of the cells), 8 seeds, RTRL lr 1, budget 3,000 sequences per network,
@@ -29,7 +29,7 @@ from pathlib import Path  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from app import bias_settings as bs  # noqa: E402
+from app.bias_lab import settings as lab_settings  # noqa: E402
 from lstm_core.sweep import Sweep, result_differences, run_separately  # noqa: E402
 
 MEASUREMENTS = Path(__file__).resolve().parents[1] / "docs" / "measurements.json"
@@ -38,8 +38,8 @@ COLS = ["member", "status", "sequences", "solved_at", "best_streak"]
 
 
 def build() -> Sweep:
-    values = {**bs.DEFAULTS, **bs.BENCHMARK}
-    p = bs.plan(values)
+    values = {**lab_settings.DEFAULTS, **lab_settings.BENCHMARK}
+    p = lab_settings.plan(values)
     return Sweep(p.base, p.task, p.train, p.x, p.y, p.seeds)
 
 
@@ -133,7 +133,7 @@ def main() -> None:
                "identical_results": bool(same), "differing_result_fields": len(diffs),
                "max_final_weight_difference": max_weight_diff, "networks": sweep.K, "best": sentence,
                "load_avg_1min_after_population": round(load_pop, 2), "command": COMMAND,
-               "settings": bs.BENCHMARK, "threads": 1, "machine_cpus": os.cpu_count(),
+               "settings": lab_settings.BENCHMARK, "threads": 1, "machine_cpus": os.cpu_count(),
                "measured_at": time.strftime("%Y-%m-%d %H:%M:%S")})
 
 

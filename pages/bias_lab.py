@@ -1,10 +1,10 @@
 """Bias lab: gate-bias grids × seeds trained as one population, and the 1997 pathologies.
 
-Pipeline: controls (network, task, swept biases, seeds, training) -> ``app.bias_settings.plan``
+Pipeline: controls (network, task, swept biases, seeds, training) -> ``app.bias_lab.settings.plan``
 -> on "Train", an ``lstm_core.sweep.Sweep`` in this session's state, advanced one chunk per
-fragment tick (``app.jobs``) -> heat maps of success rate and median sequences-to-criterion
-(``app.bias_figures``) -> a clicked cell's network on the probe sequence before/after training.
-The demos (abuse problem, internal state drift, forget-gate bias) live in ``app.bias_sections``.
+fragment tick (``app.ui.jobs``) -> heat maps of success rate and median sequences-to-criterion
+(``app.bias_lab.figures``) -> a clicked cell's network on the probe sequence before/after training.
+The demos (abuse problem, internal state drift, forget-gate bias) live in ``app.bias_lab.sections``.
 """
 from __future__ import annotations
 
@@ -12,13 +12,14 @@ import json
 
 import streamlit as st
 
-from app import bias_figures as bf
-from app import bias_sections, controls, export, jobs, state
-from app import bias_settings as bs
+from app.bias_lab import figures as lab_figures
+from app.bias_lab import sections as lab_sections
+from app.ui import controls, export, jobs, state
+from app.bias_lab import settings as lab_settings
 from lstm_core.sweep import Sweep
 from lstm_core.variants import variant as variant_record
 
-PAGE, SCHEMA, DEFAULTS = bs.PAGE, bs.SCHEMA, bs.DEFAULTS
+PAGE, SCHEMA, DEFAULTS = lab_settings.PAGE, lab_settings.SCHEMA, lab_settings.DEFAULTS
 CELL_KEY, SEED_KEY = state.wkey(PAGE, "cell"), state.wkey(PAGE, "cell_seed")
 
 
@@ -76,7 +77,7 @@ def sidebar(view: str) -> str:
 def start_grid(settings: dict) -> None:
     """"Train the sweep" callback: a fresh population from the current settings."""
     try:
-        p = bs.plan(settings)
+        p = lab_settings.plan(settings)
         sweep = Sweep(p.base, p.task, p.train, p.x, p.y, p.seeds)
     except state.USER_ERRORS as e:
         state.flash(PAGE, f"Cannot start this sweep: {e}")
@@ -89,7 +90,7 @@ def start_grid(settings: dict) -> None:
 
 def pick_cell(chart_key: str, nx: int, ny: int) -> None:
     """Heat-map click callback: the clicked cell becomes the selected network's cell."""
-    cell = bf.selected_cell(st.session_state.get(chart_key), nx, ny)
+    cell = lab_figures.selected_cell(st.session_state.get(chart_key), nx, ny)
     if cell is not None:
         st.session_state[CELL_KEY] = cell
 
@@ -112,7 +113,7 @@ def draw_grid(job: jobs.Job | None) -> None:
               selected=selected, budget=sweep.train_config.budget)
     left, right = st.columns(2)
     for where, metric in ((left, "success"), (right, "median")):
-        fig, alt = bf.sweep_heatmap(cells, x_labels, y_labels, metric=metric, uirevision=f"bias-{metric}", **kw)
+        fig, alt = lab_figures.sweep_heatmap(cells, x_labels, y_labels, metric=metric, uirevision=f"bias-{metric}", **kw)
         key = state.wkey(PAGE, f"heat_{metric}")
         where.plotly_chart(fig, key=key, width="stretch", alt=alt, on_select=lambda k=key: pick_cell(k, nx, ny),
                            selection_mode="points", config={"displayModeBar": False})
@@ -149,7 +150,7 @@ def detail(sweep: Sweep, options: list, x_labels: list[str], y_labels: list[str]
         status = f"diverged: {row.message}"
     st.markdown(f"**Network {k}** ({who}) {status}.")
     traces = sweep.probe(k)
-    for i, (before, after) in enumerate(bf.probe_panels(traces["before"], traces["after"],
+    for i, (before, after) in enumerate(lab_figures.probe_panels(traces["before"], traces["after"],
                                                         variant=sweep.base.variant, large=large)):
         cols = st.columns(2)
         for c, (fig, alt), when in ((cols[0], before, "before"), (cols[1], after, "after")):
@@ -160,7 +161,7 @@ def detail(sweep: Sweep, options: list, x_labels: list[str], y_labels: list[str]
 
 
 def grid_section(values: dict) -> None:
-    outcome = state.keep_good(PAGE, "plan", lambda: bs.plan(values))
+    outcome = state.keep_good(PAGE, "plan", lambda: lab_settings.plan(values))
     state.report(outcome, "these sweep settings")
     job = jobs.get(PAGE, "grid")
     c1, c2, c3 = st.columns([1.2, 1, 3], vertical_alignment="center")
@@ -204,8 +205,8 @@ def page() -> None:
     if view == "grid":
         grid_section(values)
     else:
-        bias_sections.SECTIONS[view](values)
-    export.io_panel(PAGE, SCHEMA, csv=results_csv if view == "grid" else bias_sections.csv_for(view),
+        lab_sections.SECTIONS[view](values)
+    export.io_panel(PAGE, SCHEMA, csv=results_csv if view == "grid" else lab_sections.csv_for(view),
                     csv_name=f"gatelab-bias-{view}.csv", csv_label="Sweep results (CSV)" if view == "grid"
                     else "Demo measurements (CSV)", doc=export.config_document(PAGE, None, values),
                     doc_name="gatelab-bias-lab.json", from_model=None)

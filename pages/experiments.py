@@ -4,17 +4,18 @@ re-run here) and a "reproduce here" run next to them.
 
 Pipeline: controls -> a paper preset (``lstm_core.training.PRESETS``) -> on "Run", a population
 of ``trials`` networks in this session's state, advanced one chunk per fragment tick
-(``app.jobs``) -> table and chart of paper vs reproduction command vs this run
-(``app.experiment_figures``). Every run made here with fewer sequences or the preset's
+(``app.ui.jobs``) -> table and chart of paper vs reproduction command vs this run
+(``app.experiments.figures``). Every run made here with fewer sequences or the preset's
 documented reductions is labelled REDUCED.
 """
 from __future__ import annotations
 
 import streamlit as st
 
-from app import controls, export, jobs, limits, results_file, state
-from app import experiment_figures as ef
-from app.controls import Field
+from app.experiments import results_file
+from app.ui import controls, export, jobs, limits, state
+from app.experiments import figures as experiment_figures
+from app.ui.controls import Field
 from lstm_core.training import PRESETS, Preset
 
 PAGE = "experiments"
@@ -88,9 +89,9 @@ def here_result(job: jobs.Job | None, values: dict) -> dict | None:
 def draw(job: jobs.Job | None, values: dict, baseline, large: bool) -> None:
     p = PRESETS[values["experiment"]]
     here = here_result(job, values)
-    st.dataframe(ef.comparison_table(preset=p, baseline=baseline, here=here), hide_index=True)
-    st.markdown(ef.comparison_notes(preset=p, baseline=baseline, here=here))
-    fig, alt = ef.comparison_chart(paper=p.paper_sequences, baseline=baseline, here=here, large=large,
+    st.dataframe(experiment_figures.comparison_table(preset=p, baseline=baseline, here=here), hide_index=True)
+    st.markdown(experiment_figures.comparison_notes(preset=p, baseline=baseline, here=here))
+    fig, alt = experiment_figures.comparison_chart(paper=p.paper_sequences, baseline=baseline, here=here, large=large,
                                    title=f"{p.title}: training sequences to criterion")
     st.plotly_chart(fig, key=state.wkey(PAGE, "compare"), width="stretch", alt=alt)
     st.caption(alt + " ◆ paper, ● reproduction command (bar: range), ○ this page's trials, ✗ not solved within "
@@ -108,7 +109,7 @@ def page() -> None:
                "reproduction command, and a run you can start here.")
     results, source = results_file.load()
     with st.expander("Gallery: every experiment and the reproduction command's result", expanded=False):
-        st.dataframe(ef.gallery_table(PRESETS, results), hide_index=True)
+        st.dataframe(experiment_figures.gallery_table(PRESETS, results), hide_index=True)
         st.caption(f"Baseline source: {source}. The baseline is read from the file, never re-run on page load.")
     with st.sidebar:
         with st.expander("Reproduce here", expanded=True):

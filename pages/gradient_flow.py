@@ -11,8 +11,8 @@ import numpy as np
 import streamlit as st
 
 import lstm_core as lc
-from app import controls, export, figures, limits, state
-from app.controls import Field
+from app.ui import controls, export, figures, limits, state
+from app.ui.controls import Field
 from lstm_core.variants import variant as variant_record
 
 PAGE = "gradient_flow"

@@ -9,7 +9,7 @@ from streamlit.errors import StreamlitAPIException
 
 import lstm_core as lc
 from lstm_core.variants import variant as variant_record
-from app import figures, state
+from app.ui import figures, state
 
 PAGES_DIR = Path(__file__).resolve().parent
 T, SEED = 60, 0

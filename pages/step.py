@@ -13,8 +13,9 @@ import numpy as np
 import streamlit as st
 
 import lstm_core as lc
-from app import controls, diagram, equations, export, figures, limits, state
-from app.controls import Field
+from app.step import diagram, equations
+from app.ui import controls, export, figures, limits, state
+from app.ui.controls import Field
 
 PAGE = "step"
 SCHEMA = controls.Schema(

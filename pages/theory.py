@@ -1,7 +1,7 @@
 """Theory: every variant's equations side by side, the symbol table, the vanishing-gradient argument.
 
-A thin pipeline: text from app.theory_content; the demo's settings (URL / JSON / widgets) →
-app.theory_demo (lstm_core) → app.theory_figures → st.plotly_chart. User state lives in
+A thin pipeline: text from app.theory.content; the demo's settings (URL / JSON / widgets) →
+app.theory.demo (lstm_core) → app.theory.figures → st.plotly_chart. User state lives in
 st.session_state under "theory_*" keys; the URL carries the demo's whole configuration.
 """
 from __future__ import annotations
@@ -10,13 +10,13 @@ from dataclasses import asdict
 
 import streamlit as st
 
-from app import state
-from app import theory_content as tc
-from app import theory_demo as demo
-from app import theory_figures as tf
+from app.ui import state
+from app.theory import content as tc
+from app.theory import demo
+from app.theory import figures as theory_figures
 
 ss = st.session_state
-# the app-wide sidebar toggle (app.state); "large_font" is honoured too, for callers that set it
+# the app-wide sidebar toggle (app.ui.state); "large_font" is honoured too, for callers that set it
 large_font = state.display_options() or bool(ss.get("large_font", False))
 KEYS = {name: f"theory_{name}" for name in asdict(demo.DEFAULTS)}   # setting -> widget key
 
@@ -111,7 +111,7 @@ alt_activations = (
     "right, their slopes, computed by lstm_core. Maximum slopes: "
     + ", ".join(f"{demo.CURVES[n].split(' (')[0]}: {b:g}" for n, b in bounds.items())
     + ". The dotted line marks σ' = ¼ at x = 0.")
-st.plotly_chart(tf.activation_figure(demo.activation_curves(), bounds, large_font),
+st.plotly_chart(theory_figures.activation_figure(demo.activation_curves(), bounds, large_font),
                 width="stretch", key="theory_activations", alt=alt_activations)
 st.caption(f"Alt text: {alt_activations}")
 _argument(tc.CEC_AND_FIXES)
@@ -164,7 +164,7 @@ if result is not None:
         "multiplies by, against the bound line."
         + (f" {result.underflow} rnn values are exactly 0 (w = 0, or smaller than float64 can hold)"
            " and are not drawn on the log axis." if result.underflow else ""))
-    st.plotly_chart(tf.flow_figure(result, large_font), width="stretch", key="theory_flow", alt=alt_flow)
+    st.plotly_chart(theory_figures.flow_figure(result, large_font), width="stretch", key="theory_flow", alt=alt_flow)
     st.caption(f"Alt text: {alt_flow}")
 
     with st.expander("Export / import this demo"):

@@ -2,7 +2,7 @@
 
 Pipeline: controls (or a paper preset) -> a ``Trainer`` kept in this session's state ->
 a fragment that, while running, trains one chunk (~0.1 s) per timer tick and redraws the
-curves -> figure builders in ``app.train_figures``. A full script run while running also
+curves -> figure builders in ``app.train.figures``. A full script run while running also
 trains one chunk (so AppTest, which does not fire fragment timers, sees training advance).
 Changing a setting starts a new run with it; "Keep as run A" keeps the curves to compare.
 """
@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import controls, equations, export, limits, state
-from app import train_figures as tf
-from app import train_settings as ts
-from app import train_state as live
+from app.step import equations
+from app.ui import controls, export, limits, state
+from app.train import figures as train_figures
+from app.train import settings as train_settings
+from app.train import run as train_run
 from lstm_core.variants import variant as variant_record
 from lstm_core.training import PRESETS
 
-PAGE, SCHEMA, DEFAULTS = ts.PAGE, ts.SCHEMA, ts.DEFAULTS
+PAGE, SCHEMA, DEFAULTS = train_settings.PAGE, train_settings.SCHEMA, train_settings.DEFAULTS
 TICK_EVERY = 0.05         # pause between the end of one tick and the next while training
 SLOW_EVERY = 2.0          # seconds between redraws of the probe and gradient charts while training
 NO_PRESET = "—"
@@ -31,7 +32,7 @@ def apply_preset() -> None:
     if name in PRESETS:
         p = PRESETS[name]
         try:
-            values, notes = ts.preset_values(name, SCHEMA["seed"].read(PAGE))
+            values, notes = train_settings.preset_values(name, SCHEMA["seed"].read(PAGE))
         except ValueError as e:       # a preset this page cannot express: say so, change nothing
             state.flash(PAGE, f"The preset {p.title} cannot be loaded here: {e}. Your settings are unchanged.")
         else:
@@ -51,9 +52,9 @@ def press(action: str) -> None:
         ps.pop("run_a", None)
     elif run is not None:
         if action == "keep_a" and len(run.curves):
-            ps["run_a"] = live.keep_as_a(run)
+            ps["run_a"] = train_run.keep_as_a(run)
         else:
-            {"start": live.start, "pause": live.pause, "stop": live.stop}[action](run)
+            {"start": train_run.start, "pause": train_run.pause, "stop": train_run.stop}[action](run)
 
 
 # ----------------------------------------------------------------------------- controls
@@ -67,8 +68,8 @@ def training_group(variant: str) -> None:
         st.number_input(fld.label, fld.lo, fld.hi, step=fld.step, format="%g", key=state.wkey(PAGE, name),
                         help=fld.help, persist_state=controls.PERSIST)
     controls.render_fields(PAGE, SCHEMA, ["clip_value", "clip_norm", "batch", "budget", "streak"])
-    controls.reset_button(PAGE, SCHEMA, "train", lambda: ts.TRAIN_NAMES,
-                          lambda: ts.paper_train_values(SCHEMA["task"].read(PAGE), SCHEMA["variant"].read(PAGE)))
+    controls.reset_button(PAGE, SCHEMA, "train", lambda: train_settings.TRAIN_NAMES,
+                          lambda: train_settings.paper_train_values(SCHEMA["task"].read(PAGE), SCHEMA["variant"].read(PAGE)))
 
 
 def sidebar() -> None:
@@ -92,14 +93,14 @@ def sidebar() -> None:
             controls.seed_group(PAGE, SCHEMA)
 
 
-def current_run(values: dict, ps: dict) -> live.LiveRun:
+def current_run(values: dict, ps: dict) -> train_run.LiveRun:
     """The session's run, or a new one when the settings changed or "Start again" was pressed."""
-    key = ts.effective_key(values)
+    key = train_settings.effective_key(values)
     run, restart = ps.get("run"), ps.pop("restart", False)
     if run is not None and run.key == key and not restart:
         return run
     status = "running" if restart or (run is not None and run.active) else "idle"
-    new = live.new_run(ts.build_trainer(values), key, ts.summary(values), status)
+    new = train_run.new_run(train_settings.build_trainer(values), key, train_settings.summary(values), status)
     if run is not None and run.sequences and not restart:
         what = "training restarted from scratch with them" if status == "running" else \
             "the next run starts from scratch with them (press Start)"
@@ -108,7 +109,7 @@ def current_run(values: dict, ps: dict) -> live.LiveRun:
     return new
 
 
-def buttons(run: live.LiveRun, has_a: bool) -> None:
+def buttons(run: train_run.LiveRun, has_a: bool) -> None:
     cols = st.columns([1.1, 1, 1.5, 1.3, 3])
     b = dict(on_click=press, width="stretch")
     if run.status == "idle":
@@ -132,13 +133,13 @@ def buttons(run: live.LiveRun, has_a: bool) -> None:
 
 
 # ----------------------------------------------------------------------------- the live part
-def status_box(run: live.LiveRun) -> None:
+def status_box(run: train_run.LiveRun) -> None:
     tr = run.trainer
     budget = tr.config.budget
     streak = int(run.last.streak) if run.last is not None else 0
     # while running: wall-clock speed (drawing included); otherwise the trainer's own average
     if run.active:
-        speed = f"{live.wall_rate(run):,.1f} sequences/s"
+        speed = f"{train_run.wall_rate(run):,.1f} sequences/s"
     else:
         speed = f"{run.sequences / tr.elapsed if tr.elapsed > 0 else 0.0:,.1f} sequences/s while training"
     st.progress(min(run.sequences / budget, 1.0),
@@ -178,7 +179,7 @@ def curves(was_running: bool, large: bool) -> None:
     """
     ps = state.page_state(PAGE)
     run = ps["run"]
-    live.tick(run)
+    train_run.tick(run)
     if was_running and not run.active:
         st.rerun()          # finished: a full run swaps the buttons and stops both timers
     status_box(run)
@@ -187,13 +188,13 @@ def curves(was_running: bool, large: bool) -> None:
     mask = run.probe.mask[:, 0]
     st.subheader("Training curves")
     c1, c2 = st.columns(2)
-    show(c1, tf.loss_chart(run.curves, a, loss_name="cross-entropy" if task.loss == "ce" else "squared error",
+    show(c1, train_figures.loss_chart(run.curves, a, loss_name="cross-entropy" if task.loss == "ce" else "squared error",
                            large=large), "loss",
          f"Mean loss per training sequence since the previous point: "
          f"{'cross-entropy of the softmax outputs' if task.loss == 'ce' else '½ Σ (y − target)²'} summed over "
          f"the steps that carry a target (on the probe sequence {int(mask.sum())} of {len(mask)} steps do). "
          "It falls as the network learns; flat stretches are where it has not yet found the long time lag.")
-    show(c2, tf.criterion_chart(run.curves, a, required=tr.required, reduced=tr.required != task.criterion.streak,
+    show(c2, train_figures.criterion_chart(run.curves, a, required=tr.required, reduced=tr.required != task.criterion.streak,
                                 large=large), "criterion",
          f"Pass criterion: {tr.criterion}. The curve is the current run of correct training sequences divided by "
          "the run the criterion asks for; it drops to 0 at every mistake. Training stops when it reaches 1.")
@@ -210,7 +211,7 @@ def inside(large: bool) -> None:
     head.subheader("Inside the network: the probe sequence")
     unit = pick.selectbox("Block / unit in the gate chart", range(len(labels)), format_func=labels.__getitem__,
                           key=unit_key, persist_state=controls.PERSIST)
-    gates, states, outputs = tf.probe_panels(cfg.variant, cfg.block_size, live.probe_view(run), unit, labels[unit],
+    gates, states, outputs = train_figures.probe_panels(cfg.variant, cfg.block_size, train_run.probe_view(run), unit, labels[unit],
                                              large)
     every = f" While training, these charts are redrawn every {SLOW_EVERY:g} s." if run.active else ""
     c3, c4 = st.columns(2)
@@ -224,7 +225,7 @@ def inside(large: bool) -> None:
     how = {"rtrl": "the 1997 truncated gradient: error flows back only through the cell state",
            "bptt": "exact backpropagation through time",
            "tbptt": f"backpropagation cut after k = {tr.config.k} steps"}[tr.config.algorithm]
-    show(c6, tf.grad_chart(run.curves, large=large), "grads",
+    show(c6, train_figures.grad_chart(run.curves, large=large), "grads",
          f"Norm of the last update's gradient in each parameter group, before clipping ({how}). A group whose "
          "norm collapses gets no learning signal (vanishing); spikes are exploding gradients — clipping caps them.")
     if run.active:
@@ -232,12 +233,12 @@ def inside(large: bool) -> None:
                    "zoom out again.")
 
 
-def task_notes(run: live.LiveRun) -> None:
+def task_notes(run: train_run.LiveRun) -> None:
     task = run.trainer.task
     with st.expander(f"The task: {task.title or task.name} — {task.paper}"):
         st.markdown(f"**Paper setup.** {task.setup}\n\n**Reported result.** {task.reported}\n\n"
                     f"**Criterion here.** {run.trainer.criterion}.")
-        p = ts.paper_preset(task.name, run.trainer.model.config.variant)
+        p = train_settings.paper_preset(task.name, run.trainer.model.config.variant)
         if p is not None:
             st.caption(f"The preset “{p.title}” loads the paper's settings. {p.notes}")
 
@@ -266,7 +267,7 @@ def page() -> None:
                     csv_name="gatelab-training-curves.csv", csv_label="Training curves (CSV)",
                     doc=export.config_document(PAGE, run.trainer.model.config, values),
                     doc_name=f"gatelab-train-{values['variant']}-{values['task']}.json")
-    st.caption(f"Caps: sequences up to {ts.TRAIN_MAX_T:,} steps, budget up to {ts.TRAIN_MAX_BUDGET:,} sequences, "
+    st.caption(f"Caps: sequences up to {train_settings.TRAIN_MAX_T:,} steps, budget up to {train_settings.TRAIN_MAX_BUDGET:,} sequences, "
                f"at most {limits.MAX_BLOCKS} blocks × {limits.MAX_BLOCK_SIZE} cells or {limits.MAX_HIDDEN} units.")
     controls.finish_page(PAGE, values, DEFAULTS)
 

@@ -8,9 +8,8 @@ here directly from ``lstm_core`` — a page drawing made-up curves would fail.
 from __future__ import annotations
 
 import base64
-import importlib.util
+import importlib
 import json
-from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -18,20 +17,17 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import lstm_core as lc
-from app import controls, export, urlstate
-from app.controls import Field, Schema
+from app.ui import controls, export, urlstate
+from app.ui.controls import Field, Schema
 
 ENTRY = Path(__file__).resolve().parents[1] / "app" / "main.py"
 PAGES_DIR = ENTRY.parents[1] / "pages"
 
 
-@cache
 def page_module(name: str):
-    """A page's module for its settings and builders (its drawing only runs as __main__)."""
-    spec = importlib.util.spec_from_file_location(f"gatelab_page_{name}", PAGES_DIR / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """A page's module (``pages`` is a package) for its settings and builders; its drawing only
+    runs when Streamlit executes it as __main__."""
+    return importlib.import_module(f"pages.{name}")
 
 
 def open_page(page: str, query: dict[str, str] | None = None) -> AppTest:
@@ -423,7 +419,8 @@ def test_every_figure_builder_produces_valid_plotly_figures():
     """The app skips Plotly's validation for speed; here every builder's output is validated."""
     import plotly.graph_objects as go  # noqa: PLC0415
 
-    from app import diagram, equations, figures  # noqa: PLC0415
+    from app.step import diagram, equations  # noqa: PLC0415
+    from app.ui import figures
     rng = np.random.default_rng(0)
     for variant in lc.VARIANTS:
         for n_out, n_in in ((1, 2), (7, 9)):          # lines and heat maps
@@ -457,7 +454,7 @@ def test_csv_exports_hold_the_recorded_numbers():
     s = frame[frame.quantity == "s"].sort_values(["t", "unit"])
     np.testing.assert_allclose(s.value.to_numpy(), run.internals["s"][:, 0, :].reshape(-1))
     assert s.t.min() == 1 and {"target", "mask", "y_ig"} <= set(frame.quantity)
-    from app import figures  # noqa: PLC0415
+    from app.ui import figures  # noqa: PLC0415
     curve = figures.relative_flow("rnn", np.array([0.25, 0.5, 1.0]), np.array([0.5, 0.7, 1.0]))
     flow = pd.read_csv(io.BytesIO(export.flow_csv([curve])))
     assert flow.measured.tolist() == [1.0, 0.5, 0.25] and flow.theory.tolist() == [1.0, 0.7, 0.5]

@@ -3,7 +3,7 @@ sweep's real numbers, choosing a cell shows that network's probe traces, demos r
 round-trips and bad input gives a message instead of an exception.
 
 AppTest cannot click inside a Plotly chart, so the click is covered twice: the selection
-decoder (``bias_figures.selected_cell``) is tested on the event shapes Streamlit produces, and
+decoder (``app.bias_lab.figures.selected_cell``) is tested on the event shapes Streamlit produces, and
 the cell selectbox it writes to is driven here; the real click runs in the browser test.
 """
 from __future__ import annotations
@@ -17,8 +17,8 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app import bias_figures as bf
-from app import bias_settings as bs
+from app.bias_lab import figures as lab_figures
+from app.bias_lab import settings as lab_settings
 from lstm_core.sweep import Sweep
 
 ENTRY = Path(__file__).resolve().parents[1] / "app" / "main.py"
@@ -65,7 +65,7 @@ def arr(v) -> np.ndarray:
 
 
 def reference_sweep(cfg: dict) -> Sweep:
-    p = bs.plan({**bs.DEFAULTS, **cfg})
+    p = lab_settings.plan({**lab_settings.DEFAULTS, **cfg})
     sweep = Sweep(p.base, p.task, p.train, p.x, p.y, p.seeds)
     for _ in sweep.run(50):
         pass
@@ -122,11 +122,11 @@ def test_choosing_a_cell_shows_that_networks_traces_before_and_after():
 def test_selection_decoder_reads_streamlit_events():
     ev = {"selection": {"points": [{"x": 2, "y": 1, "customdata": [2, 1], "point_index": 7}],
                         "point_indices": [7], "box": [], "lasso": []}}
-    assert bf.selected_cell(ev, 5, 5) == (2, 1)
-    assert bf.selected_cell({"selection": {"points": [{"x": 3.0, "y": 0.0}]}}, 5, 5) == (3, 0)
-    assert bf.selected_cell({"selection": {"points": []}}, 5, 5) is None
-    assert bf.selected_cell({"selection": {"points": [{"x": 9, "y": 0}]}}, 5, 5) is None
-    assert bf.selected_cell(None, 5, 5) is None
+    assert lab_figures.selected_cell(ev, 5, 5) == (2, 1)
+    assert lab_figures.selected_cell({"selection": {"points": [{"x": 3.0, "y": 0.0}]}}, 5, 5) == (3, 0)
+    assert lab_figures.selected_cell({"selection": {"points": []}}, 5, 5) is None
+    assert lab_figures.selected_cell({"selection": {"points": [{"x": 9, "y": 0}]}}, 5, 5) is None
+    assert lab_figures.selected_cell(None, 5, 5) is None
 
 
 def test_url_round_trip():
@@ -184,9 +184,9 @@ def test_forget_view_shows_the_measured_flow():
     assert not at.error
     ch = charts(at)
     flow = ch["forget-flow"]
-    values = {**bs.DEFAULTS, "variant": "lstm2000", "forget_biases": "-2, 2", "forget_T": 30, "seed": 1}
-    from app import bias_sections
-    d, _ = bias_sections.forget_data(values)
+    values = {**lab_settings.DEFAULTS, "variant": "lstm2000", "forget_biases": "-2, 2", "forget_T": 30, "seed": 1}
+    from app.bias_lab import sections as lab_sections
+    d, _ = lab_sections.forget_data(values)
     got = arr(next(t for t in flow["data"] if t["name"] == "b_fg = -2")["y"])
     np.testing.assert_allclose(got, d["relative"][0], rtol=1e-9)
     assert d["per_step"][0] < d["per_step"][1]
@@ -207,13 +207,13 @@ def test_every_bias_lab_figure_passes_plotly_validation():
     import plotly.graph_objects as go
     sweep = reference_sweep(TINY)
     cells = sweep.cells()
-    figs = [bf.sweep_heatmap(cells, sweep.labels("x"), sweep.labels("y"), x_title="a", y_title="b", metric=m,
+    figs = [lab_figures.sweep_heatmap(cells, sweep.labels("x"), sweep.labels("y"), x_title="a", y_title="b", metric=m,
                              large=True, uirevision="u", selected=(0, 1), budget=10)[0] for m in ("success", "median")]
     tr = sweep.probe(3)
-    figs += [c[0] for pair in bf.probe_panels(tr["before"], tr["after"], variant="lstm1997", large=False) for c in pair]
+    figs += [c[0] for pair in lab_figures.probe_panels(tr["before"], tr["after"], variant="lstm1997", large=False) for c in pair]
     frame = pd.DataFrame({"chunk": [0, 0, 1, 1], "setting": ["0", "−1", "0", "−1"], "seed": [0] * 4,
                           "sequences": [10, 10, 20, 20], "loss": [1.0, 2.0, 0.5, 1.5]})
-    figs.append(bf.curves(frame, "loss", title="t", y="y", large=False, uirevision="c", log=True)[0])
-    figs.append(bf.forget_factor_chart([0.0, 1.0], np.array([0.5, 0.7]), np.array([0.5, 0.73]), large=False)[0])
+    figs.append(lab_figures.curves(frame, "loss", title="t", y="y", large=False, uirevision="c", log=True)[0])
+    figs.append(lab_figures.forget_factor_chart([0.0, 1.0], np.array([0.5, 0.7]), np.array([0.5, 0.73]), large=False)[0])
     for f in figs:
         go.Figure(f.to_dict())                       # raises on an invalid property

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from app import results_file
+from app.experiments import results_file
 from lstm_core import experiments
 
 ARGS = ["long_lag_rnn", "--trials", "2", "--budget", "20", "--set", "p=4", "--reduced"]

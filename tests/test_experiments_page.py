@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app import results_file
+from app.experiments import results_file
 from lstm_core.experiments import MARKDOWN_HEADER, Outcome
 from lstm_core.training import PRESETS
 
@@ -132,14 +132,14 @@ def test_oversized_runs_are_refused(cfg):
 
 def test_experiment_figures_pass_plotly_validation():
     import plotly.graph_objects as go
-    from app import experiment_figures as ef
+    from app.experiments import figures as experiment_figures
     import pandas as pd
     frame = results_file.parse_markdown(MARKDOWN_HEADER + "\n" + outcome().markdown())
     here = {"trials": 3, "solved": 1, "running": 0, "solved_at": [1200, None, None], "budget": 2000, "wall": 12.0,
             "reduced": True, "label": "x"}
-    fig, alt = ef.comparison_chart(paper=74000.0, baseline=frame, here=here, large=True, title="t")
+    fig, alt = experiment_figures.comparison_chart(paper=74000.0, baseline=frame, here=here, large=True, title="t")
     go.Figure(fig.to_dict())
     assert "paper 74,000" in alt and "1/3 solved" in alt
-    table = ef.comparison_table(preset=PRESETS["adding"], baseline=frame, here=here)
+    table = experiment_figures.comparison_table(preset=PRESETS["adding"], baseline=frame, here=here)
     assert table.source.tolist() == ["paper", "reproduction command", "this page (REDUCED)"]
-    assert isinstance(ef.gallery_table(PRESETS, pd.DataFrame(columns=results_file.COLUMNS)), pd.DataFrame)
+    assert isinstance(experiment_figures.gallery_table(PRESETS, pd.DataFrame(columns=results_file.COLUMNS)), pd.DataFrame)

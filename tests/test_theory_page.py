@@ -15,9 +15,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import lstm_core as lc
-from app import state
-from app import theory_content as tc
-from app import theory_demo as demo
+from app.ui import state
+from app.theory import content as tc
+from app.theory import demo
 
 ENTRY = Path(__file__).resolve().parents[1] / "app" / "main.py"
 PAGE = "../pages/theory.py"   # relative to the entry script

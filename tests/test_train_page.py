@@ -17,8 +17,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import lstm_core as lc
-from app import pacing, export, train_figures, train_state, urlstate
-from app import train_settings as ts
+from app.train import figures as train_figures, run as train_run
+from app.ui import export, pacing, urlstate
+from app.train import settings as train_settings
 from lstm_core.training import PRESETS, Trainer
 
 ENTRY = Path(__file__).resolve().parents[1] / "app" / "main.py"
@@ -36,7 +37,7 @@ def open_page(query: dict[str, str] | None = None) -> AppTest:
 
 def link(**values) -> dict[str, str]:
     """A query string holding these settings (the page's own encoding)."""
-    return {urlstate.PARAM: urlstate.encode({**ts.DEFAULTS, **values}, ts.DEFAULTS)}
+    return {urlstate.PARAM: urlstate.encode({**train_settings.DEFAULTS, **values}, train_settings.DEFAULTS)}
 
 
 def specs(at: AppTest) -> dict[str, dict]:
@@ -66,7 +67,7 @@ def progress_text(at: AppTest) -> str:
     return at.get("progress")[0].proto.text
 
 
-def run_of(at: AppTest) -> train_state.LiveRun:
+def run_of(at: AppTest) -> train_run.LiveRun:
     return at.session_state["_page.train"]["run"]
 
 
@@ -170,26 +171,26 @@ def test_tick_adapts_the_chunk_to_the_measured_speed(monkeypatch):
 
         monotonic = staticmethod(__import__("time").monotonic)
 
-    monkeypatch.setattr(train_state, "time", Clock)
-    run = train_state.new_run(ts.build_trainer(ts.DEFAULTS), "k", "label", status="running")
+    monkeypatch.setattr(train_run, "time", Clock)
+    run = train_run.new_run(train_settings.build_trainer(train_settings.DEFAULTS), "k", "label", status="running")
     assert run.chunk == 1
-    train_state.tick(run, seconds=0.05)       # 1 sequence in 0.01 s = 100/s -> 5 per 0.05 s
+    train_run.tick(run, seconds=0.05)       # 1 sequence in 0.01 s = 100/s -> 5 per 0.05 s
     assert (run.sequences, run.chunk) == (1, 4)   # ... but a chunk grows at most 4× at a time
-    train_state.tick(run, seconds=0.05)       # 4 in 0.01 s -> 20
+    train_run.tick(run, seconds=0.05)       # 4 in 0.01 s -> 20
     assert (run.sequences, run.chunk) == (5, 16)
-    train_state.tick(run, seconds=0.01)       # 16 in 0.01 s -> 16 per 0.01 s
+    train_run.tick(run, seconds=0.01)       # 16 in 0.01 s -> 16 per 0.01 s
     assert (run.sequences, run.chunk) == (21, 16)
     for _ in range(8):
-        train_state.tick(run, seconds=10.0)   # 1,600/s -> 16,000, but capped
+        train_run.tick(run, seconds=10.0)   # 1,600/s -> 16,000, but capped
     assert run.chunk == pacing.MAX_CHUNK
 
 
 def test_history_stays_bounded_and_keeps_the_newest_point():
-    run = train_state.new_run(ts.build_trainer(ts.DEFAULTS), "k", "label", status="running")
-    for _ in range(train_state.MAX_POINTS + 50):
+    run = train_run.new_run(train_settings.build_trainer(train_settings.DEFAULTS), "k", "label", status="running")
+    for _ in range(train_run.MAX_POINTS + 50):
         run.trainer.train(1)
-        train_state.record(run, run.trainer.progress())
-    assert len(run.curves) <= train_state.MAX_POINTS
+        train_run.record(run, run.trainer.progress())
+    assert len(run.curves) <= train_run.MAX_POINTS
     assert run.curves.data["sequences"][-1] == run.sequences
     assert all(len(v) == len(run.curves) for v in run.curves.grads.values())
     seqs = run.curves.array("sequences")
@@ -230,7 +231,7 @@ def test_each_main_control_changes_the_configuration_and_the_charts(kind, name, 
     _set(at, kind, name, value)                       # before Start: the configuration changes
     assert not at.exception and not errors(at), errors(at)
     assert dict(at.query_params) != url
-    decoded, bad = urlstate.decode(at.query_params[urlstate.PARAM], ts.SCHEMA.check)
+    decoded, bad = urlstate.decode(at.query_params[urlstate.PARAM], train_settings.SCHEMA.check)
     field = name.removesuffix(".on")
     assert not bad and (decoded[field] is not None if name.endswith(".on") else decoded[field] == value)
     assert check(run_of(at))
@@ -375,8 +376,8 @@ def test_preset_fills_every_control_with_the_papers_values(name):
 
 def test_every_preset_maps_onto_the_page():
     for name, p in PRESETS.items():
-        v, _ = ts.preset_values(name, seed=2)
-        trainer = ts.build_trainer({**ts.DEFAULTS, **v, "seed": 2})
+        v, _ = train_settings.preset_values(name, seed=2)
+        trainer = train_settings.build_trainer({**train_settings.DEFAULTS, **v, "seed": 2})
         assert trainer.config.to_dict() == p.train_config(seed=2).to_dict(), name
         assert trainer.model.config.variant == p.model.variant and trainer.model.config.seed == 2
 
@@ -408,8 +409,8 @@ def test_exports_and_config_round_trip():
     assert list(frame["sequences"])[-1] == run.sequences and {"loss", "streak", "criterion_fraction"} <= set(frame)
     labels = [b.proto.label for b in at.get("download_button")]
     assert "Training curves (CSV)" in labels and "Configuration (JSON)" in labels
-    doc = export.config_document(ts.PAGE, run.trainer.model.config, {**ts.DEFAULTS, "lr": 0.3})
-    values, notes = export.parse_config_upload(doc.encode(), ts.PAGE, ts.SCHEMA)
+    doc = export.config_document(train_settings.PAGE, run.trainer.model.config, {**train_settings.DEFAULTS, "lr": 0.3})
+    values, notes = export.parse_config_upload(doc.encode(), train_settings.PAGE, train_settings.SCHEMA)
     assert values["lr"] == 0.3 and not notes
 
 
@@ -417,13 +418,13 @@ def test_bad_uploaded_configuration_gives_an_error_and_keeps_the_run():
     at = start(open_page(), ticks=2)
     run = run_of(at)
     for name, payload, words in (("broken.json", b"{not json", "not valid JSON"),
-                                 ("bad.json", json.dumps({"kind": export.DOC_KIND, "page": ts.PAGE,
+                                 ("bad.json", json.dumps({"kind": export.DOC_KIND, "page": train_settings.PAGE,
                                                           "settings": {"lr": -1}}).encode(), "lr")):
         at.file_uploader[0].set_value((name, payload, "application/json")).run()
         assert not at.exception
         assert any(words in e and "unchanged" in e for e in errors(at)), errors(at)
         assert run_of(at) is run
-    good = export.config_document(ts.PAGE, None, {**ts.DEFAULTS, "lr": 0.3, "seed": 4})
+    good = export.config_document(train_settings.PAGE, None, {**train_settings.DEFAULTS, "lr": 0.3, "seed": 4})
     at.file_uploader[0].set_value(("good.json", good.encode(), "application/json")).run()
     assert not errors(at) and at.number_input(key="train.lr").value == 0.3
     assert run_of(at).trainer.config.lr == 0.3 and run_of(at).trainer.model.config.seed == 4
@@ -431,7 +432,7 @@ def test_bad_uploaded_configuration_gives_an_error_and_keeps_the_run():
 
 # ============================================================================= figures
 def test_figures_are_valid_and_alt_texts_do_not_change_while_training():
-    run = train_state.new_run(ts.build_trainer(ts.DEFAULTS), "k", "label", status="running")
+    run = train_run.new_run(train_settings.build_trainer(train_settings.DEFAULTS), "k", "label", status="running")
     def alts():
         c = run.curves
         charts = [train_figures.loss_chart(c, None, loss_name="squared error", large=False),
@@ -441,16 +442,16 @@ def test_figures_are_valid_and_alt_texts_do_not_change_while_training():
         for fig, _ in charts:
             go.Figure(fig.to_dict())           # validation on: no misspelt properties
         return [alt for _, alt in charts]
-    train_state.tick(run)
+    train_run.tick(run)
     first = alts()
     for _ in range(3):
-        train_state.tick(run)
+        train_run.tick(run)
     assert alts() == first                    # a changing alt text remounts the chart (flicker)
     assert all(a for a in first)
 
 
 def test_trainer_built_by_the_page_equals_one_built_by_hand():
-    trainer = ts.build_trainer(ts.DEFAULTS)
+    trainer = train_settings.build_trainer(train_settings.DEFAULTS)
     task = lc.get_task("long_lag", p=10)
     p = PRESETS["long_lag"]
     cfg = lc.ModelConfig.from_dict({**p.model_config(seed=0).to_dict(), "n_in": task.n_in, "n_out": task.n_out})
@@ -528,10 +529,10 @@ def test_every_preset_trains_on_the_page(name):
 def test_meeting_the_criterion_stops_training_and_says_so():
     settings = {"long_lag.p": 4, "streak": 100}
     at = open_page(link(**settings))
-    cfg = {**ts.DEFAULTS, **settings}
-    run = train_state.new_run(ts.build_trainer(cfg), ts.effective_key(cfg), ts.summary(cfg), "running")
+    cfg = {**train_settings.DEFAULTS, **settings}
+    run = train_run.new_run(train_settings.build_trainer(cfg), train_settings.effective_key(cfg), train_settings.summary(cfg), "running")
     while run.status == "running":                 # the page's own tick, with longer chunks
-        train_state.tick(run, seconds=0.5)
+        train_run.tick(run, seconds=0.5)
     assert run.status == "solved"
     at.session_state["_page.train"]["run"] = run     # this session's run, as if trained live
     at.run()

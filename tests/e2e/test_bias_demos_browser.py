@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from app import urlstate
+from app.ui import urlstate
 
 from .conftest import screenshot, wait_for_app
 

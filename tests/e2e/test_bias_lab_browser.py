@@ -5,7 +5,7 @@ heat-map cell opens that network's traces; the Paper experiments page runs a sma
 reproduction. Screenshots: docs/screenshots/bias_lab.png, bias_lab_cell.png, experiments.png.
 
 ``test_benchmark_sweep_in_the_browser`` MEASURES the wall time of the issue's 5 × 5 × 8 sweep
-(``app.bias_settings.BENCHMARK``) from the click on "Train the sweep" to "Finished" on screen
+(``app.bias_lab.settings.BENCHMARK``) from the click on "Train the sweep" to "Finished" on screen
 and merges it into docs/measurements.json as "bias_sweep_browser_seconds" (other keys kept).
 The time is reported, not asserted: it depends on the machine and its load (recorded too).
 """
@@ -18,8 +18,8 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from app import bias_settings as bs
-from app import urlstate
+from app.bias_lab import settings as lab_settings
+from app.ui import urlstate
 
 from .conftest import REPO_ROOT, screenshot, wait_for_app
 
@@ -111,7 +111,7 @@ def test_experiments_page_runs_a_small_reproduction(streamlit_server, page):
 
 
 def test_benchmark_sweep_in_the_browser(streamlit_server, page):
-    page.goto(url(streamlit_server, "bias-lab", bs.BENCHMARK))
+    page.goto(url(streamlit_server, "bias-lab", lab_settings.BENCHMARK))
     wait_for_app(page)
     expect(page.get_by_text("200 networks").first).to_be_visible()
     load_before = os.getloadavg()[0]
@@ -123,10 +123,10 @@ def test_benchmark_sweep_in_the_browser(streamlit_server, page):
     data["bias_sweep_browser_seconds"] = round(seconds, 1)
     data["bias_sweep_browser"] = {
         "seconds": round(seconds, 1), "what": "Bias lab: click 'Train the sweep' -> 'Finished' on screen, "
-        f"5 × 5 bias grid × 8 seeds (200 networks) on two_sequence T = 50, RTRL, budget {bs.BENCHMARK['budget']:,}, "
+        f"5 × 5 bias grid × 8 seeds (200 networks) on two_sequence T = 50, RTRL, budget {lab_settings.BENCHMARK['budget']:,}, "
         "one population",
         "command": ".venv/bin/python -m pytest -q -s tests/e2e/test_bias_lab_browser.py -k benchmark",
-        "page_says": shown, "goal_seconds": 120, "settings": bs.BENCHMARK,
+        "page_says": shown, "goal_seconds": 120, "settings": lab_settings.BENCHMARK,
         "machine": {"cpus": os.cpu_count(), "load_avg_1min_before": round(load_before, 2),
                     "load_avg_1min_after": round(os.getloadavg()[0], 2)},
         "measured_at": time.strftime("%Y-%m-%d %H:%M:%S")}

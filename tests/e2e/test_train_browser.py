@@ -195,7 +195,7 @@ def test_two_tabs_never_share_a_model(streamlit_server, browser):
 
 
 def test_zoom_is_kept_while_training_redraws(streamlit_server, tall_page):
-    """Every live update mounts a new chart (Streamlit 1.67); app/zoom.py puts the zoom back."""
+    """Every live update mounts a new chart (Streamlit 1.67); app/ui/zoom.py puts the zoom back."""
     page = tall_page
     page.goto(f"{streamlit_server}/train?cfg=" + quote(json.dumps({"streak": 5000})))
     wait_for_app(page)

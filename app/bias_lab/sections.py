@@ -3,7 +3,7 @@
 Each demo trains (or, for the forget gate, only runs) real networks from the sidebar's
 network / task / training settings and plots what it measures — the same seeds for both
 settings, so the only difference between the two curves is the bias being demonstrated.
-Measurement code is in ``lstm_core.bias_demos``; figures in ``app.bias_figures``.
+Measurement code is in ``lstm_core.bias_demos``; figures in ``app.bias_lab.figures``.
 """
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from app import bias_figures as bf
-from app import bias_settings as bs
-from app import controls, export, figures, jobs, state
+from app.bias_lab import figures as lab_figures
+from app.bias_lab import settings as lab_settings
+from app.ui import controls, export, figures, jobs, state
 from lstm_core import bias_demos as bd
 from lstm_core.sweep import Sweep
 from lstm_core.variants import REGISTRY
 
-PAGE, SCHEMA = bs.PAGE, bs.SCHEMA
+PAGE, SCHEMA = lab_settings.PAGE, lab_settings.SCHEMA
 RECORD_POINTS = 40            # training-curve points per demo run
 
 
@@ -38,7 +38,7 @@ def _recorder(sweep: Sweep) -> tuple[bd.Recorder, Callable]:
 
 def _start(kind: str, settings: dict) -> None:
     try:
-        p = bs.demo_plan(settings, kind)
+        p = lab_settings.demo_plan(settings, kind)
         sweep = Sweep(p.base, p.task, p.train, p.x, None, p.seeds)
     except state.USER_ERRORS as e:
         state.flash(PAGE, f"Cannot start the demo: {e}")
@@ -90,7 +90,7 @@ def _show(where, chart: tuple, key: str) -> None:
 def _success_table(sweep: Sweep) -> None:
     c = sweep.cells()
     st.dataframe(pd.DataFrame({"setting": c.x, "solved": [f"{s}/{n}" for s, n in zip(c.solved, c.networks)],
-                               "median sequences to criterion": [bf.fmt_int(v) for v in c.median_to_criterion],
+                               "median sequences to criterion": [lab_figures.fmt_int(v) for v in c.median_to_criterion],
                                "diverged": c.diverged}), hide_index=True)
 
 
@@ -123,7 +123,7 @@ def _draw_abuse(job: jobs.Job | None) -> None:
     sweep, large = job.work, state.large_fonts()
     frame = job.recorder.frame(sweep)
     c1, c2 = st.columns(2)
-    _show(c1, bf.curves(frame, "loss", title="Training loss (same seeds)", y="mean loss per sequence", large=large,
+    _show(c1, lab_figures.curves(frame, "loss", title="Training loss (same seeds)", y="mean loss per sequence", large=large,
                         uirevision="abuse-loss", log=True), "abuse_loss")
     with c2:
         st.markdown("**Success** (criterion: " + sweep.criterion() + ")")
@@ -167,7 +167,7 @@ def drift(values: dict) -> None:
     with st.expander("Demo settings", expanded=False):
         controls.render_fields(PAGE, SCHEMA, ["drift_first", "drift_step"])
     _buttons("drift", values, "both settings")
-    outcome = state.keep_good(PAGE, "drift_plan", lambda: bs.demo_plan(values, "drift"))
+    outcome = state.keep_good(PAGE, "drift_plan", lambda: lab_settings.demo_plan(values, "drift"))
     state.report(outcome, "these demo settings")
     jobs.live(PAGE, "drift", lambda job: _draw_drift(job, outcome.value))
 
@@ -200,9 +200,9 @@ def _draw_drift(job: jobs.Job | None, plan) -> None:
     t = next(iter(prof.values()))["before"]["t"]
     hmax = next(iter(prof.values()))["before"]["h_prime_max"]
     c1, c2 = st.columns(2)
-    _show(c1, bf.profiles(t, rows_s, title=f"Mean |s(t)| on the probe sequence (seed {seed})", y="|s|", large=large,
+    _show(c1, lab_figures.profiles(t, rows_s, title=f"Mean |s(t)| on the probe sequence (seed {seed})", y="|s|", large=large,
                           uirevision="drift-s"), "drift_s")
-    _show(c2, bf.profiles(t, rows_h, title=f"Mean h'(s(t)) (its maximum is {hmax:g})", y="h'(s)", large=large,
+    _show(c2, lab_figures.profiles(t, rows_h, title=f"Mean h'(s(t)) (its maximum is {hmax:g})", y="h'(s)", large=large,
                           uirevision="drift-h", y_range=(0, hmax * 1.05)), "drift_h")
     if job is None:
         st.info("These are the untrained networks. Press **Train both settings** to add the trained ones and the "
@@ -213,7 +213,7 @@ def _draw_drift(job: jobs.Job | None, plan) -> None:
     c3, c4 = st.columns(2)
     for where, col, name in ((c3, "grad_input_gate", "input-gate"), (c4, "grad_cell_input", "cell-input")):
         if col in frame:
-            _show(where, bf.curves(frame, col, title=f"‖gradient‖ of the {name} weights (probe sequence)",
+            _show(where, lab_figures.curves(frame, col, title=f"‖gradient‖ of the {name} weights (probe sequence)",
                                    y="norm", large=large, uirevision=f"drift-{col}", log=True), f"drift_{col}")
     st.caption(f"Gradient norms: the {'1997 truncated' if bd.gradient_method(job.work) == 'truncated' else 'exact'} "
                "gradient of the probe sequence's loss, measured on every network as it trains (thin: one seed, "
@@ -248,7 +248,7 @@ def forget(values: dict) -> None:
     fig, alt = figures.flow_chart(curves, title=f"Error flowing back along s ({variant})", large=large,
                                   uirevision="forget-flow", height=420)
     left.plotly_chart(fig, key=state.wkey(PAGE, "forget_flow"), width="stretch", alt=alt)
-    _show(right, bf.forget_factor_chart(d["biases"], d["per_step"], d["y_fg"].mean(1), large=large), "forget_factor")
+    _show(right, lab_figures.forget_factor_chart(d["biases"], d["per_step"], d["y_fg"].mean(1), large=large), "forget_factor")
     right.caption("Measured: the geometric mean of ‖δ_s(t−1)‖/‖δ_s(t)‖ over the sequence. The mean forget-gate "
                   "activation is what the theory multiplies by.")
     if variant != values["variant"]:
@@ -271,7 +271,7 @@ def forget_data(values: dict):
     v = {**values, "variant": variant, "forget_gate": True}
     base = export.model_config(v, 2, 1)
     xs = np.random.default_rng(values["seed"]).uniform(-1.0, 1.0, size=(values["forget_T"], 1, 2))
-    return bd.forget_flow(base, bs.forget_biases(values), xs), variant
+    return bd.forget_flow(base, lab_settings.forget_biases(values), xs), variant
 
 
 def _to_grid(values: dict) -> None:

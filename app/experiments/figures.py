@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from app.figures import PALETTE, Chart, layout, make_figure
+from app.ui.figures import PALETTE, Chart, layout, make_figure
 
 
 def _fmt(v: Any) -> str:

@@ -12,8 +12,8 @@ import json
 from typing import Any
 
 import lstm_core as lc
-from app import controls, export, limits
-from app.controls import Field, Schema
+from app.ui import controls, export, limits
+from app.ui.controls import Field, Schema
 from lstm_core.variants import variant as variant_record
 from lstm_core.training import PRESETS, Preset, Trainer, TrainConfig
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import lstm_core as lc
-from app import pacing
+from app.ui import pacing
 from lstm_core.training import Progress, ProbeTrace, Trainer
 
 TICK_SECONDS = 0.03       # training time per UI tick: short enough for ≥ 5 chart redraws a second

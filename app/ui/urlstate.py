@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 import streamlit as st
 
-from app.limits import MAX_QUERY_CHARS
+from app.ui.limits import MAX_QUERY_CHARS
 
 PARAM = "cfg"
 

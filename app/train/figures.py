@@ -1,6 +1,6 @@
 """Figure builders of the Train-and-watch page: training curves in, ``(go.Figure, alt text)`` out.
 
-Same conventions as ``app.figures``: figures assembled as dicts and made once (``make_figure``),
+Same conventions as ``app.ui.figures``: figures assembled as dicts and made once (``make_figure``),
 Okabe–Ito palette, dash styles that carry meaning, large fonts on request, a constant
 ``uirevision`` per chart so a live redraw keeps the user's zoom.
 Alt texts name what is drawn but no numbers that change while training: Streamlit remounts a
@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from app import figures
-from app.figures import Chart
-from app.train_state import Curves
+from app.ui import figures
+from app.ui.figures import Chart
+from app.train.run import Curves
 from lstm_core.training import ProbeTrace
 
 X_TITLE = "training sequences seen"

@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable
 import streamlit as st
 
 import lstm_core as lc
-from app import limits, state, urlstate
+from app.ui import limits, state, urlstate
 from lstm_core.config import CELL_INPUT, CELL_OUTPUT
 from lstm_core.variants import GATE_BIASES, REGISTRY, variant as variant_record
 
@@ -315,7 +315,7 @@ def seed_field(default: int = 0) -> Field:
 # (``lstm_core.training.PRESETS``), translated into this page's settings by ``app.export``.
 def paper_values(schema: Schema, variant: str, task: str | None = None) -> dict:
     """Every model and bias setting as the papers used it for this variant (and task)."""
-    from app import export            # export builds on this module's Schema
+    from app.ui import export            # export builds on this module's Schema
 
     out = {n: f.default for n, f in schema.fields.items() if n in _MODEL_OR_BIAS}
     out.update(export.settings_from(variant_record(variant).defaults, variant))

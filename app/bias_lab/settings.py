@@ -1,6 +1,6 @@
 """Bias lab settings: the page's schema and what its flat settings mean for ``lstm_core.sweep``.
 
-The sweep is described by the shared network / task / bias controls (``app.controls``) plus
+The sweep is described by the shared network / task / bias controls (``app.ui.controls``) plus
 two swept axes ("x" and "y"), seeds and the training settings. ``plan`` turns the settings
 into the core's objects (``ValueError`` with an actionable message if they do not make sense),
 without training anything.
@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 
 import lstm_core as lc
-from app import controls, export, limits
-from app.controls import ALL_GATES, Field
+from app.ui import controls, export, limits
+from app.ui.controls import ALL_GATES, Field
 from lstm_core.variants import check_algorithm, variant as variant_record
 from lstm_core.variants import MEMORY_CELL_VARIANTS
 from lstm_core.sweep import MAX_AXIS_VALUES, MAX_MEMBERS, MAX_SEEDS, Axis, with_goal

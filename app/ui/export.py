@@ -16,8 +16,8 @@ import pandas as pd
 import streamlit as st
 
 import lstm_core as lc
-from app import limits, state
-from app.controls import SELF_WEIGHT_FIELDS, Schema, active_gates
+from app.ui import limits, state
+from app.ui.controls import SELF_WEIGHT_FIELDS, Schema, active_gates
 from lstm_core.config import _check_spec
 from lstm_core.variants import variant as variant_record
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 
 import lstm_core as lc
-from app.figures import font_size, make_figure
+from app.ui.figures import font_size, make_figure
 
 OPEN = (0x00, 0x72, 0xB2)      # Okabe–Ito blue = fully open
 STATE_FILL, EDGE = "#F2F2F2", "#333333"

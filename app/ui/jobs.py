@@ -18,7 +18,7 @@ from typing import Any, Callable
 import numpy as np
 import streamlit as st
 
-from app import pacing, state
+from app.ui import pacing, state
 
 # Measured on 2 loaded cores: a tick's redraw costs 0.1–0.8 s and the next timer rerun starts
 # 0.25–0.6 s after it (more under heavy load), so 2 s of training per tick keeps most of the

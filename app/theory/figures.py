@@ -12,7 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from app.theory_demo import CURVES, DemoResult
+from app.theory.demo import CURVES, DemoResult
 
 OKABE_ITO = {"black": "#000000", "orange": "#E69F00", "sky": "#56B4E9", "green": "#009E73",
              "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00", "purple": "#CC79A7",
@@ -23,7 +23,7 @@ CURVE_STYLE = {"sigmoid": (OKABE_ITO["blue"], "solid"), "tanh": (OKABE_ITO["oran
 
 
 def _style(fig: go.Figure, large_font: bool, height: int, uirevision: str) -> go.Figure:
-    size = 20 if large_font else 13   # as app.figures.font_size
+    size = 20 if large_font else 13   # as app.ui.figures.font_size
     fig.update_layout(
         height=height + (80 if large_font else 0), uirevision=uirevision, template="plotly_white",
         font=dict(size=size), margin=dict(l=10, r=10, t=50, b=10),

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from app.figures import PALETTE, Chart, Series, colour, font_size, layout, make_figure
+from app.ui.figures import PALETTE, Chart, Series, colour, font_size, layout, make_figure
 from lstm_core.variants import variant as variant_record
 
 FAIL_BG = "#d9d9d9"          # background seen through cells without a value (no network solved)

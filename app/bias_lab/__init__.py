@@ -1,0 +1,1 @@
+"""Bias lab: its settings, sections (demos) and figures."""

@@ -1,0 +1,1 @@
+"""Paper experiments: the results file and figures."""

@@ -1,0 +1,1 @@
+"""Step through a cell: the cell diagram and the equations with numbers substituted."""

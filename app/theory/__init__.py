@@ -1,0 +1,1 @@
+"""Theory: the equations' text, the live demo's computation and its figures."""

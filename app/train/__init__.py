@@ -1,0 +1,1 @@
+"""Train and watch: its settings, the live run and its figures."""
