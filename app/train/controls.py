@@ -1,0 +1,99 @@
+"""Train and watch: the sidebar (network, task, training, biases, seed, paper presets), the
+buttons' callbacks and the run they act on (a new run when the settings change)."""
+from __future__ import annotations
+
+import streamlit as st
+
+from app.ui import controls, state
+from app.train import settings as train_settings
+from app.train import run as train_run
+from lstm_core.variants import variant as variant_record
+from lstm_core.training import PRESETS
+
+PAGE, SCHEMA, DEFAULTS = train_settings.PAGE, train_settings.SCHEMA, train_settings.DEFAULTS
+NO_PRESET = "—"
+
+
+# ----------------------------------------------------------------------------- callbacks
+def apply_preset() -> None:
+    """Preset selectbox: fill every control with the paper's values (the seed is kept)."""
+    key = state.wkey(PAGE, "preset")
+    name = st.session_state.get(key)
+    if name in PRESETS:
+        p = PRESETS[name]
+        try:
+            values, notes = train_settings.preset_values(name, SCHEMA["seed"].read(PAGE))
+        except ValueError as e:       # a preset this page cannot express: say so, change nothing
+            state.flash(PAGE, f"The preset {p.title} cannot be loaded here: {e}. Your settings are unchanged.")
+        else:
+            SCHEMA.apply(PAGE, values)
+            state.flash(PAGE, f"Loaded the preset **{p.title}** ({p.paper}). Paper: {p.reported} "
+                              + " ".join(notes), kind="success")
+    st.session_state[key] = NO_PRESET          # choosing the same preset again works again
+
+
+def press(action: str) -> None:
+    """Start / Pause / Resume / Stop / Start again / Keep as A / Clear A (before the script runs)."""
+    ps = state.page_state(PAGE)
+    run = ps.get("run")
+    if action == "again":
+        ps["restart"] = True
+    elif action == "clear_a":
+        ps.pop("run_a", None)
+    elif run is not None:
+        if action == "keep_a" and len(run.curves):
+            ps["run_a"] = train_run.keep_as_a(run)
+        else:
+            {"start": train_run.start, "pause": train_run.pause, "stop": train_run.stop}[action](run)
+
+
+# ----------------------------------------------------------------------------- controls
+def training_group(variant: str) -> None:
+    f = SCHEMA.fields
+    controls.algorithm_control(PAGE, SCHEMA, variant)
+    if SCHEMA["algorithm"].read(PAGE) == "tbptt":
+        f["k"].render(PAGE)
+    for name in ("lr", "momentum"):     # %g: 1e-05 and 0.9999 must be readable, not "0.00" / "1.00"
+        fld = f[name]
+        st.number_input(fld.label, fld.lo, fld.hi, step=fld.step, format="%g", key=state.wkey(PAGE, name),
+                        help=fld.help, persist_state=controls.PERSIST)
+    controls.render_fields(PAGE, SCHEMA, ["clip_value", "clip_norm", "batch", "budget", "streak"])
+    controls.reset_button(PAGE, SCHEMA, "train", lambda: train_settings.TRAIN_NAMES,
+                          lambda: train_settings.paper_train_values(SCHEMA["task"].read(PAGE), SCHEMA["variant"].read(PAGE)))
+
+
+def sidebar() -> None:
+    with st.sidebar:
+        st.selectbox("Paper preset", (NO_PRESET, *PRESETS), key=state.wkey(PAGE, "preset"),
+                     format_func=lambda n: "Choose a paper experiment…" if n == NO_PRESET else PRESETS[n].title,
+                     on_change=apply_preset, help="Fills every control below with the paper's network, task and "
+                     "training settings (your seed is kept).")
+        with st.expander("Network", expanded=True):
+            variant = controls.model_group(PAGE, SCHEMA)
+            if "input_to_output" in variant_record(variant).options:
+                SCHEMA["input_to_output"].render(PAGE)
+            SCHEMA["out_bias"].render(PAGE)
+        with st.expander("Task", expanded=True):
+            controls.task_group(PAGE, SCHEMA, allow_typed=False, hide=("streak",))
+        with st.expander("Training", expanded=True):
+            training_group(variant)
+        with st.expander("Gate biases"):
+            controls.bias_group(PAGE, SCHEMA, variant)
+        with st.expander("Seed"):
+            controls.seed_group(PAGE, SCHEMA)
+
+
+def current_run(values: dict, ps: dict) -> train_run.LiveRun:
+    """The session's run, or a new one when the settings changed or "Start again" was pressed."""
+    key = train_settings.effective_key(values)
+    run, restart = ps.get("run"), ps.pop("restart", False)
+    if run is not None and run.key == key and not restart:
+        return run
+    status = "running" if restart or (run is not None and run.active) else "idle"
+    new = train_run.new_run(train_settings.build_trainer(values), key, train_settings.summary(values), status)
+    if run is not None and run.sequences and not restart:
+        what = "training restarted from scratch with them" if status == "running" else \
+            "the next run starts from scratch with them (press Start)"
+        state.flash(PAGE, f"The settings changed, so {what}. (“Keep as run A” first keeps a run's curves to "
+                          "compare with the next one.)", kind="info")
+    return new

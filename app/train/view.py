@@ -1,0 +1,152 @@
+"""Train and watch: the live part of the page — buttons, status, the fast fragment (loss and
+criterion curves, redrawn every tick) and the slow one (probe gates, states, outputs and
+gradient norms)."""
+from __future__ import annotations
+
+import streamlit as st
+
+from app.step import equations
+from app.ui import controls, state
+from app.train import figures as train_figures
+from app.train import settings as train_settings
+from app.train import run as train_run
+
+PAGE, SCHEMA, DEFAULTS = train_settings.PAGE, train_settings.SCHEMA, train_settings.DEFAULTS
+from app.train.controls import press
+
+TICK_EVERY = 0.05         # pause between the end of one tick and the next while training
+SLOW_EVERY = 2.0          # seconds between redraws of the probe and gradient charts while training
+
+
+def buttons(run: train_run.LiveRun, has_a: bool) -> None:
+    cols = st.columns([1.1, 1, 1.5, 1.3, 3])
+    b = dict(on_click=press, width="stretch")
+    if run.status == "idle":
+        cols[0].button("Start", key=state.wkey(PAGE, "start"), type="primary", icon=":material/play_arrow:",
+                       args=("start",), **b)
+    elif run.status == "paused":
+        cols[0].button("Resume", key=state.wkey(PAGE, "resume"), type="primary", icon=":material/play_arrow:",
+                       args=("start",), **b)
+    elif run.status == "running":
+        cols[0].button("Pause", key=state.wkey(PAGE, "pause"), icon=":material/pause:", args=("pause",), **b)
+    else:
+        cols[0].button("Start again", key=state.wkey(PAGE, "again"), type="primary", icon=":material/replay:",
+                       args=("again",), help="A new run from scratch with the current settings.", **b)
+    cols[1].button("Stop", key=state.wkey(PAGE, "stop"), icon=":material/stop:", args=("stop",),
+                   disabled=run.finished or run.status == "idle", **b)
+    cols[2].button("Keep as run A", key=state.wkey(PAGE, "keep_a"), icon=":material/compare_arrows:",
+                   args=("keep_a",), disabled=not len(run.curves),
+                   help="Keep this run's curves; the next run is drawn over them.", **b)
+    cols[3].button("Clear run A", key=state.wkey(PAGE, "clear_a"), icon=":material/delete:", args=("clear_a",),
+                   disabled=not has_a, **b)
+
+
+# ----------------------------------------------------------------------------- the live part
+def status_box(run: train_run.LiveRun) -> None:
+    tr = run.trainer
+    budget = tr.config.budget
+    streak = int(run.last.streak) if run.last is not None else 0
+    # while running: wall-clock speed (drawing included); otherwise the trainer's own average
+    if run.active:
+        speed = f"{train_run.wall_rate(run):,.1f} sequences/s"
+    else:
+        speed = f"{run.sequences / tr.elapsed if tr.elapsed > 0 else 0.0:,.1f} sequences/s while training"
+    st.progress(min(run.sequences / budget, 1.0),
+                text=f"**{run.sequences:,}** of {budget:,} sequences · {speed} · "
+                     f"streak {streak:,} of {tr.required:,} · {run.status}")
+    msg = tr.message()
+    if run.status == "solved":
+        st.success(f"Stopped at the criterion — {msg}.")
+    elif run.status == "budget":
+        st.warning(f"Stopped at the budget — {msg}. Raise the budget, or try the paper's settings "
+                   "(a preset) or another seed.")
+    elif run.status == "diverged":
+        st.error(f"Training diverged and was stopped cleanly — {msg}. The learning rate is {tr.config.lr:g}: "
+                 "a step that large throws the weights so far that the outputs or gradients overflow. The "
+                 "papers use 0.01 – 1; “clip the gradient norm” (Training) caps every step.")
+    elif run.status == "stopped":
+        st.info(f"Stopped by you after {run.sequences:,} sequences. “Start again” trains a new network from "
+                "scratch with the current settings; “Keep as run A” first to compare the two.")
+    elif run.status == "paused":
+        st.info(f"Paused after {run.sequences:,} sequences — “Resume” carries on exactly where it stopped.")
+    elif run.status == "idle":
+        st.info("Press **Start**. Until then the probe charts show the untrained network.")
+
+
+def show(where, chart: tuple, key: str, caption: str) -> None:
+    fig, alt = chart
+    where.plotly_chart(fig, key=state.wkey(PAGE, key), width="stretch", alt=alt)
+    where.caption(caption)
+
+
+def curves(was_running: bool, large: bool) -> None:
+    """The fast fragment: train one chunk (if running), then the progress bar, loss and criterion.
+
+    Streamlit 1.67 remounts a Plotly chart whenever its figure changes (the element id hashes
+    the spec) and a remount is a full redraw in the browser, so this fragment, which runs every
+    ``TICK_EVERY`` seconds, draws only the two curves that matter most at every tick.
+    """
+    ps = state.page_state(PAGE)
+    run = ps["run"]
+    train_run.tick(run)
+    if was_running and not run.active:
+        st.rerun()          # finished: a full run swaps the buttons and stops both timers
+    status_box(run)
+    tr, a = run.trainer, ps.get("run_a")
+    task = tr.task
+    mask = run.probe.mask[:, 0]
+    st.subheader("Training curves")
+    c1, c2 = st.columns(2)
+    show(c1, train_figures.loss_chart(run.curves, a, loss_name="cross-entropy" if task.loss == "ce" else "squared error",
+                           large=large), "loss",
+         f"Mean loss per training sequence since the previous point: "
+         f"{'cross-entropy of the softmax outputs' if task.loss == 'ce' else '½ Σ (y − target)²'} summed over "
+         f"the steps that carry a target (on the probe sequence {int(mask.sum())} of {len(mask)} steps do). "
+         "It falls as the network learns; flat stretches are where it has not yet found the long time lag.")
+    show(c2, train_figures.criterion_chart(run.curves, a, required=tr.required, reduced=tr.required != task.criterion.streak,
+                                large=large), "criterion",
+         f"Pass criterion: {tr.criterion}. The curve is the current run of correct training sequences divided by "
+         "the run the criterion asks for; it drops to 0 at every mistake. Training stops when it reaches 1.")
+
+
+def inside(large: bool) -> None:
+    """The slow fragment (every ``SLOW_EVERY`` s while training): the probe and gradient charts."""
+    run = state.page_state(PAGE)["run"]
+    cfg, tr = run.trainer.model.config, run.trainer
+    labels = equations.unit_labels(cfg)
+    unit_key = state.wkey(PAGE, "unit")
+    st.session_state[unit_key] = min(int(st.session_state.get(unit_key, 0)), len(labels) - 1)
+    head, pick = st.columns([2, 1], vertical_alignment="bottom")
+    head.subheader("Inside the network: the probe sequence")
+    unit = pick.selectbox("Block / unit in the gate chart", range(len(labels)), format_func=labels.__getitem__,
+                          key=unit_key, persist_state=controls.PERSIST)
+    gates, states, outputs = train_figures.probe_panels(cfg.variant, cfg.block_size, train_run.probe_view(run), unit, labels[unit],
+                                             large)
+    every = f" While training, these charts are redrawn every {SLOW_EVERY:g} s." if run.active else ""
+    c3, c4 = st.columns(2)
+    show(c3, gates, "gates", "The network as it is now reads a fixed probe sequence (generated once from the "
+         "seed), so the change you see is learning, not new data. " + (cfg.record.gate_text or cfg.record.no_gates_note)
+         + every)
+    show(c4, states, "states", cfg.record.state_text)
+    c5, c6 = st.columns(2)
+    show(c5, outputs, "outputs", "Outputs on the probe sequence against the targets (×) at the steps that carry "
+         "one: training pulls the lines onto the crosses.")
+    how = {"rtrl": "the 1997 truncated gradient: error flows back only through the cell state",
+           "bptt": "exact backpropagation through time",
+           "tbptt": f"backpropagation cut after k = {tr.config.k} steps"}[tr.config.algorithm]
+    show(c6, train_figures.grad_chart(run.curves, large=large), "grads",
+         f"Norm of the last update's gradient in each parameter group, before clipping ({how}). A group whose "
+         "norm collapses gets no learning signal (vanishing); spikes are exploding gradients — clipping caps them.")
+    if run.active:
+        st.caption("Drag over a chart to zoom in: the zoom is kept while training redraws it; double-click to "
+                   "zoom out again.")
+
+
+def task_notes(run: train_run.LiveRun) -> None:
+    task = run.trainer.task
+    with st.expander(f"The task: {task.title or task.name} — {task.paper}"):
+        st.markdown(f"**Paper setup.** {task.setup}\n\n**Reported result.** {task.reported}\n\n"
+                    f"**Criterion here.** {run.trainer.criterion}.")
+        p = train_settings.paper_preset(task.name, run.trainer.model.config.variant)
+        if p is not None:
+            st.caption(f"The preset “{p.title}” loads the paper's settings. {p.notes}")
