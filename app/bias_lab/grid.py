@@ -1,0 +1,133 @@
+"""Bias lab: the grid view — start a sweep, its live heat maps, a clicked cell's networks."""
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+from app.bias_lab import figures as lab_figures
+from app.ui import controls, export, jobs, state
+from app.bias_lab import settings as lab_settings
+from lstm_core.sweep import Sweep
+
+PAGE, SCHEMA, DEFAULTS = lab_settings.PAGE, lab_settings.SCHEMA, lab_settings.DEFAULTS
+CELL_KEY, SEED_KEY = state.wkey(PAGE, "cell"), state.wkey(PAGE, "cell_seed")
+
+
+# ----------------------------------------------------------------------------- the grid
+def start_grid(settings: dict) -> None:
+    """"Train the sweep" callback: a fresh population from the current settings."""
+    try:
+        p = lab_settings.plan(settings)
+        sweep = Sweep(p.base, p.task, p.train, p.x, p.y, p.seeds)
+    except state.USER_ERRORS as e:
+        state.flash(PAGE, f"Cannot start this sweep: {e}")
+        return
+    label = (f"{sweep.K} networks ({len(p.x)} × {len(p.y) if p.y else 1} settings × {len(p.seeds)} seeds), "
+             "one population")
+    jobs.start(PAGE, "grid", jobs.Job(sweep, label, settings))
+    st.session_state.pop(CELL_KEY, None)
+
+
+def pick_cell(chart_key: str, nx: int, ny: int) -> None:
+    """Heat-map click callback: the clicked cell becomes the selected network's cell."""
+    cell = lab_figures.selected_cell(st.session_state.get(chart_key), nx, ny)
+    if cell is not None:
+        st.session_state[CELL_KEY] = cell
+
+
+def draw_grid(job: jobs.Job | None) -> None:
+    large = state.large_fonts()
+    if job is None:
+        st.info("Press **Train the sweep**: every grid cell × seed becomes one network, and all of them train "
+                "together as one population.")
+        return
+    sweep: Sweep = job.work
+    cells = sweep.cells()
+    x_labels, y_labels = sweep.labels("x"), sweep.labels("y")
+    nx, ny = len(x_labels), max(len(y_labels), 1)
+    options = [(i, j) for j in range(ny) for i in range(nx)]
+    if st.session_state.get(CELL_KEY) not in options:
+        st.session_state.pop(CELL_KEY, None)
+    selected = st.session_state.get(CELL_KEY)
+    kw = dict(x_title=sweep.x.title, y_title=sweep.y.title if sweep.y is not None else "", large=large,
+              selected=selected, budget=sweep.train_config.budget)
+    left, right = st.columns(2)
+    for where, metric in ((left, "success"), (right, "median")):
+        fig, alt = lab_figures.sweep_heatmap(cells, x_labels, y_labels, metric=metric, uirevision=f"bias-{metric}", **kw)
+        key = state.wkey(PAGE, f"heat_{metric}")
+        where.plotly_chart(fig, key=key, width="stretch", alt=alt, on_select=lambda k=key: pick_cell(k, nx, ny),
+                           selection_mode="points", config={"displayModeBar": False})
+        where.caption(alt)
+    st.caption(f"Criterion: {sweep.criterion()}. Budget {sweep.train_config.budget:,} sequences per network, "
+               f"{sweep.train_config.algorithm.upper()}, lr {sweep.train_config.lr:g}, data seed "
+               f"{sweep.train_config.seed}. Hover a cell for its numbers; ✗ = no network of that cell met the "
+               "criterion (grey: no median exists).")
+    detail(sweep, options, x_labels, y_labels, large)
+
+
+def detail(sweep: Sweep, options: list, x_labels: list[str], y_labels: list[str], large: bool) -> None:
+    """The selected cell's network on the probe sequence, before and after training."""
+    name = lambda c: x_labels[c[0]] + (f"  |  {y_labels[c[1]]}" if y_labels else "")  # noqa: E731
+    c1, c2 = st.columns([3, 1])
+    cell = c1.selectbox("Network shown below — grid cell (click a heat-map cell to choose)", options,
+                        format_func=name, index=None, key=CELL_KEY, placeholder="Click a cell in a heat map")
+    seed = c2.selectbox("Seed", sweep.seeds, key=SEED_KEY)
+    if cell is None:
+        return
+    k = sweep.member_index(cell[0], cell[1], seed)
+    row = sweep.results().iloc[k]
+    who = (f"{sweep.x.title} {x_labels[cell[0]]}" + (f", {sweep.y.title} {y_labels[cell[1]]}" if y_labels else "")
+           + f", seed {seed}")
+    if row.status == "solved":
+        status = f"met the criterion after {int(row.solved_at):,} sequences"
+    elif row.status == "budget":
+        req = sweep.trainer.required
+        status = (f"did not meet it within {row.sequences:,} sequences (best streak {row.best_streak:,} of {req:,}"
+                  + (", but not with the mean-abs-error goal" if row.best_streak >= req else "") + ")")
+    elif row.status == "running":
+        status = f"is still training ({row.sequences:,} sequences so far)"
+    else:
+        status = f"diverged: {row.message}"
+    st.markdown(f"**Network {k}** ({who}) {status}.")
+    traces = sweep.probe(k)
+    for i, (before, after) in enumerate(lab_figures.probe_panels(traces["before"], traces["after"],
+                                                        variant=sweep.base.variant, large=large)):
+        cols = st.columns(2)
+        for c, (fig, alt), when in ((cols[0], before, "before"), (cols[1], after, "after")):
+            c.plotly_chart(fig, key=state.wkey(PAGE, f"probe{i}_{when}"), width="stretch", alt=alt)
+    st.caption("The probe sequence is generated once from the data seed. Before training the gates sit where "
+               "their biases put them; after training a solving network opens its input gate when the "
+               "information arrives and its output gate when the answer is due.")
+
+
+def grid_section(values: dict) -> None:
+    outcome = state.keep_good(PAGE, "plan", lambda: lab_settings.plan(values))
+    state.report(outcome, "these sweep settings")
+    job = jobs.get(PAGE, "grid")
+    c1, c2, c3 = st.columns([1.2, 1, 3], vertical_alignment="center")
+    running = job is not None and job.running
+    c1.button("Train the sweep", key=state.wkey(PAGE, "train"), type="primary", icon=":material/play_arrow:",
+              on_click=start_grid, args=(values,), disabled=running or outcome.error is not None)
+    c2.button("Stop", key=state.wkey(PAGE, "stop"), icon=":material/stop:", on_click=jobs.stop,
+              args=(PAGE, "grid"), disabled=not running)
+    if outcome.value is not None:
+        p = outcome.value
+        c3.caption(f"{p.networks} networks = {len(p.x)} × {len(p.y) if p.y else 1} bias settings × "
+                   f"{len(p.seeds)} seeds; budget {p.train.budget:,} sequences each. Criterion: "
+                   f"{p.task.criterion.description}"
+                   + (f" — REDUCED to {p.train.streak:,} in a row" if p.train.streak != p.task.criterion.streak else ""))
+    if job is not None and not job.running and json.dumps(job.settings, sort_keys=True) != json.dumps(values, sort_keys=True):
+        st.info("The results below are from the settings you trained with; the settings have changed since — press "
+                "**Train the sweep** to train the new grid.")
+    jobs.live(PAGE, "grid", draw_grid)
+
+
+def results_csv() -> bytes:
+    job = jobs.get(PAGE, "grid")
+    if job is None:
+        return b"member,i,j,x,y,seed,status,sequences,solved_at,best_streak,message\n"
+    sweep: Sweep = job.work
+    res = sweep.results()
+    cells = sweep.cells()[["i", "j", "success_rate", "median_to_criterion"]]
+    return res.merge(cells, on=["i", "j"]).to_csv(index=False).encode()
