@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import activations
 from .model import Model
 from .variants import check_algorithm
 from .sequence import loss_and_output_error

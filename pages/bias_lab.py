@@ -13,7 +13,7 @@ import streamlit as st
 from app.bias_lab import sections as lab_sections
 from app.bias_lab import settings as lab_settings
 from app.bias_lab.controls import sidebar
-from app.bias_lab.grid import CELL_KEY, SEED_KEY, grid_section, results_csv, start_grid  # noqa: F401 — the page's API
+from app.bias_lab.grid import grid_section, results_csv
 from app.ui import controls, export, state
 
 PAGE, SCHEMA, DEFAULTS = lab_settings.PAGE, lab_settings.SCHEMA, lab_settings.DEFAULTS

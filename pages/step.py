@@ -11,7 +11,7 @@ import streamlit as st
 
 from app.step import equations
 from app.step.player import PLAY_KEY, PLAY_LABELS, is_playing, on_play_change, panel_key, panels, player
-from app.step.settings import DEFAULTS, PAGE, SCHEMA, compute, make_inputs, run_model  # noqa: F401 — the page's API
+from app.step.settings import DEFAULTS, PAGE, SCHEMA, compute
 from app.ui import controls, export, state
 
 

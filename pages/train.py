@@ -11,7 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app.train import settings as train_settings
-from app.train.controls import NO_PRESET, apply_preset, current_run, press, sidebar  # noqa: F401 — the page's API
+from app.train.controls import current_run, sidebar
 from app.train.view import SLOW_EVERY, TICK_EVERY, buttons, curves, inside, task_notes
 from app.ui import controls, export, limits, state
 

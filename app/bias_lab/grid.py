@@ -6,7 +6,7 @@ import json
 import streamlit as st
 
 from app.bias_lab import figures as lab_figures
-from app.ui import controls, export, jobs, state
+from app.ui import jobs, state
 from app.bias_lab import settings as lab_settings
 from lstm_core.sweep import Sweep
 

@@ -83,7 +83,6 @@ class GRUCell:
         return fw["hs"][1:], gru_fused.internals(fw), {"h": fw["hs"][-1]}, fw
 
     def backward_step(self, P, rec, dstate, dhidden, truncated=False):
-        H = self.H
         dh = dhidden + dstate["h"]                                   # total dL/dh(t)
         r, z, n, hp = rec["r"], rec["z"], rec["n"], rec["h_prev"]
         dn_net = dh * (1.0 - z) * (1.0 - n * n)                      # h = (1−z) n + z h(t−1)
