@@ -2,7 +2,8 @@
 
 Pure NumPy (pandas only for ``Run.to_frame``). See the README for a tour of the API.
 """
-from .config import LIMITS, VARIANTS, ModelConfig
+from .config import LIMITS, ModelConfig
+from .variants import REGISTRY, VARIANTS, Variant, variant
 from .error_flow import ErrorFlow, error_flow
 from .gradients import backward, gradients
 from .model import Model, build, build_population, stack
@@ -11,7 +12,7 @@ from .rtrl import RTRL, rtrl_gradients
 from .sequence import Run, forward
 from .torch_io import from_torch, to_torch
 
-__all__ = ["VARIANTS", "LIMITS", "ModelConfig", "Model", "build", "build_population", "stack",
+__all__ = ["VARIANTS", "REGISTRY", "Variant", "variant", "LIMITS", "ModelConfig", "Model", "build", "build_population", "stack",
            "forward", "Run", "gradients", "backward", "error_flow", "ErrorFlow", "RTRL",
            "rtrl_gradients", "from_torch", "to_torch", "NonFiniteError"]
 from .tasks import TASKS, Batch, Criterion, Report, Task, get_task

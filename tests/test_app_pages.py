@@ -326,7 +326,7 @@ def test_gradient_flow_default_curves_are_the_cores_error_flow():
     xs = np.random.default_rng(v["seed"]).uniform(-1, 1, size=(v["T"], 1, gf.N_IN))
     for variant in v["variants"]:
         f = lc.error_flow(lc.build(gf.network(variant, v)), xs)
-        n = f.norms[lc.variants.variant(variant).flow_state][::-1]
+        n = f.norms[lc.variant(variant).flow_state][::-1]
         np.testing.assert_allclose(flow_curve(at, "flow-main", variant), n / n[0], rtol=1e-9)
     rnn, cec = flow_curve(at, "flow-main", "rnn"), flow_curve(at, "flow-main", "lstm1997")
     assert rnn[-1] < 1e-3 < 0.9 < cec[-1]

@@ -69,7 +69,7 @@ def test_train_page_every_task_trains_one_tick(variant):
         choose(at, "train", variant, task)
         check(at, where, charts=4)
         algo = at.segmented_control(key="train.algorithm")
-        assert algo.value in lc.variants.variant(variant).algorithms, where
+        assert algo.value in lc.variant(variant).algorithms, where
         at.button(key="train.start").click().run()
         at.run()                                            # one more tick
         check(at, where + " (training)", charts=4)
@@ -102,7 +102,7 @@ def test_bias_lab_every_variant_trains_a_tiny_sweep(variant):
     at.switch_page("../pages/bias_lab.py").run()
     choose(at, "bias_lab", variant)
     assert not at.exception and not at.error, [e.value for e in at.error]
-    rec = lc.variants.variant(variant)
+    rec = lc.variant(variant)
     assert at.segmented_control(key="bias_lab.algorithm").value in rec.algorithms
     assert at.selectbox(key="bias_lab.x_gate").value in rec.gate_biases
     at.button(key="bias_lab.train").click().run()
