@@ -68,7 +68,7 @@ def show_flashes(page: str) -> None:
 
 # ----------------------------------------------------------------------------- last good result
 @dataclass
-class Outcome(Generic[T]):
+class Kept(Generic[T]):
     """A computation's value (the new one, or the last good one) and the error, if any."""
 
     value: T | None
@@ -76,7 +76,7 @@ class Outcome(Generic[T]):
     fresh: bool          # True when ``value`` was computed from the current settings
 
 
-def keep_good(page: str, slot: str, compute: Callable[[], T]) -> Outcome[T]:
+def keep_good(page: str, slot: str, compute: Callable[[], T]) -> Kept[T]:
     """Run ``compute``; on a user error return the last good value of ``slot`` with the message.
 
     This is the one place the pages catch errors: the message goes to ``st.error`` and the
@@ -86,9 +86,9 @@ def keep_good(page: str, slot: str, compute: Callable[[], T]) -> Outcome[T]:
     try:
         value = compute()
     except USER_ERRORS as e:
-        return Outcome(ps.get(f"_good.{slot}"), _message(e), False)
+        return Kept(ps.get(f"_good.{slot}"), _message(e), False)
     ps[f"_good.{slot}"] = value
-    return Outcome(value, None, True)
+    return Kept(value, None, True)
 
 
 def _message(e: BaseException) -> str:
@@ -97,7 +97,7 @@ def _message(e: BaseException) -> str:
     return str(e) or type(e).__name__
 
 
-def report(outcome: Outcome, what: str = "these settings") -> None:
+def report(outcome: Kept, what: str = "these settings") -> None:
     """Show an outcome's error with a note on what is displayed instead."""
     if outcome.error is None:
         return
