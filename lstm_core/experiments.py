@@ -152,38 +152,68 @@ def _parse_settings(items: list[str]) -> dict:
     return out
 
 
-def run_experiment(name: str, trials: int, settings: dict | None = None, reduced: bool = False,
-                   budget: int | None = None, seed: int = 0, quiet: bool = False) -> Outcome:
-    """Train ``trials`` networks of preset ``name`` as one population and summarise."""
+def _preset(name: str, settings: dict | None):
     preset = get_preset(name)
-    if settings:
-        preset = preset.with_task(**settings)
-    overrides = {"seed": seed, "probe": False}
-    if budget is not None:
-        overrides["budget"] = budget
-    trainer = preset.trainer(trials=trials, reduced=reduced, **overrides)
-    cfg = trainer.config
-    if not quiet:
-        print(preset.describe(reduced), flush=True)
+    return preset.with_task(**settings) if settings else preset
+
+
+def run_unit(spec: dict) -> dict:
+    """One unit of work: ``spec["trials"]`` networks of a preset with model seeds
+    ``first_seed`` … as one population. Returns one JSON-able record per network (a member's
+    result depends only on its own seeds, so any chunking of a row gives the same records)."""
+    preset = _preset(spec["name"], spec.get("settings"))
+    overrides = {"seed": spec.get("seed", 0), "probe": False}
+    if spec.get("budget") is not None:
+        overrides["budget"] = spec["budget"]
+    trainer = preset.trainer(trials=spec["trials"], first_seed=spec.get("first_seed", 0),
+                             reduced=spec.get("reduced", False), **overrides)
     t0 = time.perf_counter()
-    every = max(cfg.batch, min(cfg.budget // 20, 1000))
-    last_print = t0
-    for progress in trainer.run(report_every=every):
-        now = time.perf_counter()
-        if not quiet and (now - last_print > 30 or progress.done):
-            last_print = now
-            seen = np.asarray(progress.sequences)
-            print(f"  … {now - t0:5.0f} s  sequences/network up to {seen.max():,}  "
-                  f"{sum(s == 'solved' for s in progress.statuses)}/{trials} solved  "
-                  f"streaks {np.asarray(progress.streak).tolist()}", file=sys.stderr, flush=True)
-    wall = time.perf_counter() - t0
+    for _ in trainer.run(report_every=max(trainer.config.batch, min(trainer.config.budget // 20, 1000))):
+        pass
     res = trainer.results()
-    solved = res[res.status == "solved"]
-    at = solved.solved_at.astype(int).to_numpy()
-    task = trainer.task
-    m = trainer.model.config
+    members = [{"seed": int(r.seed), "status": str(r.status), "sequences": int(r.sequences),
+                "solved_at": None if r.solved_at is None or r.solved_at != r.solved_at else int(r.solved_at),
+                "best_streak": int(r.best_streak), "message": str(r.message or "")}
+               for r in res.itertuples()]
+    return {"members": members, "wall": time.perf_counter() - t0}
+
+
+def chunks(trials: int, size: int) -> list[tuple[int, int]]:
+    """(first seed, count) of each chunk of ``trials`` networks (seeds 0 … trials − 1)."""
+    size = max(1, int(size))
+    return [(first, min(size, trials - first)) for first in range(0, trials, size)]
+
+
+def units_for(name: str, trials: int, settings: dict | None = None, reduced: bool = False,
+              budget: int | None = None, seed: int = 0, chunk: int | None = None, row: int = 0) -> list:
+    """The units of one table row: chunks of its trials (``chunk`` networks each; default all)."""
+    from .distributed import Unit   # noqa: PLC0415
+
+    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
+        raise ValueError(f"trials must be a whole number ≥ 1, got {trials!r}")
+    preset = _preset(name, settings)                     # validates the name and task settings now
+    per = budget if budget is not None else preset.train_config(reduced).budget
+    T = preset.build_task(reduced).max_length
+    return [Unit("experiment", {"row": row, "name": name, "settings": settings or {}, "reduced": reduced,
+                                "budget": budget, "seed": seed, "first_seed": first, "trials": k},
+                 label=f"{name} seeds {first}–{first + k - 1}", members=k, sequences=k * per,
+                 cost=float(per * T * (1 + 0.1 * k)))       # a population step costs little more per member
+            for first, k in chunks(trials, chunk or trials)]
+
+
+def summarise(name: str, trials: int, settings: dict | None, reduced: bool, budget: int | None, seed: int,
+              results: list[dict]) -> Outcome:
+    """The row's Outcome from its units' results (in seed order)."""
+    preset = _preset(name, settings)
+    members = [m for r in results for m in r["members"]]
+    if len(members) != trials:
+        raise ValueError(f"{name}: {len(members)} of {trials} networks have results")
+    task = preset.build_task(reduced)
+    cfg = preset.train_config(reduced, **({"budget": budget} if budget is not None else {}), seed=seed)
+    m = preset.model
+    required = cfg.streak or task.criterion.streak
     setup = (f"{m.variant}, {cfg.algorithm}, lr {cfg.lr:g}" + (f", momentum {cfg.momentum:g}" if cfg.momentum else "")
-             + f"; {task.name} {_short(task.settings())}; criterion {trainer.required:,} in a row")
+             + f"; {task.name} {_short(task.settings())}; criterion {required:,} in a row")
     cmd = f"python -m lstm_core.experiments {name} --trials {trials}"
     if settings:
         cmd += " --set " + " ".join(f"{k}={v}" for k, v in settings.items())
@@ -198,17 +228,29 @@ def run_experiment(name: str, trials: int, settings: dict | None = None, reduced
         notes.append("reduced: " + preset.reduced["note"])
     if preset.notes:
         notes.append(preset.notes)
-    unsolved = res[res.status != "solved"]
-    if len(unsolved):
-        notes.append(f"unsolved networks: best streak median {int(np.median(unsolved.best_streak)):,}, "
-                     f"max {int(unsolved.best_streak.max()):,} of {trainer.required:,}")
-    diverged = int((res.status == "diverged").sum())
+    at = np.array([mm["solved_at"] for mm in members if mm["status"] == "solved"], dtype=int)
+    unsolved = [mm for mm in members if mm["status"] != "solved"]
+    if unsolved:
+        best = np.array([mm["best_streak"] for mm in unsolved])
+        notes.append(f"unsolved networks: best streak median {int(np.median(best)):,}, "
+                     f"max {int(best.max()):,} of {required:,}")
+    diverged = [mm for mm in members if mm["status"] == "diverged"]
     if diverged:
-        notes.append(f"{diverged} diverged: " + next(msg for msg in res.message if msg))
-    return Outcome(name, preset.title + (f" ({_short(settings)})" if settings else ""), trials, len(solved),
-                   diverged, float(np.median(at)) if len(at) else None,
+        notes.append(f"{len(diverged)} diverged: " + next((mm["message"] for mm in diverged if mm["message"]), ""))
+    wall = float(sum(r["wall"] for r in results))
+    return Outcome(name, preset.title + (f" ({_short(settings)})" if settings else ""), trials, len(at),
+                   len(diverged), float(np.median(at)) if len(at) else None,
                    int(at.min()) if len(at) else None, int(at.max()) if len(at) else None,
                    wall, cfg.budget, reduced, setup, preset.reported, preset.paper_sequences, cmd, notes)
+
+
+def run_experiment(name: str, trials: int, settings: dict | None = None, reduced: bool = False,
+                   budget: int | None = None, seed: int = 0, quiet: bool = False) -> Outcome:
+    """Train ``trials`` networks of preset ``name`` as one population (in this process) and summarise."""
+    if not quiet:
+        print(_preset(name, settings).describe(reduced, budget), flush=True)
+    spec = units_for(name, trials, settings, reduced, budget, seed)[0].spec
+    return summarise(name, trials, settings, reduced, budget, seed, [run_unit(spec)])
 
 
 def _short(settings: dict) -> str:
@@ -218,7 +260,7 @@ def _short(settings: dict) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m lstm_core.experiments", description=__doc__.split("\n\n")[0])
     ap.add_argument("names", nargs="*", help="preset name(s); see --list")
-    ap.add_argument("--trials", type=int, default=10, help="networks (seeds 0..N-1) trained as one population")
+    ap.add_argument("--trials", type=int, default=10, help="networks (seeds 0..N-1) per row")
     ap.add_argument("--budget", type=int, default=None, help="training sequences per network (default: the preset's)")
     ap.add_argument("--reduced", action="store_true", help="apply the preset's documented reductions (labelled)")
     ap.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE", help="task settings, e.g. p=10")
@@ -229,6 +271,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="add each run's outcome to the JSON results FILE (the app prefers it; same command replaces)")
     ap.add_argument("--all", action="store_true", help="run the results table's set (ALL_RUNS)")
     ap.add_argument("--list", action="store_true", help="list the presets")
+    add_cluster_arguments(ap, "networks")
     args = ap.parse_args(argv)
     if args.list:
         for name, p in PRESETS.items():
@@ -242,22 +285,69 @@ def main(argv: list[str] | None = None) -> int:
             runs = [(n, args.trials, settings, args.reduced, args.budget) for n in args.names]
         else:
             ap.error("give a preset name, --all or --list")
+        workers = cluster_workers(args)
         rows = []
-        for name, trials, sets, reduced, budget in runs:
-            out = run_experiment(name, trials, sets, reduced, budget, seed=args.seed)
-            print(out.line() + "\n", flush=True)
-            rows.append(out.markdown())
-            if args.markdown and args.markdown != "-":
-                append_markdown(args.markdown, out)
-            if args.json:
-                write_json(args.json, [out])
+        for i, (name, trials, sets, reduced, budget) in enumerate(runs):
+            size = args.chunk or (trials if workers <= 1 and not args.scheduler else -(-trials // workers))
+            rows.append((name, trials, sets, reduced, budget, units_for(name, trials, sets, reduced, budget,
+                                                                        args.seed, size, row=i)))
+            print(_preset(name, sets).describe(reduced, budget) + "\n", flush=True)
+        state = args.state or next((f + ".units.jsonl" for f in (args.json, args.markdown) if f and f != "-"), None)
+        from .distributed import run_units   # noqa: PLC0415
+        units = [u for row in rows for u in row[-1]]
+        report = run_units(units, workers=workers, scheduler=args.scheduler, state=state,
+                           progress=not args.no_progress, log=lambda m: print(m, file=sys.stderr, flush=True))
+        lines = []
+        for name, trials, sets, reduced, budget, row_units in rows:
+            if not all(u.key in report.results for u in row_units):
+                done = sum(u.key in report.results for u in row_units)
+                print(f"{name}: {done} of {len(row_units)} units finished — not summarised", flush=True)
+                continue
+            out = summarise(name, trials, sets, reduced, budget, args.seed, [report.results[u.key] for u in row_units])
+            print(out.title + ": " + out.line() + "\n", flush=True)
+            lines.append(out.markdown())
+            if not report.interrupted:
+                if args.markdown and args.markdown != "-":
+                    append_markdown(args.markdown, out)
+                if args.json:
+                    write_json(args.json, [out])
+        print(f"{report.ran} unit(s) run, {report.reused} reused, {report.seconds:.0f} s"
+              + (f"; state kept in {state}" if state else ""), file=sys.stderr, flush=True)
+        if report.interrupted:
+            print("Interrupted (Ctrl-C): the finished units are kept" + (f" in {state}; run the same command to "
+                  "resume." if state else "; give --state FILE to resume later."), file=sys.stderr, flush=True)
+            return 130
         if args.markdown == "-":
             print(MARKDOWN_HEADER)
-            print("\n".join(rows))
+            print("\n".join(lines))
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     return 0
+
+
+def add_cluster_arguments(ap: argparse.ArgumentParser, what: str) -> None:
+    """--workers / --scheduler / --chunk / --state / --no-progress (shared with the sweep command)."""
+    ap.add_argument("--workers", type=int, default=None,
+                    help="worker processes of a local Dask cluster (default: this machine's cores); 1 runs in this "
+                         "process without Dask")
+    ap.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                    help="an existing Dask scheduler, e.g. tcp://10.0.0.5:8786 (see the README: many machines)")
+    ap.add_argument("--chunk", type=int, default=None,
+                    help=f"{what} per unit of work (default: spread evenly over the workers)")
+    ap.add_argument("--state", default=None, metavar="FILE",
+                    help="JSON-lines file of finished units, for resuming (default: the results file + "
+                         "'.units.jsonl')")
+    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def cluster_workers(args: argparse.Namespace) -> int:
+    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    if workers < 1:
+        raise ValueError(f"--workers must be at least 1, got {workers}")
+    if args.chunk is not None and args.chunk < 1:
+        raise ValueError(f"--chunk must be at least 1, got {args.chunk}")
+    return workers
 
 
 if __name__ == "__main__":

@@ -360,3 +360,10 @@ def run_separately(sweep: Sweep, chunk: int | None = None,
 def final_params(sweep: Sweep) -> dict[str, np.ndarray]:
     """The population's current parameters (K, ...) — a copy."""
     return {n: p.copy() for n, p in sweep.trainer.model.params.items()}
+
+
+if __name__ == "__main__":          # python -m lstm_core.sweep …: the command line (lstm_core/sweep_cli.py)
+    import sys
+
+    from .sweep_cli import main
+    sys.exit(main())

@@ -6,7 +6,7 @@ import json
 from app.experiments import results_file
 from lstm_core import experiments
 
-ARGS = ["long_lag_rnn", "--trials", "2", "--budget", "20", "--set", "p=4", "--reduced"]
+ARGS = ["--workers", "1", "long_lag_rnn", "--trials", "2", "--budget", "20", "--set", "p=4", "--reduced"]
 
 
 def test_json_file_is_written_replaced_by_command_and_loaded_by_the_app(tmp_path, capsys):

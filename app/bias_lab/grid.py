@@ -6,6 +6,7 @@ import json
 import streamlit as st
 
 from app.bias_lab import figures as lab_figures
+from app.bias_lab import precomputed
 from app.ui import jobs, state
 from app.bias_lab import settings as lab_settings
 from lstm_core.sweep import Sweep
@@ -121,6 +122,7 @@ def grid_section(values: dict) -> None:
         st.info("The results below are from the settings you trained with; the settings have changed since — press "
                 "**Train the sweep** to train the new grid.")
     jobs.live(PAGE, "grid", draw_grid)
+    precomputed.section()
 
 
 def results_csv() -> bytes:

@@ -77,8 +77,9 @@ class Preset:
         get_task(self.task, **merged)                       # validate now, with the task's message
         return dataclasses.replace(self, task_settings=merged)
 
-    def describe(self, reduced: bool = False) -> str:
-        m, t = self.model_config(reduced=reduced), self.train_config(reduced)
+    def describe(self, reduced: bool = False, budget: int | None = None) -> str:
+        m = self.model_config(reduced=reduced)
+        t = self.train_config(reduced, **({"budget": budget} if budget is not None else {}))
         task = self.build_task(reduced)
         lines = [f"{self.title} — {self.paper}",
                  f"  task:     {task.name} {task.settings()}",

@@ -1,0 +1,219 @@
+"""Units of work — (experiment row, chunk of trials) or (sweep, chunk of seeds) — run in this
+process or on a Dask cluster, resumable, with one progress bar.
+
+    units = [Unit("experiment", {...}), ...]
+    report = run_units(units, workers=2, state="docs/results.units.jsonl")
+    report.results[unit.key]          # what the unit's function returned (JSON-able)
+
+Inside a unit the population axis stays the engine: a chunk of K members is one vectorised
+run. A member's result depends only on its own model seed and data seed, so results are
+bit-identical whatever the chunking or the number of workers (tests/test_distributed.py).
+
+- ``workers=1`` (and no scheduler) runs in-process and never imports Dask, so the core still
+  needs only NumPy; ``workers=N`` starts a ``LocalCluster`` of N single-threaded worker
+  processes on 127.0.0.1; ``scheduler="tcp://host:8786"`` uses an existing cluster (``dask
+  scheduler`` + ``dask worker`` on each machine). Dask is the optional extra ``cluster``.
+- Resumable: every finished unit is appended at once to the JSON-lines ``state`` file, keyed by
+  a hash of its full spec; a re-run skips the units it finds there (and says how many). A worker
+  that dies mid-unit has its unit retried by Dask.
+- Ctrl-C stops cleanly: ``RunReport.interrupted`` is set and the finished units are kept.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+# What each kind of unit runs: "module:function", imported where the unit runs (a worker).
+KINDS = {"experiment": "lstm_core.experiments:run_unit", "sweep": "lstm_core.sweep_cli:run_unit"}
+CONNECT_TIMEOUT = 10        # seconds to reach a --scheduler before giving up with a message
+RETRIES = 3                 # a unit whose worker died is run again this many times
+DIE_ONCE_ENV = "GATELAB_TEST_DIE_ONCE"   # tests: a worker exits mid-unit once (marker file path)
+
+
+@dataclass(frozen=True)
+class Unit:
+    kind: str                      # a key of KINDS
+    spec: dict                     # JSON-able arguments of the unit's function
+    label: str = ""                # for the progress bar, e.g. "adding, trials 5–9"
+    members: int = 1               # networks trained in this unit
+    sequences: int = 0             # at most this many training sequences (members × budget)
+    cost: float = 0.0              # an estimate of its work (timesteps): costly units are started first
+
+    @property
+    def key(self) -> str:
+        text = json.dumps({"kind": self.kind, "spec": self.spec}, sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+@dataclass
+class RunReport:
+    results: dict[str, Any] = field(default_factory=dict)    # unit key -> result
+    reused: int = 0                 # units found finished in the state file
+    ran: int = 0                    # units run now
+    interrupted: bool = False       # Ctrl-C: some units did not run
+    dashboard: str | None = None    # the Dask dashboard, when a cluster was used
+    seconds: float = 0.0            # elapsed time of this call
+
+    def complete(self, units: Iterable[Unit]) -> bool:
+        return all(u.key in self.results for u in units)
+
+
+def execute(kind: str, spec: dict) -> Any:
+    """Run one unit (in this process or on a worker)."""
+    marker = os.environ.get(DIE_ONCE_ENV)
+    if marker and not os.path.exists(marker):          # test hook: die mid-unit, once
+        with open(marker, "w") as f:
+            f.write(str(os.getpid()))
+        os._exit(1)
+    module, name = KINDS[kind].split(":")
+    return getattr(importlib.import_module(module), name)(spec)
+
+
+def load_state(path: str | None) -> dict[str, Any]:
+    """Finished units of an earlier run: key -> result. A torn last line (a run killed while
+    writing) is ignored; a file that is not ours is refused."""
+    done: dict[str, Any] = {}
+    if not path or not os.path.exists(path):
+        return done
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                entry = json.loads(line)
+                done[entry["key"]] = entry["result"]
+            except (ValueError, KeyError, TypeError):
+                if f.read().strip():       # not the last line: the file is damaged or not a state file
+                    raise ValueError(f"{path}, line {n}: not a Gate Lab units file (JSON lines with 'key' and "
+                                     "'result'); delete it or choose another --state file") from None
+    return done
+
+
+def _append(path: str | None, unit: Unit, result: Any) -> None:
+    if not path:
+        return
+    line = json.dumps({"key": unit.key, "kind": unit.kind, "spec": unit.spec, "result": result},
+                      sort_keys=True, default=str)
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(line + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+
+
+class _Lines:
+    """Progress as plain lines (stderr) when tqdm is not installed (it comes with the 'cluster' extra)."""
+
+    def __init__(self, total: int, initial: int, show: bool) -> None:
+        self.total, self.n, self.show, self.t0, self.postfix = total, initial, show, time.perf_counter(), ""
+
+    def update(self, k: int) -> None:
+        self.n += k
+        if self.show:
+            rate = (time.perf_counter() - self.t0) / max(self.n, 1)
+            import sys   # noqa: PLC0415
+            print(f"{self.n}/{self.total} units, {self.postfix}, about {rate * (self.total - self.n):.0f} s left",
+                  file=sys.stderr, flush=True)
+
+    def set_postfix_str(self, text: str) -> None:
+        self.postfix = text
+
+    def close(self) -> None:
+        pass
+
+
+def _bar(units: list[Unit], done: dict[str, Any], show: bool):
+    initial = sum(u.key in done for u in units)
+    try:
+        from tqdm import tqdm   # noqa: PLC0415 — only the command line draws a bar
+    except ImportError:
+        return _Lines(len(units), initial, show)
+    return tqdm(total=len(units), unit="unit", disable=not show, dynamic_ncols=True, smoothing=0.1, initial=initial)
+
+
+def _postfix(bar, units: list[Unit], done: dict[str, Any]) -> None:
+    finished = [u for u in units if u.key in done]
+    rows = {u.spec.get("row", u.label) for u in units}
+    rows_done = {r for r in rows if all(u.key in done for u in units if u.spec.get("row", u.label) == r)}
+    bar.set_postfix_str(f"rows {len(rows_done)}/{len(rows)}, networks {sum(u.members for u in finished)}/"
+                        f"{sum(u.members for u in units)}, sequences ≤ {sum(u.sequences for u in finished):,}")
+
+
+def run_units(units: list[Unit], *, workers: int = 1, scheduler: str | None = None, state: str | None = None,
+              progress: bool = True, log: Callable[[str], None] = print) -> RunReport:
+    """Run every unit not already in ``state``; see the module docstring."""
+    t0 = time.perf_counter()
+    report = RunReport()
+    done = load_state(state)
+    todo = [u for u in units if u.key not in done]
+    report.results = {u.key: done[u.key] for u in units if u.key in done}
+    report.reused = len(report.results)
+    if report.reused:
+        log(f"Reusing {report.reused} of {len(units)} finished units from {state}.")
+    bar = _bar(units, report.results, progress)
+    _postfix(bar, units, report.results)
+    try:
+        if scheduler is None and workers <= 1:
+            for u in todo:
+                result = execute(u.kind, u.spec)
+                report.results[u.key] = result
+                report.ran += 1
+                _append(state, u, result)
+                bar.update(1)
+                _postfix(bar, units, report.results)
+        else:
+            _run_on_dask(todo, workers, scheduler, state, report, bar, units, log)
+    except KeyboardInterrupt:
+        report.interrupted = True
+    finally:
+        bar.close()
+        report.seconds = time.perf_counter() - t0
+    return report
+
+
+def _run_on_dask(todo: list[Unit], workers: int, scheduler: str | None, state: str | None, report: RunReport,
+                 bar, units: list[Unit], log: Callable[[str], None]) -> None:
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed  # noqa: PLC0415
+    except ImportError:
+        raise ValueError("--workers > 1 and --scheduler need Dask: pip install -e '.[cluster]' "
+                         "(or run with --workers 1)") from None
+    cluster = None
+    try:
+        if scheduler is not None:
+            try:
+                client = Client(scheduler, timeout=f"{CONNECT_TIMEOUT}s")
+            except (OSError, TimeoutError) as e:
+                raise ValueError(f"could not reach the Dask scheduler at {scheduler} within {CONNECT_TIMEOUT} s "
+                                 f"({type(e).__name__}); start it with `dask scheduler` or check the address") from None
+        else:
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                   dashboard_address="127.0.0.1:0", silence_logs=40)
+            client = Client(cluster)
+        report.dashboard = client.dashboard_link
+        log(f"Dask cluster: {len(client.scheduler_info()['workers'])} worker(s); dashboard {report.dashboard}")
+        # the costliest units first, so no worker is left with a long unit at the end
+        futures = {client.submit(execute, u.kind, u.spec, key=f"unit-{u.key}", pure=False, retries=RETRIES,
+                                 priority=u.cost): u for u in todo}
+        try:
+            for fut in as_completed(futures):
+                u = futures[fut]
+                result = fut.result()
+                report.results[u.key] = result
+                report.ran += 1
+                _append(state, u, result)
+                bar.update(1)
+                _postfix(bar, units, report.results)
+        except KeyboardInterrupt:
+            for fut in futures:
+                fut.cancel()
+            raise
+        finally:
+            client.close()
+    finally:
+        if cluster is not None:
+            cluster.close()
