@@ -345,10 +345,28 @@ def test_gradient_flow_default_curves_are_the_cores_error_flow():
 def test_gradient_flow_each_control_changes_the_chart_data(change):
     kind, key, value = change
     at = open_page("gradient_flow")
+    if key == "gradient_flow.forget_bias":          # the defaults have no forget gate: add them first
+        at.button(key="gradient_flow.add_forget").click().run()
     before = (ys(fig(at, "flow-main")), ys(fig(at, "flow-local")))
     getattr(at, kind)(key=key).set_value(value).run()
     assert not at.exception and not errors(at), errors(at)
     assert (ys(fig(at, "flow-main")), ys(fig(at, "flow-local"))) != before
+
+
+def test_gradient_flow_defaults_tell_the_cec_story_and_forget_gates_are_one_click_away():
+    at = open_page("gradient_flow")
+    text = " ".join(m.value for m in at.markdown)
+    rnn, cec = flow_curve(at, "flow-main", "rnn"), flow_curve(at, "flow-main", "lstm1997")
+    assert cec[50] / rnn[50] >= 1e4                              # the CEC story, measured
+    assert f"keeps {cec[50] / rnn[50]:.2g} times more error" in text
+    names = [d["name"] for d in fig(at, "flow-main")["data"]]
+    assert "rnn (upper bound Π‖J‖)" in names and "rnn (theory)" not in names   # a bound, never a prediction
+    assert "σ(1) = 0.73" in text and "lstm2000" not in names
+    at.button(key="gradient_flow.add_forget").click().run()
+    assert {"lstm2000", "lstm"} <= {d["name"] for d in fig(at, "flow-main")["data"]}
+    at.slider(key="gradient_flow.forget_bias").set_value(2.0).run()
+    text = " ".join(m.value for m in at.markdown)
+    assert "σ(2) = 0.88" in text and "Measured per step: lstm2000" in text
 
 
 def test_gradient_flow_truncation_makes_the_cec_exactly_flat_and_u_v_condition_is_checked():

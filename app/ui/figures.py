@@ -22,6 +22,7 @@ from lstm_core.variants import variant as variant_record
 # Okabe & Ito (2008); yellow last because it is faint on white.
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#F0E442"]
 CURSOR_COLOUR = "#444444"
+SYMBOLS = ["circle", "square", "diamond", "triangle-up", "cross", "x", "star", "hexagon"]
 GRID = "#E5E5E5"
 Chart = tuple[go.Figure, str]
 # Figures are assembled as plain dicts and turned into a go.Figure once: Plotly's incremental
@@ -140,14 +141,23 @@ def flow_chart(curves: list[FlowCurve], *, title: str, large: bool, uirevision: 
     w, data = (3 if large else 2.2), []
     for i, c in enumerate(curves):
         col = colour(i)
+        # A few markers of a distinct shape per network: lines that coincide (e.g. LSTMs whose forget
+        # gates are ≈ 1) stay tellable apart, and not by colour alone.
         data.append(dict(type="scatter", x=c.back, y=_positive(c.measured), name=c.name, legendgroup=c.name,
-                         mode="lines", line=dict(color=col, width=w)))
+                         mode="lines+markers", line=dict(color=col, width=w),
+                         marker=dict(symbol=SYMBOLS[i % len(SYMBOLS)], size=9 if large else 7, color=col,
+                                     maxdisplayed=12)))
         # Theory and bound lines share the network's legend entry; their dash is explained once.
         for extra, dash, label in ((c.theory, "dash", "theory"), (c.bound, "dot", c.bound_name)):
-            if extra is not None:
-                data.append(dict(type="scatter", x=c.back, y=_positive(extra), name=f"{c.name} ({label})",
-                                 legendgroup=c.name, showlegend=False, mode="lines",
-                                 line=dict(color=col, width=w if dash == "dash" else w - 0.8, dash=dash)))
+            if extra is None:
+                continue
+            # A loose upper bound (no exact theory line) is hidden until asked for, with its own
+            # legend entry, so it is never read as a prediction beside exact lines.
+            loose = dash == "dot" and c.theory is None and label.startswith("upper bound")
+            data.append(dict(type="scatter", x=c.back, y=_positive(extra), name=f"{c.name} ({label})",
+                             legendgroup=f"{c.name}-bound" if loose else c.name, showlegend=loose,
+                             visible="legendonly" if loose else True, mode="lines",
+                             line=dict(color=col, width=w if dash == "dash" else w - 0.8, dash=dash)))
     for dash, label in (("dash", "theory"), ("dot", "bound")):
         if any((c.theory if dash == "dash" else c.bound) is not None for c in curves):
             data.append(dict(type="scatter", x=[None], y=[None], mode="lines", name=label,
@@ -245,21 +255,49 @@ def per_step(c: FlowCurve) -> float:
     return kept ** (1.0 / q) if q > 0 and kept > 0 else float("nan")
 
 
-def flow_explanation(curves: list[FlowCurve], v: dict) -> str:
-    """Markdown next to the main chart: the measured numbers and why they come out that way."""
-    rows = "\n".join(f"| {c.name} | {_last(c.measured):.2g} | {per_step(c):.3f} |" for c in curves)
-    table = (f"| network | kept after {v['T'] - 1} steps | per step |\n|---|---|---|\n{rows}\n\n"
+def kept_at(c: FlowCurve, q: int) -> float:
+    """The measured relative error ``q`` steps back (NaN beyond the curve)."""
+    return float(c.measured[q]) if 0 <= q < len(c.measured) else float("nan")
+
+
+def flow_explanation(curves: list[FlowCurve], v: dict, forget_names: tuple[str, ...] = ()) -> str:
+    """Markdown next to the main chart: the measured numbers and why they come out that way.
+
+    Every number is read from the drawn curves or computed from the settings (σ of the actual
+    forget bias), so the text stays true whatever the sliders say.
+    """
+    q = min(50, v["T"] - 1)
+    rows = "\n".join(f"| {c.name} | {kept_at(c, q):.2g} | {_last(c.measured):.2g} | {per_step(c):.3f} |"
+                     for c in curves)
+    table = (f"| network | kept {q} steps back | after {v['T'] - 1} | per step |\n|---|---|---|---|\n{rows}\n\n"
              if curves else "")
-    fmax = "1" if v["activation"] == "tanh" else "¼"
-    return table + (
-        f"**Why the RNN forgets.** One step back multiplies the error by Jᵀ = Uᵀ·diag f′(net). "
-        f"With tanh f′ ≤ 1, with the logistic sigmoid σ′ ≤ ¼; here ‖U‖ = {v['rnn_scale']:.2f} and "
-        f"max f′ = {fmax}, so whenever |w f′| < 1 the error shrinks geometrically "
-        "(the dashed theory line Π‖J(t)‖ is an upper bound).\n\n"
+    by = {c.name: c for c in curves}
+    lead = ""
+    if "rnn" in by and "lstm1997" in by and kept_at(by["rnn"], q) > 0:
+        ratio = kept_at(by["lstm1997"], q) / kept_at(by["rnn"], q)
+        lead = (f"**{q} steps back the 1997 cell keeps {ratio:.2g} times more error than the RNN** "
+                f"({kept_at(by['lstm1997'], q):.2g} against {kept_at(by['rnn'], q):.2g}).\n\n")
+    fmax = 1.0 if v["activation"] == "tanh" else 0.25
+    gain = v["rnn_scale"] * fmax
+    rnn = (f"**Why the RNN forgets.** One step back multiplies the error by Jᵀ = Uᵀ·diag f′(net). "
+           f"Here ‖U‖ = {v['rnn_scale']:.2f} and max f′ = {'1 (tanh)' if fmax == 1 else '¼ (logistic sigmoid)'}, "
+           f"so each step shrinks it by at least ‖U‖·max f′ = {gain:.2f}")
+    rnn += (f": after {q} steps at most {gain ** q:.2g} is left (the dotted upper bound Π‖J‖, hidden until you "
+            "click its legend entry, is tighter still). " if gain < 1 else
+            " — not below 1, so the shrinking is no longer guaranteed (and above 1 the error can explode). ")
+    fb = float(v["forget_bias"])
+    y_fg = 1.0 / (1.0 + np.exp(-fb))
+    shown = [c for c in curves if c.name in forget_names]
+    measured = (" Measured per step: " + ", ".join(f"{c.name} {per_step(c):.2f}" for c in shown) + "."
+                if shown else " Add the forget-gate LSTMs (the button under the chart) to see it.")
+    forget = (f"**What a forget gate does.** With a forget gate the carousel is s(t) = y_φ·s(t−1) + y_in·g, so each "
+              f"step back multiplies the error by y_φ ≈ σ({fb:g}) = {y_fg:.2f}: after {q} steps "
+              f"{y_fg:.2f}^{q} ≈ {y_fg ** q:.2g} is left.{measured} The gate lets a cell *reset* its memory; "
+              "a forget bias of 5 (σ = 0.99) keeps the carousel almost as flat as in 1997.")
+    return table + lead + rnn + "\n\n" + (
         "**Why the CEC is flat.** In lstm1997 the cell state is s(t) = s(t−1) + y_in·g: "
-        "∂s(t)/∂s(t−1) = 1, so error travelling along s is copied unchanged (theory line = 1). "
-        f"With a forget gate each step multiplies it by y_φ ≈ σ({v['forget_bias']:g}) = "
-        f"{1 / (1 + np.exp(-v['forget_bias'])):.2f}: raise the forget bias to keep the carousel.\n\n"
+        "∂s(t)/∂s(t−1) = 1, so error travelling along s is copied unchanged (dashed theory line = 1).\n\n"
+        + forget + "\n\n"
         "**Full BPTT vs the 1997 truncation.** The truncation keeps only the path along s, so the "
         "measured curve equals the theory line exactly; full BPTT adds the (small) paths through "
         "the gates and recurrent connections — shut input gates make them smaller still.")
