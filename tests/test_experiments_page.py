@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -75,7 +76,11 @@ def test_default_page_shows_the_gallery_and_the_paper_setup():
     assert not at.error
     gallery = at.dataframe[0].value
     assert len(gallery) == len(PRESETS)
-    assert any("3 blocks" in c.value or "block" in c.value for c in at.code)
+    setup = " ".join(m.value for m in at.markdown)
+    assert "| model | lstm1997, 1 block(s)" in setup and "p = 100" in setup and "{" not in setup   # no dict dump
+    assert at.button(key="experiments.paper_size")                       # the paper-size run, one click away
+    at.button(key="experiments.paper_size").click().run()
+    assert at.toggle(key="experiments.reduced").value is False and at.number_input(key="experiments.budget").value == 5000
     table = at.dataframe[1].value
     assert table.source.tolist()[0] == "paper"
 
@@ -143,3 +148,10 @@ def test_experiment_figures_pass_plotly_validation():
     table = experiment_figures.comparison_table(preset=PRESETS["adding"], baseline=frame, here=here)
     assert table.source.tolist() == ["paper", "reproduction command", "this page (REDUCED)"]
     assert isinstance(experiment_figures.gallery_table(PRESETS, pd.DataFrame(columns=results_file.COLUMNS)), pd.DataFrame)
+
+
+def test_notes_from_the_results_file_are_sentences_not_a_python_list():
+    from app.experiments import figures as ef  # noqa: PLC0415
+    base = pd.DataFrame([{"command": "python -m lstm_core.experiments adding", "notes": ["1 diverged", "lr 0.5"]}])
+    text = ef.comparison_notes(preset=PRESETS["adding"], baseline=base, here=None)
+    assert "1 diverged; lr 0.5" in text and "[" not in text and "'" not in text

@@ -101,7 +101,7 @@ def comparison_table(*, preset: Any, baseline: pd.DataFrame, here: dict | None) 
 def comparison_notes(*, preset: Any, baseline: pd.DataFrame, here: dict | None) -> str:
     """What each row of ``comparison_table`` is, as markdown bullets."""
     out = [f"- **paper:** {preset.reported}"]
-    out += [f"- **reproduction command:** `{r.command}`" + (f" — {r.notes}" if r.notes else "")
+    out += [f"- **reproduction command:** `{r.command}`" + (f" — {_notes(r.notes)}" if _notes(r.notes) else "")
             for _, r in baseline.iterrows()]
     if here is not None:
         out.append(f"- **this page:** {here['label']}")
@@ -123,3 +123,32 @@ def gallery_table(presets: dict, results: pd.DataFrame) -> pd.DataFrame:
 
 def _settings(s: Any) -> str:
     return ", ".join(f"{k}={v}" for k, v in s.items()) if isinstance(s, dict) else str(s)
+
+
+def _notes(notes: Any) -> str:
+    """An outcome's notes (a list of sentences in the results file) as one line of text."""
+    if notes is None or (isinstance(notes, float) and math.isnan(notes)):
+        return ""
+    if isinstance(notes, (list, tuple, np.ndarray)):
+        return "; ".join(str(n) for n in notes if str(n).strip())
+    return str(notes)
+
+
+def setup_markdown(preset: Any, reduced: bool = False) -> str:
+    """The preset's setup as a small two-column table (task settings as "name = value", not a dict)."""
+    task = preset.build_task(reduced)
+    rows = {"task": f"{task.name}: " + ", ".join(f"{k} = {_value(v)}" for k, v in task.settings().items())}
+    for line in preset.describe(reduced=reduced).splitlines()[2:]:
+        key, _, text = line.strip().partition(":")
+        if key in ("model", "training", "criterion", "notes", "reduced"):
+            rows[key] = text.strip()
+    body = "\n".join(f"| {k} | {v.replace('|', '/')} |" for k, v in rows.items())
+    return "| | |\n|---|---|\n" + body
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:g}"
+    if isinstance(v, (list, tuple)):
+        return ", ".join(_value(x) for x in v)
+    return str(v)
