@@ -3,14 +3,15 @@
 Two one-unit networks see the same input sequence: an ``rnn`` with one hidden unit whose
 self-weight U is the slider's w, and an ``lstm1997`` network with one memory cell. Every number
 comes from ``lstm_core``: the error-flow norms, the per-step factors and the activation curves.
-This module holds the demo's settings (validated, URL / JSON round trip) and the computation;
-it never imports streamlit, so the tests can call it directly.
+This module holds the demo's settings (validated) and the computation; it never imports
+streamlit, so the tests can call it directly. The page's widgets, URL and JSON files use the
+shared ``controls.Schema`` machinery (``pages/theory.py``); this module only checks values again
+before computing.
 """
 from __future__ import annotations
 
-import json
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 import numpy as np
@@ -26,7 +27,6 @@ AMP_RANGE = (0.0, 3.0)
 T_RANGE = (5, 150)
 SEED_RANGE = (0, 99_999)
 ACTIVATIONS = ("sigmoid", "tanh")
-MAX_JSON_BYTES = 10_000
 
 # The functions drawn in the activation figure: core activation name -> label.
 CURVES = {"sigmoid": "σ (logistic)", "tanh": "tanh", "g1997": "g = 4σ − 2 (1997 cell input)",
@@ -59,71 +59,43 @@ class DemoSettings:
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
                 raise ValueError(f"{name} must be a whole number between {lo} and {hi}, got {value!r}")
 
-    def to_query(self) -> dict[str, str]:
-        return {"w": f"{self.w:g}", "f": self.f, "amp": f"{self.amp:g}", "T": str(self.T),
-                "seed": str(self.seed)}
-
-    def to_json(self) -> str:
-        return json.dumps(asdict(self), indent=2)
-
 
 DEFAULTS = DemoSettings()
 
 
-def _parse(name: str, text: str) -> Any:
-    """One query-string value -> the typed value DemoSettings expects (ValueError if unreadable)."""
+# Links made before the page kept its settings in ``?cfg=`` carried one parameter per setting
+# (``?w=3&f=sigmoid&amp=1&T=50&seed=0``). ``legacy_query`` turns such a link into the shared form.
+LEGACY_PARAMS = ("w", "f", "amp", "T", "seed")
+
+
+def _legacy_value(name: str, text: str) -> Any:
+    """A number where the text is one (the page's schema then checks its range and type); any
+    other text is kept as it is, so the schema reports it by name instead of it being dropped."""
     if name == "f":
         return text
     try:
         value = float(text)
     except (TypeError, ValueError):
-        raise ValueError(f"{name}={text!r} is not a number") from None
-    if name in ("T", "seed"):
-        if not math.isfinite(value) or value != int(value):
-            raise ValueError(f"{name}={text!r} is not a whole number")
-        return int(value)
-    return value
+        return text
+    if not math.isfinite(value):
+        return text
+    return int(value) if name in ("T", "seed") and value == int(value) else value
 
 
-def from_query(params: Mapping[str, Any]) -> tuple[DemoSettings, list[str]]:
-    """Settings from URL query parameters; each bad value falls back to its default.
+def legacy_query(params: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The settings an old-style link asks for (typed where readable), or None if it is not one.
 
-    Returns the settings and one message per rejected parameter (unknown keys are ignored:
-    the router or another page may add its own).
+    A link that already has ``cfg`` is left alone: its ``cfg`` wins and the other parameters
+    are reported as unknown by the shared URL machinery.
     """
-    values, errors = asdict(DEFAULTS), []
-    for name, default in asdict(DEFAULTS).items():
-        if name not in params:
-            continue
-        raw = params[name]
-        raw = raw[-1] if isinstance(raw, list) else raw
-        try:
-            candidate = {**values, name: _parse(name, raw)}
-            DemoSettings(**candidate)               # validates this value in context
-            values = candidate
-        except ValueError as e:
-            errors.append(f"URL parameter {e}; using the default {name}={default!r}.")
-    return DemoSettings(**values), errors
-
-
-def from_json(text: str | bytes) -> DemoSettings:
-    """Settings from an uploaded JSON file; ValueError with a readable message if malformed."""
-    if len(text) > MAX_JSON_BYTES:         # five settings fit in ~100 bytes; refuse to parse a huge file
-        raise ValueError(f"the file is {len(text)} bytes; a settings file is at most {MAX_JSON_BYTES}")
-    try:
-        d = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError, TypeError) as e:
-        raise ValueError(f"the file is not valid JSON ({e})") from None
-    if not isinstance(d, dict):
-        raise ValueError("the file must hold a JSON object such as " + DEFAULTS.to_json().replace("\n", ""))
-    unknown = set(d) - set(asdict(DEFAULTS))
-    if unknown:
-        raise ValueError(f"unknown setting(s) {sorted(unknown)}; valid settings are {sorted(asdict(DEFAULTS))}")
-    if isinstance(d.get("T"), float) and d["T"].is_integer():
-        d["T"] = int(d["T"])
-    if isinstance(d.get("seed"), float) and d["seed"].is_integer():
-        d["seed"] = int(d["seed"])
-    return DemoSettings(**{**asdict(DEFAULTS), **d})
+    if "cfg" in params or not any(name in params for name in LEGACY_PARAMS):
+        return None
+    values = {}
+    for name in LEGACY_PARAMS:
+        if name in params:
+            raw = params[name]
+            values[name] = _legacy_value(name, raw[-1] if isinstance(raw, list) else raw)
+    return values
 
 
 def max_derivative(name: str) -> float:
@@ -197,6 +169,6 @@ def compute_demo(s: DemoSettings) -> DemoResult:
     })
     for col in ("rnn_norm", "rnn_product", "cec_truncated", "cec_bptt"):
         if not np.isfinite(frame[col]).all():
-            raise ArithmeticError(f"the {col} curve is not finite; lower |w| or the sequence length")
+            raise lc.NonFiniteError(f"the {col} curve is not finite; lower |w| or the sequence length")
     underflow = int((frame["rnn_norm"] == 0).sum())
     return DemoResult(s, frame, bound_factor, fmax, underflow)

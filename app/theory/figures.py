@@ -130,3 +130,34 @@ def flow_figure(result: DemoResult, large_font: bool = False) -> go.Figure:
               result.bound_factor * 1.15)
     fig.update_yaxes(title_text="factor", range=[0, top], row=1, col=2)
     return _style(fig, large_font, 470, "theory-flow")
+
+
+def activation_alt(bounds: dict[str, float]) -> str:
+    """Alt text of the activation figure (the maximum slopes are the core's, passed in)."""
+    return ("Left, the squashing functions σ, tanh, g = 4σ − 2 and h = 2σ − 1 for x from −6 to 6; "
+            "right, their slopes, computed by lstm_core. Maximum slopes: "
+            + ", ".join(f"{CURVES[n].split(' (')[0]}: {b:g}" for n, b in bounds.items())
+            + ". The dotted line marks σ' = ¼ at x = 0.")
+
+
+def flow_alt(result: DemoResult) -> str:
+    """Alt text of the demo figure: the numbers it shows and what they mean."""
+    s, last = result.settings, result.frame.iloc[-1]
+    fname = "σ" if s.f == "sigmoid" else "tanh"
+    if result.bound_factor < 1:
+        verdict = "every factor is below 1, so the error must vanish"
+    elif last["rnn_norm"] > 1:
+        verdict = "the error grew: the factors stayed above 1 (net stayed near 0, where f' peaks)"
+    else:
+        verdict = ("the bound allows growth, yet the error shrank: the unit saturates, so f'(net) "
+                   "stays far below its maximum")
+    return (
+        f"Log-scale error norm against q = 0…{s.T - 1} steps back. rnn (w = {s.w:g}, f = {fname}): "
+        f"after {s.T - 1} steps the error is {last['rnn_norm']:.3g} of its starting value; the product "
+        f"of the measured factors gives {last['rnn_product']:.3g} and the bound (|w| · max {fname}')^q "
+        f"= {result.bound_factor:.3g}^q gives {last['bound']:.3g}: {verdict}. lstm1997 cell state with "
+        f"the 1997 truncation: {last['cec_truncated']:.6g} (constant: every factor ∂s(t)/∂s(t−1) is "
+        f"1); with full BPTT: {last['cec_bptt']:.3g}. Right panel: the factor each step back "
+        "multiplies by, against the bound line."
+        + (f" {result.underflow} rnn values are exactly 0 (w = 0, or smaller than float64 can hold)"
+           " and are not drawn on the log axis." if result.underflow else ""))
