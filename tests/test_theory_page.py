@@ -2,26 +2,92 @@
 
 The chart assertions read the figure JSON the page sends to the browser and compare it with
 numbers computed here directly from lstm_core, so a page that drew made-up curves would fail.
+The demo's settings use the shared machinery (``controls.Schema``, ``?cfg=``, ``export.io_panel``),
+so links, uploads and messages behave as on every other page.
 """
 from __future__ import annotations
 
 import base64
+import importlib.util
 import json
 import re
+from dataclasses import asdict
+from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pytest
+import streamlit.testing.v1.app_test as app_test_module
 from streamlit.testing.v1 import AppTest
 
 import lstm_core as lc
-from app.ui import state
+from app.ui import export, state, urlstate
 from app.theory import content as tc
 from app.theory import demo
 
 ENTRY = Path(__file__).resolve().parents[1] / "app" / "main.py"
 PAGE = "../pages/theory.py"   # relative to the entry script
 
+
+@cache
+def theory_module():
+    """The page module for its SCHEMA / DEFAULTS (its drawing only runs as __main__)."""
+    spec = importlib.util.spec_from_file_location("gatelab_page_theory", ENTRY.parents[1] / "pages" / "theory.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def cfg(**values) -> dict[str, str]:
+    """The query string the page writes for these settings (the non-default ones, in ``cfg``)."""
+    encoded = urlstate.encode({**theory_module().DEFAULTS, **values}, theory_module().DEFAULTS)
+    return {urlstate.PARAM: encoded} if encoded else {}
+
+
+def url_settings(at: AppTest) -> dict:
+    """The settings the page's current URL carries (the defaults plus what ``cfg`` changes)."""
+    m = theory_module()
+    assert set(at.query_params) <= {urlstate.PARAM}, dict(at.query_params)
+    raw = at.query_params.get(urlstate.PARAM)
+    if not raw:
+        return dict(m.DEFAULTS)
+    raw = raw[-1] if isinstance(raw, list) else raw
+    values, errors = urlstate.decode(raw, m.SCHEMA.check)
+    assert not errors, errors
+    return {**m.DEFAULTS, **values}
+
+
+def shown_settings(at: AppTest) -> dict:
+    """The settings the demo's widgets show."""
+    w = {el.key: el.value for kind in ("slider", "segmented_control", "number_input") for el in at.get(kind)}
+    return {name: w[f"theory.{name}"] for name in theory_module().SCHEMA.fields}
+
+
+@pytest.fixture
+def media(monkeypatch) -> list:
+    """Every in-memory media store AppTest creates, so a test can read what a download button
+    serves (AppTest drops its mock runtime after each run; the store object survives)."""
+    stores = []
+    real = app_test_module.MemoryMediaFileStorage
+
+    def store(endpoint: str):
+        stores.append(real(endpoint))
+        return stores[-1]
+
+    monkeypatch.setattr(app_test_module, "MemoryMediaFileStorage", store)
+    return stores
+
+
+def downloaded(at: AppTest, media: list, key: str) -> bytes:
+    url = next(b for b in at.get("download_button") if b.key == key).proto.url
+    return media[-1].get_file(url.rsplit("/", 1)[-1]).content
+
+
+def upload(at: AppTest, name: str, data: bytes) -> AppTest:
+    uploader = next(u for u in at.get("file_uploader") if u.key == "theory.upload")
+    uploader.set_value((name, data, "application/json")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
 
 def open_theory(query: dict[str, str] | None = None, state: dict | None = None) -> AppTest:
     at = AppTest.from_file(str(ENTRY), default_timeout=60).run()
@@ -71,7 +137,7 @@ def expected_rnn_flow(w: float, f: str, amp: float, T: int, seed: int) -> np.nda
     return n / n[0]
 
 
-# --- the page -----------------------------------------------------------------------------------
+# --- the page ---
 
 def test_default_run_renders_equations_table_and_charts():
     at = open_theory()
@@ -85,7 +151,16 @@ def test_default_run_renders_equations_table_and_charts():
     assert len(table) == len(tc.SYMBOLS)
     assert len(at.get("plotly_chart")) == 2
     assert not at.error
-    assert dict(at.query_params) == demo.DEFAULTS.to_query()
+    assert dict(at.query_params) == {}                       # all defaults: a clean URL
+    assert shown_settings(at) == asdict(demo.DEFAULTS)
+
+
+def test_schema_matches_the_demo_settings():
+    m = theory_module()
+    assert m.PAGE == "theory" and m.DEFAULTS == asdict(demo.DEFAULTS)
+    for name, rng in (("w", demo.W_RANGE), ("amp", demo.AMP_RANGE), ("T", demo.T_RANGE), ("seed", demo.SEED_RANGE)):
+        assert (m.SCHEMA[name].lo, m.SCHEMA[name].hi) == rng
+    assert m.SCHEMA["f"].choices == demo.ACTIVATIONS
 
 
 def test_charts_show_numbers_from_the_core():
@@ -102,98 +177,159 @@ def test_charts_show_numbers_from_the_core():
     assert np.all(ys(trace(flow, "rnn ‖")) <= bound * (1 + 1e-12))          # σ' ≤ ¼ in action
 
 
-@pytest.mark.parametrize("key, kind, value", [
-    ("theory_w", "slider", 5.0), ("theory_amp", "slider", 0.3), ("theory_T", "slider", 80),
-    ("theory_f", "radio", "tanh"), ("theory_seed", "number_input", 7)])
-def test_each_control_changes_the_chart_and_the_url(key, kind, value):
+@pytest.mark.parametrize("name, kind, value", [
+    ("w", "slider", 5.0), ("amp", "slider", 0.3), ("T", "slider", 80),
+    ("f", "segmented_control", "tanh"), ("seed", "number_input", 7)])
+def test_each_control_changes_the_chart_and_the_url(name, kind, value):
     at = open_theory()
     before = ys(trace(figure(at, "theory-flow"), "rnn ‖"))
-    widget = next(w for w in at.get(kind) if w.key == key)
+    widget = next(w for w in at.get(kind) if w.key == f"theory.{name}")
     widget.set_value(value).run()
     assert not at.exception, [e.value for e in at.exception]
     after = ys(trace(figure(at, "theory-flow"), "rnn ‖"))
     assert after.shape != before.shape or not np.allclose(after, before, equal_nan=True)
-    name = key.removeprefix("theory_")
-    assert at.query_params[name] == demo.DemoSettings(**{name: value}).to_query()[name]
+    assert url_settings(at) == {**asdict(demo.DEFAULTS), name: value}
 
 
 def test_moving_w_gives_the_core_curve_for_that_w():
     at = open_theory()
-    slider(at, "theory_w").set_value(-1.5).run()
+    slider(at, "theory.w").set_value(-1.5).run()
     flow = figure(at, "theory-flow")
     np.testing.assert_allclose(ys(trace(flow, "rnn ‖")), expected_rnn_flow(-1.5, "sigmoid", 1.0, 50, 0), rtol=1e-12)
 
 
-def test_query_string_reproduces_the_configuration():
+def test_url_round_trip_reproduces_the_picture():
+    # settings -> the page's URL -> a fresh session opening that URL -> the same settings and picture
+    at = open_theory()
+    for name, kind, value in (("w", "slider", -2.5), ("T", "slider", 80), ("amp", "slider", 0.5),
+                              ("f", "segmented_control", "tanh"), ("seed", "number_input", 3)):
+        next(w for w in at.get(kind) if w.key == f"theory.{name}").set_value(value).run()
+    link = dict(at.query_params)
+    assert set(link) == {urlstate.PARAM}
+    again = open_theory({k: v[-1] if isinstance(v, list) else v for k, v in link.items()})
+    assert not again.error
+    assert shown_settings(again) == shown_settings(at) == dict(w=-2.5, f="tanh", amp=0.5, T=80, seed=3)
+    picture = ys(trace(figure(again, "theory-flow"), "rnn ‖"))
+    np.testing.assert_array_equal(picture, ys(trace(figure(at, "theory-flow"), "rnn ‖")))
+    np.testing.assert_allclose(picture, expected_rnn_flow(-2.5, "tanh", 0.5, 80, 3), rtol=1e-12)
+    assert dict(again.query_params) == link
+
+
+def test_old_style_links_are_still_read():
     q = {"w": "-2.5", "f": "tanh", "amp": "0.5", "T": "80", "seed": "3"}
     at = open_theory(q)
     assert not at.error
-    assert slider(at, "theory_w").value == -2.5 and slider(at, "theory_T").value == 80
-    assert at.radio[0].value == "tanh"
+    assert shown_settings(at) == dict(w=-2.5, f="tanh", amp=0.5, T=80, seed=3)
     np.testing.assert_allclose(ys(trace(figure(at, "theory-flow"), "rnn ‖")),
                                expected_rnn_flow(-2.5, "tanh", 0.5, 80, 3), rtol=1e-12)
-    assert dict(at.query_params) == q
+    assert dict(at.query_params) == cfg(w=-2.5, f="tanh", amp=0.5, T=80, seed=3)   # rewritten as ?cfg=
 
 
-@pytest.mark.parametrize("query, bad", [
-    ({"w": "banana"}, "w"), ({"w": "1e9"}, "w"), ({"w": "nan"}, "w"), ({"f": "relu"}, "f"),
-    ({"T": "100000"}, "T"), ({"T": "3.5"}, "T"), ({"seed": "-1"}, "seed"), ({"amp": "inf"}, "amp")])
-def test_bad_query_parameters_give_an_error_and_the_default(query, bad):
-    at = open_theory({**query, "T": query.get("T", "60")})
-    assert any(f"{bad}" in e.value and "default" in e.value for e in at.error), [e.value for e in at.error]
-    assert at.query_params[bad] == demo.DEFAULTS.to_query()[bad]
-    if bad != "T":                         # the good parameter next to a bad one is still used
-        assert slider(at, "theory_T").value == 60
+@pytest.mark.parametrize("query, says", [
+    ({"cfg": "garbage"}, "not a Gate Lab configuration"),
+    ({"cfg": '{"w": 99}'}, "between -8 and 8"),
+    ({"cfg": '{"T": 3.5}'}, "whole number"),
+    ({"cfg": '{"f": "relu"}'}, "must be one of"),
+    ({"cfg": '{"colour": "red"}'}, "unknown setting"),
+    ({"cfg": '{"seed": 1'}, "not valid JSON"),
+    ({"w": "banana", "T": "60"}, "'w'"),                  # old-style links are checked the same way
+    ({"w": "nan"}, "'w'"), ({"T": "100000"}, "'T'"), ({"seed": "-1"}, "'seed'"), ({"amp": "inf"}, "'amp'")])
+def test_a_bad_link_gives_an_error_and_the_defaults(query, says):
+    at = open_theory(query)
+    messages = [e.value for e in at.error]
+    assert any("could not be used" in m and says in m for m in messages), messages
+    assert shown_settings(at) == asdict(demo.DEFAULTS)
+    assert dict(at.query_params) == {}                    # the URL now says what is shown
     assert len(at.get("plotly_chart")) == 2
+
+
+def test_unknown_url_parameters_are_reported_and_ignored():
+    at = open_theory({**cfg(w=2.0), "zoom": "1"})
+    assert any("unknown url parameter" in e.value.lower() and "zoom" in e.value for e in at.error)
+    assert shown_settings(at)["w"] == 2.0 and dict(at.query_params) == cfg(w=2.0)
 
 
 def test_settings_survive_a_visit_to_another_page():
     at = open_theory()
-    slider(at, "theory_w").set_value(6.0).run()
+    slider(at, "theory.w").set_value(6.0).run()
     at.switch_page("../pages/home.py").run()
     at.switch_page(PAGE).run()
     assert not at.exception
-    assert slider(at, "theory_w").value == 6.0
-    assert at.query_params["w"] == "6"
+    assert slider(at, "theory.w").value == 6.0
+    assert dict(at.query_params) == cfg(w=6.0)
 
 
 def test_reset_restores_the_defaults():
-    at = open_theory({"w": "7", "f": "tanh"})
-    next(b for b in at.button if b.key == "theory_reset").click().run()
-    assert slider(at, "theory_w").value == demo.DEFAULTS.w and at.radio[0].value == demo.DEFAULTS.f
-    assert dict(at.query_params) == demo.DEFAULTS.to_query()
+    at = open_theory(cfg(w=7.0, f="tanh"))
+    assert shown_settings(at)["f"] == "tanh"
+    next(b for b in at.button if b.key == "theory.reset.demo").click().run()
+    assert shown_settings(at) == asdict(demo.DEFAULTS)
+    assert dict(at.query_params) == {}
 
 
 def test_import_configuration_json():
     at = open_theory()
-    good = demo.DemoSettings(w=-4.0, f="tanh", amp=0.0, T=30, seed=5).to_json().encode()
-    at.get("file_uploader")[0].set_value(("mine.json", good, "application/json")).run()
-    assert not at.exception and not at.error
-    assert slider(at, "theory_w").value == -4.0 and slider(at, "theory_T").value == 30
+    good = export.config_document("theory", None, dict(w=-4.0, f="tanh", amp=0.0, T=30, seed=5)).encode()
+    upload(at, "mine.json", good)
+    assert not at.error
+    assert any("Loaded mine.json" in m.value for m in at.success)
+    assert shown_settings(at) == dict(w=-4.0, f="tanh", amp=0.0, T=30, seed=5)
     np.testing.assert_allclose(ys(trace(figure(at, "theory-flow"), "rnn ‖")), 4.0 ** np.arange(30), rtol=1e-12)
 
 
-@pytest.mark.parametrize("content", [b"{not json", b"[1, 2]", b'{"w": 99}', b'{"w": 1, "colour": "red"}',
-                                     b'{"T": "long"}', b"\xff\xfe\x00",
-                                     b'{"w": 1, "pad": "' + b"x" * 20_000 + b'"}'])
-def test_bad_configuration_file_gives_an_error_and_keeps_the_settings(content):
-    at = open_theory({"w": "2"})
-    at.get("file_uploader")[0].set_value(("bad.json", content, "application/json")).run()
-    assert not at.exception, [e.value for e in at.exception]
-    assert any("Could not load bad.json" in e.value for e in at.error), [e.value for e in at.error]
-    assert slider(at, "theory_w").value == 2.0 and at.query_params["w"] == "2"
+def test_json_round_trip_download_then_upload(media):
+    at = open_theory(cfg(w=-1.5, f="tanh", amp=0.2, T=20, seed=9))
+    saved = downloaded(at, media, "theory.dl_json")
+    assert json.loads(saved)["page"] == "theory"
+    picture = ys(trace(figure(at, "theory-flow"), "rnn ‖"))
+    other = open_theory()                                # a fresh session with the defaults
+    upload(other, "gatelab-theory.json", saved)
+    assert not other.error
+    assert shown_settings(other) == shown_settings(at) == dict(w=-1.5, f="tanh", amp=0.2, T=20, seed=9)
+    np.testing.assert_array_equal(ys(trace(figure(other, "theory-flow"), "rnn ‖")), picture)
+    assert dict(other.query_params) == dict(at.query_params)
+
+
+def test_a_file_saved_on_the_step_page_is_refused_clearly(media):
+    step = AppTest.from_file(str(ENTRY), default_timeout=60).run()
+    step.switch_page("../pages/step.py").run()
+    assert not step.exception, [e.value for e in step.exception]
+    saved = downloaded(step, media, "step.dl_json")
+    assert json.loads(saved)["page"] == "step"
+    at = open_theory(cfg(w=2.0))
+    upload(at, "gatelab-step.json", saved)
+    messages = [e.value for e in at.error]
+    assert any("Could not load gatelab-step.json" in m and "saved on the 'step' page" in m
+               and "loads only configurations saved on itself" in m for m in messages), messages
+    assert not any("unknown setting" in m for m in messages)
+    assert shown_settings(at) == {**asdict(demo.DEFAULTS), "w": 2.0} and dict(at.query_params) == cfg(w=2.0)
     assert len(at.get("plotly_chart")) == 2
 
 
-@pytest.mark.parametrize("q", [{"w": "8", "f": "tanh", "amp": "0", "T": "150"},
-                               {"w": "-8", "f": "tanh", "amp": "3", "T": "150"},
-                               {"w": "0", "f": "sigmoid", "amp": "0", "T": "5"}])
+@pytest.mark.parametrize("content, says", [
+    (b"{not json", "not valid JSON"), (b"[1, 2]", "JSON object"), (b'{"w": 99}', "neither a Gate Lab"),
+    (export.config_document("theory", None, {"w": 99}).encode(), "between -8 and 8"),
+    (export.config_document("theory", None, {"w": 1.0, "colour": "red"}).encode(), "unknown setting"),
+    (export.config_document("theory", None, {"T": "long"}).encode(), "'T'"),
+    (b"\xff\xfe\x00", "not text"), (b'{"w": 1, "pad": "' + b"x" * 100_000 + b'"}', "bytes")])
+def test_bad_configuration_file_gives_an_error_and_keeps_the_settings(content, says):
+    at = open_theory(cfg(w=2.0))
+    upload(at, "bad.json", content)
+    messages = [e.value for e in at.error]
+    assert any("Could not load bad.json" in m and says in m for m in messages), messages
+    assert shown_settings(at)["w"] == 2.0 and dict(at.query_params) == cfg(w=2.0)
+    assert len(at.get("plotly_chart")) == 2
+
+
+@pytest.mark.parametrize("q", [dict(w=8.0, f="tanh", amp=0.0, T=150),
+                               dict(w=-8.0, f="tanh", amp=3.0, T=150),
+                               dict(w=0.0, f="sigmoid", amp=0.0, T=5)])
 def test_extreme_settings_stay_finite_and_honest(q):
-    at = open_theory(q)
+    at = open_theory(cfg(**q))
     assert not at.error
     rnn = ys(trace(figure(at, "theory-flow"), "rnn ‖"))
     assert np.all(np.isnan(rnn) | (rnn > 0))            # zeros are gaps on the log axis, never -inf
-    if q["w"] == "8" and q["amp"] == "0":               # tanh at net = 0: factor exactly |w|
+    if q["w"] == 8 and q["amp"] == 0:                   # tanh at net = 0: factor exactly |w|
         np.testing.assert_allclose(rnn, 8.0 ** np.arange(150), rtol=1e-12)
 
 
@@ -253,16 +389,14 @@ def test_symbol_table_shapes_match_the_core():
     assert checked >= 40
 
 
-def test_demo_settings_json_round_trip_and_validation():
-    s = demo.DemoSettings(w=-1.5, f="tanh", amp=0.2, T=20, seed=9)
-    assert demo.from_json(s.to_json()) == s
-    assert demo.from_query(s.to_query()) == (s, [])
+def test_demo_settings_validation_and_old_links():
     with pytest.raises(ValueError, match="w must be a number between -8 and 8"):
         demo.DemoSettings(w=9.0)
     with pytest.raises(ValueError, match="T must be a whole number"):
         demo.DemoSettings(T=151)
-    with pytest.raises(ValueError, match="not valid JSON"):
-        demo.from_json("{")
+    assert demo.legacy_query({"w": "-2.5", "T": "80", "f": "tanh"}) == {"w": -2.5, "T": 80, "f": "tanh"}
+    assert demo.legacy_query({"w": "banana", "T": "3.5", "seed": "inf"}) == {"w": "banana", "T": 3.5, "seed": "inf"}
+    assert demo.legacy_query({"cfg": "x", "w": "1"}) is None and demo.legacy_query({"zoom": "1"}) is None
 
 
 def test_demo_product_of_factors_equals_the_measured_flow():
