@@ -1,11 +1,25 @@
 """Real-browser test of the Theory page: it renders, KaTeX typesets, the demo chart reacts."""
 
+from urllib.parse import parse_qs, urlparse
+
 import pytest
 from playwright.sync_api import expect
+
+from app import urlstate
 
 from .conftest import screenshot, wait_for_app
 
 pytestmark = pytest.mark.e2e
+
+
+def url_settings(url: str) -> dict:
+    """The settings the page's URL carries in ``?cfg=`` (only those that differ from the defaults)."""
+    raw = parse_qs(urlparse(url).query).get(urlstate.PARAM)
+    if not raw:
+        return {}
+    values, errors = urlstate.decode(raw[-1], lambda d: d)
+    assert not errors, errors
+    return values
 
 
 def test_theory_page_renders(streamlit_server, page):
@@ -20,8 +34,8 @@ def test_theory_page_renders(streamlit_server, page):
     assert page.locator(".katex-error").count() == 0
     assert page.locator(".katex .fcolorbox").count() >= 1
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
-    # the URL carries the demo's configuration
-    assert "w=3" in page.url and "f=sigmoid" in page.url
+    # the URL carries the demo's configuration in ?cfg= (nothing while every setting is the default)
+    assert url_settings(page.url) == {} and "w=" not in page.url
     # README pictures: the top of the page with the peephole tab (highlighted terms), then the demo
     page.get_by_role("tab", name="LSTM 2000 → 2002 (peepholes)").click()
     expect(page.locator("[data-testid='stTab'][aria-selected='true']")).to_contain_text("peepholes")
@@ -32,22 +46,30 @@ def test_theory_page_renders(streamlit_server, page):
     screenshot(page, "theory-demo")
 
 
-def test_theory_url_reproduces_the_demo(streamlit_server, page):
-    page.goto(f"{streamlit_server}/theory?w=-2.5&f=tanh&amp=0.5&T=80&seed=3")
+@pytest.mark.parametrize("query", [
+    urlstate.PARAM + "=" + urlstate.encode(dict(w=-2.5, f="tanh", amp=0.5, T=80, seed=3), {}),
+    "w=-2.5&f=tanh&amp=0.5&T=80&seed=3"])                       # an old-style link, converted
+def test_theory_url_reproduces_the_demo(streamlit_server, page, query):
+    page.goto(f"{streamlit_server}/theory?{query}")
     wait_for_app(page)
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
     expect(page.locator("[data-testid='stError']")).to_have_count(0)
     slider = page.get_by_role("slider", name="recurrent weight w")
     expect(slider).to_have_value("-2.5")
     expect(page.get_by_role("slider", name="sequence length T")).to_have_value("80")
-    assert "f=tanh" in page.url and "seed=3" in page.url
+    assert url_settings(page.url) == dict(w=-2.5, f="tanh", amp=0.5, T=80, seed=3)
 
 
-def test_theory_bad_url_gives_a_message(streamlit_server, page):
-    page.goto(f"{streamlit_server}/theory?w=banana&T=100000")
+@pytest.mark.parametrize("query, says", [("cfg=garbage", "not a Gate Lab configuration"),
+                                         ("w=banana&T=100000", "'banana'")])
+def test_theory_bad_url_gives_a_message(streamlit_server, page, query, says):
+    page.goto(f"{streamlit_server}/theory?{query}")
     wait_for_app(page)
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
-    expect(page.locator("[data-testid='stAlertContentError']").first).to_contain_text("w='banana'")
+    error = page.locator("[data-testid='stAlertContentError']").first
+    expect(error).to_contain_text("could not be used")
+    expect(error).to_contain_text(says)
+    expect(page.get_by_role("slider", name="recurrent weight w")).to_have_value("3")
     expect(page.locator("[data-testid='stPlotlyChart']")).to_have_count(2, timeout=30_000)
 
 
@@ -62,5 +84,5 @@ def test_theory_slider_changes_the_chart(streamlit_server, page):
     expect(slider).to_have_value("3.5")
     expect(page.locator("[data-testid='stPlotlyChart']").nth(1)).to_contain_text("w = 3.5", timeout=15_000)
     wait_for_app(page)
-    assert "w=3.5" in page.url
+    assert url_settings(page.url) == {"w": 3.5}
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
