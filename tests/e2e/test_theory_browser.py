@@ -5,7 +5,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import expect
 
-from app import urlstate
+from app.ui import urlstate
 
 from .conftest import screenshot, wait_for_app
 
