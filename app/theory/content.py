@@ -13,16 +13,26 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+import lstm_core as lc
+
 HIGHLIGHT_FG, HIGHLIGHT_BG = "#D55E00", "#FDEBDD"   # Okabe–Ito vermillion on a pale tint
 
 
 @dataclass(frozen=True)
 class Variant:
-    title: str
-    paper: str
+    """The Theory page's text for one variant; its title and paper are the registry's."""
+    name: str
     latex: str            # an aligned block with \NEW{…} marks
     new: str              # what the marks highlight, in words
     note: str = ""        # how Gate Lab's implementation reads or extends the equations
+
+    @property
+    def title(self) -> str:
+        return f"{self.name} — {lc.variant(self.name).title}"
+
+    @property
+    def paper(self) -> str:
+        return lc.variant(self.name).paper
 
 
 _R = r"\mathrm"          # roman subscripts: ig, og, fg, c, out
@@ -37,7 +47,7 @@ y(t) &= f_{{{OUT}}}\big(W_{{{OUT}}}\cdot[\,y_c(t)\,] + b_{{{OUT}}}\big)"""
 # equation itself unchanged); the rows of the 1997 family line up across 1997 / 2000 / 2002.
 VARIANTS: dict[str, Variant] = {
     "rnn": Variant(
-        "rnn — simple recurrent network", "the vanishing-gradient baseline",
+        "rnn",
         rf"""\begin{{aligned}}
 h(t) &= f\big(W\,x(t) + U\,h(t-1) + b\big) \\
 y(t) &= f_{{{OUT}}}\big(W_{{{OUT}}}\,h(t) + b_{{{OUT}}}\big) \\
@@ -45,7 +55,7 @@ f &= \tanh\ \ (\text{{option: }}\sigma)
 \end{{aligned}}""",
         "—", "Error flowing back q steps is scaled by a product of q factors U·f'(net)."),
     "local_feedback": Variant(
-        "local_feedback — local feedback network", "Frasconi, Gori & Soda 1992",
+        "local_feedback",
         rf"""\begin{{aligned}}
 &\textsf{{static units}} \\
 h_j(t) &= f\big(w_j\cdot x(t)\big) \\
@@ -64,7 +74,7 @@ f(a) &= \tanh(a/2), \qquad M = \max f' = \tfrac12
         "Gate Lab adds a bias b_j to every hidden net input and b_out to the output, and lets you "
         "choose the output squashing f_out."),
     "lstm1997": Variant(
-        "lstm1997 — memory cells, input and output gates", "Hochreiter & Schmidhuber 1997",
+        "lstm1997",
         rf"""\begin{{aligned}}
 z(t) &= [\,x(t),\ r(t-1)\,] \\
 r(t-1) &= [\,y_{{{IG}}},\ y_{{{OG}}},\ y_c\,](t-1) \\
@@ -83,7 +93,7 @@ g(x) &= 4\sigma(x) - 2, \qquad h(x) = 2\sigma(x) - 1
         "Options used by the paper's experiments: no output gate (y_og ≡ 1), g = σ and h = identity, "
         "f_out = σ or identity, and the output layer may also see x(t)."),
     "lstm2000": Variant(
-        "lstm2000 — forget gate", "Gers, Schmidhuber & Cummins 2000",
+        "lstm2000",
         rf"""\begin{{aligned}}
 z(t) &= [\,x(t),\ r(t-1)\,] \\
 r(t-1) &= [\,y_{{{IG}}},\ y_{{{OG}}},\ \NEW{{y_{{{FG}}}}},\ y_c\,](t-1) \\
@@ -98,7 +108,7 @@ y_{{{OG},k}}(t) &= \sigma\big(W_{{{OG},k}}\cdot z(t) + b_{{{OG},k}}\big) \\""" +
         "The 2000 paper starts forget-gate biases positive (remember by default); the 2002 "
         "experiments use −2."),
     "lstm2002": Variant(
-        "lstm2002 — peephole connections", "Gers, Schraudolph & Schmidhuber 2002",
+        "lstm2002",
         rf"""\begin{{aligned}}
 z(t) &= [\,x(t),\ r(t-1)\,] \\
 r(t-1) &= [\,y_{{{IG}}},\ y_{{{OG}}},\ y_{{{FG}}},\ y_c\,](t-1) \\
@@ -117,7 +127,7 @@ y(t) &= f_{{{OUT}}}\big(W_{{{OUT}}}\cdot[\,y_c(t)\,] + b_{{{OUT}}}\big)
         "the cell outputs only (the option “gates as recurrent sources” off). No error flows back "
         "through the peepholes in the truncated gradient."),
     "lstm": Variant(
-        "lstm — the modern LSTM (PyTorch nn.LSTM)", "one layer, gate order i, f, g, o",
+        "lstm",
         rf"""\begin{{aligned}}
 i(t) &= \sigma\big(W_i\,x(t) + \NEW{{U_i\,h(t-1)}} + b_i\big) \\
 f(t) &= \sigma\big(W_f\,x(t) + \NEW{{U_f\,h(t-1)}} + b_f\big) \\
@@ -132,7 +142,7 @@ y(t) &= f_{{{OUT}}}\big(W_{{{OUT}}}\,h(t) + b_{{{OUT}}}\big)
         "peepholes are gone.",
         "b_* is PyTorch's bias_ih + bias_hh; from_torch / to_torch convert a state_dict."),
     "gru": Variant(
-        "gru — gated recurrent unit (PyTorch nn.GRU)", "one layer, gate order r, z, n",
+        "gru",
         rf"""\begin{{aligned}}
 r(t) &= \sigma\big(W_r\,x(t) + b_{{ir}} + U_r\,h(t-1) + b_{{hr}}\big) \\
 z(t) &= \sigma\big(W_z\,x(t) + b_{{iz}} + U_z\,h(t-1) + b_{{hz}}\big) \\
