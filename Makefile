@@ -1,9 +1,16 @@
 # Gate Lab — set-up, run and test in one place. Works on a fresh machine with Python 3.11.
 #
-#   make run    create .venv if missing, install requirements + editable package, start the app
-#   make test   create .venv if missing, install dev requirements + torch + Debian chromium,
-#               run the whole pytest suite (unit, AppTest page tests, real-browser tests)
-#   make bench  run the benchmarks in benchmarks/*.py
+#   make run          create .venv if missing, install requirements + editable package, start the app
+#   make test         create .venv if missing, install dev requirements + Debian chromium, run the
+#                     whole pytest suite (unit, AppTest page tests, real-browser tests); PyTorch
+#                     parity runs against committed fixtures, so no torch is installed
+#   make test-torch   install torch (test-only) and check the parity fixtures against live PyTorch
+#   make torch-fixtures  rewrite tests/fixtures/torch_parity.npz with live PyTorch
+#   make screenshots  run the browser tests writing docs/screenshots + docs/measurements.json
+#   make constraints  rewrite constraints.txt from the installed (tested) versions
+#   make bench        run the benchmarks in benchmarks/*.py
+#
+# Every pip install is constrained by constraints.txt (every transitive version pinned).
 #
 # Install steps are idempotent: each writes a stamp file in .venv whose name carries a hash of
 # the files it depends on, so a second `make test` skips pip entirely.
@@ -17,10 +24,10 @@ VENV   ?= .venv
 VPY    := $(VENV)/bin/python
 PIP    := $(VPY) -m pip
 
-# PyTorch is used ONLY by the parity tests (lstm_core.from_torch / to_torch against
-# torch.nn.LSTM / GRU). It is never a runtime dependency, so it is not in requirements*.txt:
-# `pip install torch==2.13.0` takes the CPU wheel that lies on this kind of machine's disk,
-# whereas an unpinned `torch` would pull a multi-GB CUDA build.
+# PyTorch only makes the parity fixtures (tests/torch_fixtures.py) and checks them live
+# (make test-torch). It is never a runtime or `make test` dependency, so it is not in
+# requirements*.txt: `pip install torch==2.13.0` takes the CPU wheel that lies on this kind of
+# machine's disk, whereas an unpinned `torch` would pull a multi-GB CUDA build.
 TORCH_VERSION := 2.13.0
 
 PYTEST_ARGS ?=
@@ -37,15 +44,18 @@ hash = $(shell cat $(1) 2>/dev/null | sha256sum | cut -c1-12)
 # until reinstalled. So redo it when pyproject.toml changes or a package's __init__.py appears.
 PKG_DIRS := $(wildcard lstm_core/__init__.py app/__init__.py pages/__init__.py)
 
-RUNTIME_STAMP  := $(VENV)/.stamp-runtime-$(call hash,requirements.txt)
-DEV_STAMP      := $(VENV)/.stamp-dev-$(call hash,requirements.txt requirements-dev.txt)-torch$(TORCH_VERSION)
+RUNTIME_STAMP  := $(VENV)/.stamp-runtime-$(call hash,requirements.txt constraints.txt)
+DEV_STAMP      := $(VENV)/.stamp-dev-$(call hash,requirements.txt requirements-dev.txt constraints.txt)
+TORCH_STAMP    := $(VENV)/.stamp-torch$(TORCH_VERSION)
 EDITABLE_STAMP := $(VENV)/.stamp-editable-$(shell (cat pyproject.toml; echo $(PKG_DIRS)) | sha256sum | cut -c1-12)
 
-.PHONY: help run test bench install install-dev chromium clean
+.PHONY: help run test test-torch torch-fixtures screenshots constraints bench install install-dev install-torch chromium clean
 
 help:
 	@echo "make run    - install (first time) and start the app at http://localhost:8501"
 	@echo "make test   - install everything incl. Chromium (first time) and run every test"
+	@echo "make test-torch - check the PyTorch parity fixtures against live torch (installs torch)"
+	@echo "make screenshots - refresh docs/screenshots and docs/measurements.json (browser tests)"
 	@echo "make bench  - run benchmarks/*.py"
 	@echo "make clean  - remove .venv and caches"
 
@@ -55,14 +65,17 @@ $(VPY):
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Gate Lab needs Python >= 3.11, found " + sys.version.split()[0]'
 	$(PYTHON) -m venv $(VENV)
 
-$(RUNTIME_STAMP): requirements.txt | $(VPY)
-	$(PIP) install -r requirements.txt
+$(RUNTIME_STAMP): requirements.txt constraints.txt | $(VPY)
+	$(PIP) install -r requirements.txt -c constraints.txt
 	@rm -f $(VENV)/.stamp-runtime-* && touch $@
 
-$(DEV_STAMP): requirements.txt requirements-dev.txt | $(VPY)
-	$(PIP) install -r requirements-dev.txt
-	$(PIP) install torch==$(TORCH_VERSION)
+$(DEV_STAMP): requirements.txt requirements-dev.txt constraints.txt | $(VPY)
+	$(PIP) install -r requirements-dev.txt -c constraints.txt
 	@rm -f $(VENV)/.stamp-dev-* && touch $@
+
+$(TORCH_STAMP): constraints.txt | $(VPY)
+	$(PIP) install torch==$(TORCH_VERSION) -c constraints.txt
+	@rm -f $(VENV)/.stamp-torch* && touch $@
 
 # --no-deps: the dependencies are already installed, pinned, from requirements.txt.
 $(EDITABLE_STAMP): pyproject.toml | $(VPY)
@@ -72,6 +85,8 @@ $(EDITABLE_STAMP): pyproject.toml | $(VPY)
 install: $(RUNTIME_STAMP) $(EDITABLE_STAMP)
 
 install-dev: $(RUNTIME_STAMP) $(DEV_STAMP) $(EDITABLE_STAMP)
+
+install-torch: install-dev $(TORCH_STAMP)
 
 # --- Chromium for the real-browser tests (Playwright cannot download its own here) ---------
 
@@ -97,6 +112,19 @@ run: install
 
 test: install-dev chromium
 	$(VPY) -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
+
+test-torch: install-torch
+	$(VPY) -m pytest -q -p no:cacheprovider -m torch_live tests/test_torch_live.py $(PYTEST_ARGS)
+
+torch-fixtures: install-torch
+	$(VPY) tests/torch_fixtures.py
+
+screenshots: install-dev chromium
+	GATELAB_REFRESH_DOCS=1 $(VPY) -m pytest -q -p no:cacheprovider -m e2e $(PYTEST_ARGS)
+
+constraints: install-dev
+	@{ sed -n '/^#/p' constraints.txt; $(PIP) freeze --exclude-editable | grep -v -i -E '^(torch|gate-lab)=='; } > constraints.txt.new
+	mv constraints.txt.new constraints.txt
 
 bench: install
 	@shopt -s nullglob; files=(benchmarks/*.py); \

@@ -4,7 +4,6 @@ message; sweeps from the command line and their results file, loaded by the Bias
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys

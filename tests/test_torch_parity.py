@@ -1,69 +1,59 @@
-"""PyTorch parity for the lstm and gru variants (float64, 1e-10), through from_torch.
+"""PyTorch parity for the lstm and gru variants (float64, 1e-10), through from_torch / to_torch.
 
-torch is a test dependency installed by `make test` (the local CPU wheel torch==2.13.0);
-these tests fail — never skip — when it is missing.
+The PyTorch side is the committed fixture tests/fixtures/torch_parity.npz, made by
+tests/torch_fixtures.py with torch==2.13.0 — so this file needs no torch. ``make test-torch``
+installs torch and checks the fixture against live PyTorch (tests/test_torch_live.py).
 """
 import numpy as np
 import pytest
-import torch
 
 import lstm_core as lc
+from torch_fixtures import KINDS, SEEDS, load
 
-torch.set_default_dtype(torch.float64)
-
-
-def run_torch(kind, n_in, H, T, B, seed):
-    torch.manual_seed(seed)
-    net = {"lstm": torch.nn.LSTM, "gru": torch.nn.GRU}[kind](n_in, H)
-    rng = np.random.default_rng(seed)
-    xs = rng.normal(size=(T, B, n_in))
-    targets = rng.normal(size=(T, B, H))
-    mask = (rng.uniform(size=(T, B)) < 0.7).astype(float)
-    out, final = net(torch.from_numpy(xs))
-    loss = 0.5 * (torch.from_numpy(mask)[..., None] * (out - torch.from_numpy(targets)) ** 2).sum() / B
-    loss.backward()
-    sd = {k: v.detach().numpy().copy() for k, v in net.state_dict().items()}
-    grads = {k: p.grad.numpy().copy() for k, p in net.named_parameters()}
-    return net, sd, xs, targets, mask, out.detach().numpy(), final, loss.item(), grads
+CASES = load()
 
 
-@pytest.mark.parametrize("kind", ["lstm", "gru"])
-@pytest.mark.parametrize("seed", range(4))
+def state_dict(case: dict) -> dict[str, np.ndarray]:
+    return {k[3:]: v for k, v in case.items() if k.startswith("sd.")}
+
+
+def test_fixture_has_every_case():
+    assert {f"parity.{k}.{s}" for k in KINDS for s in SEEDS} | {f"round_trip.{k}" for k in KINDS} == set(CASES)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("seed", SEEDS)
 def test_parity_with_pytorch(kind, seed):
-    rng = np.random.default_rng(100 + seed)
-    n_in, H, T, B = (int(v) for v in rng.integers(1, 9, size=4))
-    net, sd, xs, targets, mask, out, final, loss_t, grads_t = run_torch(kind, n_in, H, T, B, seed)
-    model = lc.from_torch(sd)
+    c = CASES[f"parity.{kind}.{seed}"]
+    model = lc.from_torch(state_dict(c))
     assert model.config.variant == kind
-    run = lc.forward(model, xs)
-    np.testing.assert_allclose(run.outputs, out, rtol=0, atol=1e-10)
+    run = lc.forward(model, c["xs"])
+    np.testing.assert_allclose(run.outputs, c["out"], rtol=0, atol=1e-10)
     if kind == "lstm":
-        h_n, c_n = final
-        np.testing.assert_allclose(run.state["c"], c_n[0].detach().numpy(), atol=1e-10, rtol=0)
-    else:
-        h_n = final
-    np.testing.assert_allclose(run.state["h"], h_n[0].detach().numpy(), atol=1e-10, rtol=0)
-    loss, g = lc.gradients(model, xs, targets, mask)
-    assert abs(loss - loss_t) < 1e-10
+        np.testing.assert_allclose(run.state["c"], c["c_n"], atol=1e-10, rtol=0)
+    np.testing.assert_allclose(run.state["h"], c["h_n"], atol=1e-10, rtol=0)
+    loss, g = lc.gradients(model, c["xs"], c["targets"], c["mask"])
+    assert abs(loss - float(c["loss"])) < 1e-10
     ours = lc.to_torch(model, g)
     for name in ("weight_ih_l0", "weight_hh_l0", "bias_ih_l0"):
-        np.testing.assert_allclose(ours[name], grads_t[name], atol=1e-10, rtol=0, err_msg=name)
+        np.testing.assert_allclose(ours[name], c[f"grad.{name}"], atol=1e-10, rtol=0, err_msg=name)
     if kind == "lstm":   # PyTorch's two LSTM biases get the same gradient as our single b
-        np.testing.assert_allclose(ours["bias_ih_l0"], grads_t["bias_hh_l0"], atol=1e-10, rtol=0)
+        np.testing.assert_allclose(ours["bias_ih_l0"], c["grad.bias_hh_l0"], atol=1e-10, rtol=0)
     else:
-        np.testing.assert_allclose(ours["bias_hh_l0"], grads_t["bias_hh_l0"], atol=1e-10, rtol=0)
+        np.testing.assert_allclose(ours["bias_hh_l0"], c["grad.bias_hh_l0"], atol=1e-10, rtol=0)
 
 
-@pytest.mark.parametrize("kind", ["lstm", "gru"])
+@pytest.mark.parametrize("kind", KINDS)
 def test_to_torch_round_trip_loads_into_pytorch(kind):
+    c = CASES[f"round_trip.{kind}"]
     model = lc.build(kind, n_in=3, n_out=5, n_hidden=5, seed=3, init_range=0.5, output_activation="identity")
     sd = lc.to_torch(model)
-    net = {"lstm": torch.nn.LSTM, "gru": torch.nn.GRU}[kind](3, 5)
-    net.load_state_dict({k: torch.from_numpy(v) for k, v in sd.items()})
-    back = lc.from_torch(net.state_dict())
-    xs = np.random.default_rng(0).normal(size=(6, 2, 3))
-    out, _ = net(torch.from_numpy(xs))
-    np.testing.assert_allclose(lc.forward(back, xs).outputs, out.detach().numpy(), atol=1e-12)
+    # what PyTorch held after load_state_dict is exactly what we exported
+    assert set(sd) == set(state_dict(c))
+    for k, v in state_dict(c).items():
+        np.testing.assert_array_equal(sd[k], v, err_msg=k)
+    back = lc.from_torch(state_dict(c))
+    np.testing.assert_allclose(lc.forward(back, c["xs"]).outputs, c["out"], atol=1e-12)
     for n in model.params:
         if n not in ("W_out", "b_out"):
             np.testing.assert_array_equal(back.params[n], model.params[n])

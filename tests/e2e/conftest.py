@@ -7,6 +7,7 @@ Debian (``apt-get install chromium``; ``make test`` does it) and is launched thr
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -21,8 +22,13 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOT_DIR = REPO_ROOT / "docs" / "screenshots"
 ARTIFACT_DIR = REPO_ROOT / "tests" / "e2e" / "artifacts"
+# Tests never modify tracked files: screenshots and measurements go to the ignored artifacts
+# folder, unless `make screenshots` asks for the committed copies in docs/ to be refreshed.
+REFRESH_DOCS = os.environ.get("GATELAB_REFRESH_DOCS") == "1"
+OUTPUT_DIR = REPO_ROOT / "docs" if REFRESH_DOCS else ARTIFACT_DIR / "docs"
+SCREENSHOT_DIR = OUTPUT_DIR / "screenshots"
+MEASUREMENTS = OUTPUT_DIR / "measurements.json"
 
 SERVER_START_TIMEOUT_S = 60.0
 APP_READY_TIMEOUT_MS = 30_000
@@ -143,8 +149,17 @@ def wait_for_app(page, timeout_ms: int = APP_READY_TIMEOUT_MS) -> None:
     )
 
 
+def record_measurement(key: str, value) -> None:
+    """Merge one measurement into MEASUREMENTS (read-modify-write: other tests keep their keys)."""
+    data = json.loads(MEASUREMENTS.read_text()) if MEASUREMENTS.exists() else {}
+    data[key] = value
+    MEASUREMENTS.parent.mkdir(parents=True, exist_ok=True)
+    MEASUREMENTS.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+
+
 def screenshot(page, name: str) -> Path:
-    """Save a full-page screenshot to docs/screenshots/<name>.png and return its path."""
+    """Save a full-page screenshot to SCREENSHOT_DIR/<name>.png (docs/screenshots only under
+    `make screenshots`) and return its path."""
     SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOT_DIR / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)

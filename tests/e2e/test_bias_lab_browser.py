@@ -11,7 +11,6 @@ The time is reported, not asserted: it depends on the machine and its load (reco
 """
 from __future__ import annotations
 
-import json
 import os
 import time
 
@@ -21,12 +20,11 @@ from playwright.sync_api import expect
 from app.bias_lab import settings as lab_settings
 from app.ui import urlstate
 
-from .conftest import REPO_ROOT, screenshot, wait_for_app
+from .conftest import record_measurement, screenshot, wait_for_app
 
 pytestmark = pytest.mark.e2e
 expect.set_options(timeout=30_000)
 
-MEASUREMENTS = REPO_ROOT / "docs" / "measurements.json"
 SMALL = {"two_sequence.T": 20, "x_values": "0, -1, -2", "x_step": -2.0, "y_values": "0, -2, -4", "y_step": -2.0,
          "n_seeds": 4, "budget": 400, "streak": 20, "goal": "none"}
 CHARTS = "[data-testid='stPlotlyChart']"
@@ -119,9 +117,8 @@ def test_benchmark_sweep_in_the_browser(streamlit_server, page):
     expect(page.locator(CHARTS)).to_have_count(2)
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
     shown = page.get_by_text("Finished in").first.inner_text()
-    data = json.loads(MEASUREMENTS.read_text()) if MEASUREMENTS.exists() else {}
-    data["bias_sweep_browser_seconds"] = round(seconds, 1)
-    data["bias_sweep_browser"] = {
+    record_measurement("bias_sweep_browser_seconds", round(seconds, 1))
+    record_measurement("bias_sweep_browser", {
         "seconds": round(seconds, 1), "what": "Bias lab: click 'Train the sweep' -> 'Finished' on screen, "
         f"5 × 5 bias grid × 8 seeds (200 networks) on two_sequence T = 50, RTRL, budget {lab_settings.BENCHMARK['budget']:,}, "
         "one population",
@@ -129,6 +126,5 @@ def test_benchmark_sweep_in_the_browser(streamlit_server, page):
         "page_says": shown, "goal_seconds": 120, "settings": lab_settings.BENCHMARK,
         "machine": {"cpus": os.cpu_count(), "load_avg_1min_before": round(load_before, 2),
                     "load_avg_1min_after": round(os.getloadavg()[0], 2)},
-        "measured_at": time.strftime("%Y-%m-%d %H:%M:%S")}
-    MEASUREMENTS.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+        "measured_at": time.strftime("%Y-%m-%d %H:%M:%S")})
     print(f"\nbias sweep in the browser: {seconds:.1f} s ({shown})")

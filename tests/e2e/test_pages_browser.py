@@ -8,7 +8,6 @@ are reported, not asserted, because they depend on the machine and its load (rec
 """
 from __future__ import annotations
 
-import json
 import os
 import statistics
 import time
@@ -18,11 +17,10 @@ from playwright.sync_api import expect
 
 expect.set_options(timeout=20_000)   # a loaded CI machine: wait longer than the 5 s default
 
-from .conftest import REPO_ROOT, screenshot, wait_for_app
+from .conftest import record_measurement, screenshot, wait_for_app
 
 pytestmark = pytest.mark.e2e
 
-MEASUREMENTS = REPO_ROOT / "docs" / "measurements.json"
 N_CHANGES = 10
 TALL = {"width": 1400, "height": 2000}   # Streamlit scrolls inside the page: a tall viewport shows it all
 
@@ -69,10 +67,7 @@ def record(name: str, samples: list[float], what: str) -> dict:
              "n": len(samples), "samples_ms": [round(s, 1) for s in samples], "what": what,
              "goal_ms": 500, "machine": {"cpus": os.cpu_count(), "load_avg_1min": round(os.getloadavg()[0], 2)},
              "measured_at": time.strftime("%Y-%m-%d %H:%M:%S")}
-    data = json.loads(MEASUREMENTS.read_text()) if MEASUREMENTS.exists() else {}
-    data[name] = entry                              # merge: other keys are left as they were
-    MEASUREMENTS.parent.mkdir(parents=True, exist_ok=True)
-    MEASUREMENTS.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+    record_measurement(name, entry)                 # merge: other keys are left as they were
     print(f"\n{name}: median {entry['median_ms']} ms, worst {entry['worst_ms']} ms over {len(samples)} "
           f"slider changes (load {entry['machine']['load_avg_1min']} on {entry['machine']['cpus']} CPUs)")
     return entry

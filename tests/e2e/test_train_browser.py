@@ -16,12 +16,11 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from .conftest import REPO_ROOT, screenshot, wait_for_app
+from .conftest import record_measurement, screenshot, wait_for_app
 
 pytestmark = pytest.mark.e2e
 
 MEASURE_SECONDS = 5.0
-MEASUREMENTS = REPO_ROOT / "docs" / "measurements.json"
 # Counts redraws of the loss chart that show new data (its traces' data changed, whether on a
 # newly mounted chart or in place), sampled every 10 ms; and progress-bar text changes.
 COUNT_REDRAWS = """() => {
@@ -62,14 +61,6 @@ def button(page, key: str):
 def sequences(page) -> int:
     text = page.locator("[data-testid='stProgress']").first.inner_text()
     return int(re.match(r"\s*([\d,]+) of", text).group(1).replace(",", ""))
-
-
-def record(key: str, value) -> None:
-    """Read-modify-write: other tests keep their own keys in the same file."""
-    data = json.loads(MEASUREMENTS.read_text()) if MEASUREMENTS.exists() else {}
-    data[key] = value
-    MEASUREMENTS.parent.mkdir(parents=True, exist_ok=True)
-    MEASUREMENTS.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
 
 
 @pytest.fixture
@@ -123,8 +114,8 @@ def test_train_page_trains_live_and_redraws(streamlit_server, tall_page):
     print(f"\nTrain and watch: {rate} loss-chart redraws/s, {updates / MEASURE_SECONDS:.2f} progress updates/s, "
           f"{(later - first) / MEASURE_SECONDS:.1f} sequences/s over {MEASURE_SECONDS:g} s "
           f"(load average {load:.1f} on {os.cpu_count()} CPUs)")
-    record("train_redraws_per_second", rate)
-    record("train_redraws_context", {
+    record_measurement("train_redraws_per_second", rate)
+    record_measurement("train_redraws_context", {
         "what": "Train and watch, default settings: loss-chart redraws per second in headless Chromium "
                 f"while training continues, over {MEASURE_SECONDS:g} s (fragment timer 0.05 s)",
         "goal": 5, "progress_updates_per_second": round(updates / MEASURE_SECONDS, 2),

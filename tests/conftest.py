@@ -1,0 +1,67 @@
+"""Suite-wide guard: tests never modify tracked files.
+
+The tracked tree's state (``git diff HEAD`` plus the list of deleted files) is fingerprinted when
+the session starts and compared when it ends; any difference fails the run and names the files.
+Measurements and screenshots go to the ignored ``tests/e2e/artifacts`` folder unless
+``make screenshots`` (GATELAB_REFRESH_DOCS=1) asks for the committed copies to be refreshed.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _git(*args: str) -> str | None:
+    try:
+        out = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout if out.returncode == 0 else None
+
+
+def _changed() -> dict[str, str]:
+    """Tracked files that differ from HEAD -> their diff (so a change made before the run is kept apart)."""
+    names = _git("diff", "HEAD", "--name-only")
+    if names is None:
+        return {}
+    return {n: _git("diff", "HEAD", "--", n) or "" for n in names.split()}
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if getattr(session.config, "workerinput", None) is None:      # the controller only (xdist)
+        session.config._tracked_before = _changed()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    before = getattr(session.config, "_tracked_before", None)
+    if before is None or os.environ.get("GATELAB_REFRESH_DOCS") == "1":
+        return
+    after = _changed()
+    touched = sorted(n for n in set(before) | set(after) if before.get(n) != after.get(n))
+    if touched:
+        session.config._tracked_touched = touched
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    touched = getattr(config, "_tracked_touched", None)
+    if touched:
+        terminalreporter.write_line(
+            "FAILED: the test run modified tracked files (tests must write to an ignored folder): "
+            + ", ".join(touched), red=True)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Live-PyTorch checks run only when asked for (``-m torch_live``, as ``make test-torch``
+    does); otherwise they are deselected — counted as such in the summary, never skipped."""
+    if "torch_live" in (config.getoption("markexpr") or ""):
+        return
+    live = [i for i in items if i.get_closest_marker("torch_live")]
+    if live:
+        config.hook.pytest_deselected(items=live)
+        items[:] = [i for i in items if not i.get_closest_marker("torch_live")]
