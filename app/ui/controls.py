@@ -198,7 +198,8 @@ def start_page(page: str, schema: Schema, defaults: dict) -> None:
         values, bad = urlstate.decode(raw, schema.check)
         if bad:
             state.flash(page, f"The link's settings could not be used: {'; '.join(bad)}. "
-                              "Showing the default settings instead.")
+                              "Showing the default settings instead. The link held:")
+            state.flash(page, urlstate.readable(raw), kind="code")
             values = {}
         schema.apply(page, {**defaults, **values})
         ps["_url"] = raw

@@ -251,16 +251,19 @@ def _import(page: str, schema: Schema, from_model: Any) -> None:
     try:
         values, notes = parse_config_upload(up.getvalue(), page, schema, from_model)
     except ValueError as e:
-        state.flash(page, f"Could not load {up.name}: {e}. Your current settings are unchanged.")
+        state.flash(page, f"Could not load {up.name}: {e}. Your current settings are unchanged.", where="io")
         return
     schema.apply(page, values)
-    state.flash(page, " ".join([f"Loaded {up.name}."] + notes), kind="success")
+    state.flash(page, " ".join([f"Loaded {up.name}."] + notes), kind="success", where="io")
 
 
 def io_panel(page: str, schema: Schema, *, csv: Callable[[], bytes], csv_name: str, doc: str,
              doc_name: str, from_model: Any = values_from_model, csv_label: str = "Traces (CSV)") -> None:
-    """Downloads (CSV built only when clicked) and the configuration upload, in an expander."""
-    with st.expander("Export and import"):
+    """Downloads (CSV built only when clicked) and the configuration upload, in an expander.
+
+    An import's message is drawn here, under the uploader, with the box kept open — not at the
+    top of the page, where nobody who is looking at the uploader would see it."""
+    with st.expander("Export and import", expanded=state.has_flashes(page, "io")):
         c1, c2 = st.columns(2)
         c1.download_button(csv_label, csv, file_name=csv_name, mime="text/csv", key=state.wkey(page, "dl_csv"),
                            icon=":material/download:", on_click="ignore")
@@ -270,6 +273,7 @@ def io_panel(page: str, schema: Schema, *, csv: Callable[[], bytes], csv_name: s
                          on_change=_import, args=(page, schema, from_model), max_upload_size=1,
                          help="A file downloaded here; malformed or out-of-range files are refused "
                               "with a message and your settings stay as they are.")
+        state.show_flashes(page, "io")
 
 
 def flow_csv(curves: list) -> bytes:

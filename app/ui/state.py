@@ -55,15 +55,25 @@ def get_widget_value(page: str, name: str, default: Any = None) -> Any:
 
 
 # ----------------------------------------------------------------------------- messages
-def flash(page: str, message: str, kind: str = "error") -> None:
-    """Queue a message for the page's next run (callbacks cannot draw elements themselves)."""
-    page_state(page).setdefault("_flash", []).append((kind, message))
+def flash(page: str, message: str, kind: str = "error", where: str = "page") -> None:
+    """Queue a message for the page's next run (callbacks cannot draw elements themselves).
+
+    ``where`` is the place it is drawn: "page" (the top, ``show_flashes``) or "io" (next to the
+    uploader that caused it, ``export.io_panel``). ``kind="code"`` shows the text verbatim."""
+    page_state(page).setdefault(f"_flash.{where}", []).append((kind, message))
 
 
-def show_flashes(page: str) -> None:
+def has_flashes(page: str, where: str = "page") -> bool:
+    return bool(page_state(page).get(f"_flash.{where}"))
+
+
+def show_flashes(page: str, where: str = "page") -> None:
     """Draw and forget the queued messages."""
-    for kind, message in page_state(page).pop("_flash", []):
-        {"error": st.error, "warning": st.warning, "success": st.success}.get(kind, st.info)(message)
+    for kind, message in page_state(page).pop(f"_flash.{where}", []):
+        if kind == "code":
+            st.code(message, language=None, wrap_lines=True)
+        else:
+            {"error": st.error, "warning": st.warning, "success": st.success}.get(kind, st.info)(message)
 
 
 # ----------------------------------------------------------------------------- last good result

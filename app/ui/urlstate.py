@@ -59,6 +59,21 @@ def decode(text: str, check: Callable[[dict], dict]) -> tuple[dict | None, list[
         return None, [str(e)]
 
 
+def readable(text: str, limit: int = 300) -> str:
+    """What a link's ``cfg`` held, for the message that rejects it (the URL itself is replaced
+    with the defaults at once, so the user could not see it otherwise): the decoded JSON when the
+    value decodes to text, else the raw value; cut at ``limit`` characters."""
+    text = text.strip()
+    shown = text
+    if not text.startswith("{"):
+        try:
+            shown = base64.urlsafe_b64decode(text[:4 * limit] + "=" * (-len(text[:4 * limit]) % 4)).decode("utf-8")
+        except (binascii.Error, ValueError, UnicodeDecodeError):
+            shown = text
+    shown = "".join(c if c.isprintable() else "?" for c in shown)
+    return shown if len(shown) <= limit else shown[:limit] + f"… ({len(text):,} characters in all)"
+
+
 def read() -> tuple[str | None, list[str]]:
     """The raw ``cfg`` value of the current URL (or None) and messages about other parameters."""
     errors = []

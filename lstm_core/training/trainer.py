@@ -39,9 +39,11 @@ from .config import TrainConfig
 from .data import MemberStream, population_batch
 from .optimizer import SGD, sq_norms
 from .progress import ProbeTrace, Progress, group_norms
+from .stuck import StuckWatch, advice, saturated_fractions
 
 Array = np.ndarray
 PROBE_STREAM = 2**32 - 1        # the probe's rng is default_rng([seed, PROBE_STREAM])
+CHECK_STREAM = 2**32 - 2        # the stuck check's sequence: default_rng([seed, CHECK_STREAM])
 _HIDDEN_INTERNALS = ("x", "z", "s_prev", "h_prev", "c_prev", "a_net_prev", "h_act_prev", "hidden", "net_out")
 _ADVICE = "try a smaller learning rate, gradient clipping or a smaller init range"
 
@@ -79,6 +81,8 @@ class Trainer:
         self.rtrl = RTRL(model, batch=config.batch) if config.algorithm == "rtrl" else None
         self.probe_batch = self.task.generate(np.random.default_rng([config.seed, PROBE_STREAM]), 1) \
             if config.probe else None
+        self.watch = StuckWatch(self.n, every=max(100, config.batch), budget=config.budget)
+        self.check_batch = self.task.generate(np.random.default_rng([config.seed, CHECK_STREAM]), 1)
         self.history: dict[str, list] = {k: [] for k in ("sequences", "loss", "streak", "criterion_fraction",
                                                          "seq_per_second", "elapsed")}
         self.last_grads: dict[str, Array] | None = None    # raw gradient of the last batch (for norms)
@@ -141,10 +145,27 @@ class Trainer:
         self._loss_sum += np.where(alive, loss, 0.0)
         self._loss_count += alive
         self.last_loss = np.where(alive, loss, self.last_loss)
+        self.watch.add(loss, alive)
+        running = self.book.running
+        if running.any() and self.watch.due(int(self.book.seen[running].max())):
+            self._check_stuck(int(self.book.seen[running].max()))
         dt = time.perf_counter() - t0
         self.elapsed += dt
         self._since_time += dt
         self._since_seqs += int(alive.sum()) * B
+
+    def _check_stuck(self, seen: int) -> None:
+        """Saturated and not improving for ``watch.patience`` sequences: stop, say which units."""
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+            run = forward(self.model, self.check_batch.xs, check=False, fast=True)
+            fractions = saturated_fractions(run.internals, self.model.config, self.K is not None)
+        w = self.watch
+        for k, parts in w.check(fractions, self.book.running, seen):
+            who = f"member {k} (seed {self.model.members[k].seed}) " if self.K is not None else ""
+            self.book.diverge(k, f"{who}stopped in sequence {seen:,}: stuck — saturated " + ", ".join(parts)
+                              + f" on a check sequence (f′ ≈ 0, so almost no error flows back), and the loss "
+                                f"has not improved by 1 % for {int(w.stale[k]):,} sequences (best "
+                                f"{w.best[k]:.3g}); {advice(self.config.lr)}")
 
     def _member_mask(self, mask: Array) -> Array | bool:
         """(n,) per-network mask -> what the optimiser expects (bool for one network)."""
