@@ -122,6 +122,8 @@ def load_results(data: bytes | str) -> SweepResults:
         doc = json.loads(data)
     except json.JSONDecodeError as e:
         raise ValueError(f"the file is not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
+    except RecursionError:
+        raise ValueError("the file's JSON is nested too deeply to be a sweep results file") from None
     if not isinstance(doc, dict) or doc.get("kind") != KIND:
         raise ValueError(f"not a sweep results file: expected a JSON object with \"kind\": \"{KIND}\" "
                          "(written by python -m lstm_core.sweep --out FILE)")

@@ -151,6 +151,8 @@ def parse_config_upload(data: bytes, page: str, schema: Schema,
         raise ValueError("the file is not text (UTF-8); upload the .json file you downloaded") from None
     except json.JSONDecodeError as e:
         raise ValueError(f"the file is not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
+    except RecursionError:
+        raise ValueError("the file's JSON is nested too deeply to be a configuration") from None
     if not isinstance(doc, dict):
         raise ValueError(f"a configuration is a JSON object, not {type(doc).__name__}")
     if doc.get("kind") == DOC_KIND:

@@ -38,7 +38,7 @@ def decode(text: str, check: Callable[[dict], dict]) -> tuple[dict | None, list[
         return None, [f"the link's settings are {len(text)} characters long; at most "
                       f"{MAX_QUERY_CHARS} are accepted"]
     text = text.strip()
-    if text.startswith("{"):
+    if text.startswith(("{", "[")):
         raw = text
     else:
         try:
@@ -50,6 +50,8 @@ def decode(text: str, check: Callable[[dict], dict]) -> tuple[dict | None, list[
         data = json.loads(raw)
     except json.JSONDecodeError as e:
         return None, [f"the '{PARAM}' parameter is not valid JSON ({e.msg} at character {e.pos})"]
+    except RecursionError:
+        return None, [f"the '{PARAM}' parameter's JSON is nested too deeply to be a configuration"]
     if not isinstance(data, dict):
         return None, [f"the '{PARAM}' parameter must hold a JSON object of settings, "
                       f"not {type(data).__name__}"]

@@ -10,11 +10,16 @@ stream, so training data are untouched) through the current weights and, per net
 for each group of units (each gate, the cell input g, the hidden units, the output units) the
 fraction of unit-steps whose derivative is below ``SATURATED`` × its maximum — for a sigmoid,
 |net| > 17.5. A group counts as saturated when that fraction is ≥ ``GROUP_FRACTION``. A network
-is *stuck* when at least one group is saturated at every check of a stretch of ``patience``
-sequences in which its mean loss (per check window) never beat its best by 1 %; it then stops
-with status "diverged" and a message naming the groups, their units and what to change.
-``patience`` grows with the budget (``budget // 20``, between 300 and 5,000 sequences), so a
-paper run that sits on a plateau for a while before solving is not cut short.
+is *stuck* — it stops with status "diverged" and a message naming the groups and what to
+change — in two cases:
+
+* **pinned**: its output units (or, with linear outputs, every group of hidden units) are
+  saturated at ``PINNED_CHECKS`` checks in a row. Every error signal passes through the output
+  units' f'(net) ≈ 0, so no weight can learn any more; the loss only wanders with the data.
+* **saturated, not improving**: some group is saturated at every check of a stretch of
+  ``patience`` sequences in which the mean loss (per check window) never beat its best by 1 %.
+  ``patience`` grows with the budget (``budget // 20``, between 300 and 5,000 sequences), so a
+  paper run that sits on a plateau for a while before solving is not cut short.
 """
 from __future__ import annotations
 
@@ -27,6 +32,8 @@ Array = np.ndarray
 SATURATED = 1e-7          # f'(y) below this fraction of max f' counts as saturated
 GROUP_FRACTION = 0.99     # ... on at least this fraction of a group's unit-steps
 IMPROVEMENT = 0.01        # a window's mean loss must beat the best by 1 % to count as progress
+PINNED_CHECKS = 3         # checks in a row with the outputs (or all hidden groups) saturated
+OUTPUT_LABEL = "output units"
 MAX_SLOPE = {"sigmoid": 0.25, "tanh": 1.0, "g1997": 1.0, "h1997": 0.5, "half_tanh": 0.5, "softmax": 0.25}
 
 
@@ -47,7 +54,7 @@ def groups(cfg: ModelConfig) -> list[tuple[str, str, str]]:
             if act != "identity":
                 out.append((key, label, act))
     if cfg.output_activation != "identity":
-        out.append(("y", "output units", cfg.output_activation))
+        out.append(("y", OUTPUT_LABEL, cfg.output_activation))
     return out
 
 
@@ -73,6 +80,7 @@ class StuckWatch:
         self.patience = int(min(5000, max(300, budget // 20)))
         self.best = np.full(n, np.inf)
         self.stale = np.zeros(n, dtype=np.int64)          # sequences saturated without progress
+        self.pinned = np.zeros(n, dtype=np.int64)         # checks in a row with the outputs pinned
         self.loss_sum, self.count = np.zeros(n), np.zeros(n)
         self.next_check = every
 
@@ -91,10 +99,14 @@ class StuckWatch:
         progress = window < self.best * (1.0 - IMPROVEMENT)
         self.best = np.minimum(self.best, window)
         sat = {label: f >= GROUP_FRACTION for label, f in fractions.items()}
-        any_sat = np.logical_or.reduce(list(sat.values())) if sat else np.zeros_like(alive)
+        none = np.zeros(len(alive), dtype=bool)
+        any_sat = np.logical_or.reduce(list(sat.values())) if sat else none
+        hidden = [v for label, v in sat.items() if label != OUTPUT_LABEL]
+        pinned = sat[OUTPUT_LABEL] if OUTPUT_LABEL in sat else (np.logical_and.reduce(hidden) if hidden else none)
         self.stale = np.where(alive & any_sat & ~progress, self.stale + self.every, 0)
+        self.pinned = np.where(alive & pinned, self.pinned + 1, 0)
         stuck = []
-        for k in np.flatnonzero(alive & (self.stale >= self.patience)):
+        for k in np.flatnonzero(alive & ((self.stale >= self.patience) | (self.pinned >= PINNED_CHECKS))):
             stuck.append((int(k), [f"{label} ({fractions[label][k]:.0%} of unit-steps)"
                                    for label in fractions if sat[label][k]]))
         return stuck

@@ -39,7 +39,7 @@ from .config import TrainConfig
 from .data import MemberStream, population_batch
 from .optimizer import SGD, sq_norms
 from .progress import ProbeTrace, Progress, group_norms
-from .stuck import StuckWatch, advice, saturated_fractions
+from .stuck import PINNED_CHECKS, StuckWatch, advice, saturated_fractions
 
 Array = np.ndarray
 PROBE_STREAM = 2**32 - 1        # the probe's rng is default_rng([seed, PROBE_STREAM])
@@ -162,10 +162,12 @@ class Trainer:
         w = self.watch
         for k, parts in w.check(fractions, self.book.running, seen):
             who = f"member {k} (seed {self.model.members[k].seed}) " if self.K is not None else ""
+            why = (f"the outputs have been pinned for the last {int(w.pinned[k]) * w.every:,} sequences, so no "
+                   "weight can learn any more" if w.pinned[k] >= PINNED_CHECKS else
+                   f"the loss has not improved by 1 % for {int(w.stale[k]):,} sequences (best {w.best[k]:.3g})")
             self.book.diverge(k, f"{who}stopped in sequence {seen:,}: stuck — saturated " + ", ".join(parts)
-                              + f" on a check sequence (f′ ≈ 0, so almost no error flows back), and the loss "
-                                f"has not improved by 1 % for {int(w.stale[k]):,} sequences (best "
-                                f"{w.best[k]:.3g}); {advice(self.config.lr)}")
+                              + f" on a check sequence (f′ ≈ 0, so almost no error flows back); {why}; "
+                              + advice(self.config.lr))
 
     def _member_mask(self, mask: Array) -> Array | bool:
         """(n,) per-network mask -> what the optimiser expects (bool for one network)."""
