@@ -63,8 +63,33 @@ class RunReport:
         return all(u.key in self.results for u in units)
 
 
+# glibc malloc tuning for the workers. Dask's nanny starts every worker with
+# MALLOC_TRIM_THRESHOLD_=65536 (to hand memory back to the OS); setting it also freezes glibc's
+# mmap threshold at 128 KiB, so every larger temporary array of a training step becomes an
+# mmap/munmap pair with fresh page faults: measured here, one long-lag unit took 22.6 s on such
+# a worker and 10.7 s in-process. mallopt restores large thresholds in the running worker (any
+# cluster, also one started by `dask worker`); elsewhere (not glibc) this is a no-op.
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+_MALLOC_TUNED = False
+
+
+def _tune_malloc() -> None:
+    global _MALLOC_TUNED
+    if _MALLOC_TUNED or not os.environ.get("MALLOC_TRIM_THRESHOLD_"):
+        return
+    _MALLOC_TUNED = True
+    try:
+        import ctypes  # noqa: PLC0415
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(_M_MMAP_THRESHOLD, 32 * 2**20)
+        libc.mallopt(_M_TRIM_THRESHOLD, 64 * 2**20)
+    except (OSError, AttributeError):
+        pass
+
+
 def execute(kind: str, spec: dict) -> Any:
     """Run one unit (in this process or on a worker)."""
+    _tune_malloc()
     marker = os.environ.get(DIE_ONCE_ENV)
     if marker and not os.path.exists(marker):          # test hook: die mid-unit, once
         with open(marker, "w") as f:
@@ -191,8 +216,10 @@ def _run_on_dask(todo: list[Unit], workers: int, scheduler: str | None, state: s
                 raise ValueError(f"could not reach the Dask scheduler at {scheduler} within {CONNECT_TIMEOUT} s "
                                  f"({type(e).__name__}); start it with `dask scheduler` or check the address") from None
         else:
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                   dashboard_address="127.0.0.1:0", silence_logs=40)
+            import dask  # noqa: PLC0415
+            with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):  # see _tune_malloc
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                       dashboard_address="127.0.0.1:0", silence_logs=40)
             client = Client(cluster)
         report.dashboard = client.dashboard_link
         log(f"Dask cluster: {len(client.scheduler_info()['workers'])} worker(s); dashboard {report.dashboard}")
