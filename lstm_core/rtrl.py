@@ -64,7 +64,6 @@ class RTRL:
             self._update_traces(rec)
             if target is None:
                 return y, None, None
-            B = y.shape[-2]
             mk = np.ones(y.shape[:-1]) if mask is None else np.broadcast_to(np.asarray(mask, float), y.shape[:-1])
             loss, dnet_out = loss_and_output_error(m, y[None], net_out[None], np.asarray(target)[None], mk[None])
             grads = self._grads(rec, hidden, dnet_out[0], P)
@@ -105,23 +104,25 @@ class RTRL:
         if c.fg:
             yfg = rec["y_fg"]
             coefs["fg"] = sp4 * (yfg * (1.0 - yfg))[..., None]
-            f4 = yfg[..., None]                                        # (..., B, nb, 1)
-            f5 = f4[..., None]
+            fg_b = yfg[..., None]                        # forget gate per block, for bias traces (..., B, nb, 1)
+            fg_w = fg_b[..., None]                       # ... and for weight traces (..., B, nb, 1, 1)
         for g, coef in coefs.items():                                  # coef: (..., B, nb, bs)
             if c.fg:
-                e[f"W_{g}"] *= f5
-                e[f"b_{g}"] *= f4
+                e[f"W_{g}"] *= fg_w
+                e[f"b_{g}"] *= fg_b
             e[f"W_{g}"] += coef[..., None] * z[..., None, None, :]
             e[f"b_{g}"] += coef
             if c.peep:
                 if c.fg:
-                    e[f"u_{g}"] *= f5
+                    e[f"u_{g}"] *= fg_w
                 e[f"u_{g}"] += coef[..., None] * sp4[..., None, :]
 
     def _grads(self, rec: dict, hidden: Array, dnet_out: Array, P: dict) -> dict:
         m, c, e = self.model, self.model.cell, self.e
-        sw = lambda a: np.swapaxes(a, -1, -2)  # noqa: E731
-        grads = {"W_out": sw(dnet_out) @ hidden, "b_out": dnet_out.sum(-2)}
+        def outer(d: Array, a: Array) -> Array:      # Σ_batch d ⊗ a: (..., B, m), (..., B, n) -> (..., m, n)
+            return np.swapaxes(d, -1, -2) @ a
+
+        grads = {"W_out": outer(dnet_out, hidden), "b_out": dnet_out.sum(-2)}
         dyc = dnet_out @ m.params["W_out"]
         if m.config.input_to_output:
             dyc = dyc[..., m.config.n_in:]
@@ -131,7 +132,7 @@ class RTRL:
             yog = rec["y_og"]
             ds = dyc * hp * np.repeat(yog, c.bs, axis=-1)               # δ_s(t), truncated
             dnet_og = (c._blocks(dyc) * c._blocks(hs)).sum(-1) * yog * (1.0 - yog)
-            grads["W_og"], grads["b_og"] = sw(dnet_og) @ rec["z"], dnet_og.sum(-2)
+            grads["W_og"], grads["b_og"] = outer(dnet_og, rec["z"]), dnet_og.sum(-2)
             if c.peep:
                 grads["u_og"] = (dnet_og[..., None] * c._blocks(s)).sum(-3)
         else:

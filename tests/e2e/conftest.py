@@ -137,16 +137,32 @@ def page(browser):
 def wait_for_app(page, timeout_ms: int = APP_READY_TIMEOUT_MS) -> None:
     """Wait until the Streamlit app is mounted and its script has finished running.
 
-    The script state attribute flips to ``running`` shortly after load; wait for the app, give
-    the first run a moment to start, then wait for ``notRunning``.
+    Right after load the script state may still read ``notRunning`` before the first run has
+    started, so "idle" also needs something drawn in the main area (``APP_IDLE``).
     """
     page.wait_for_selector("[data-testid='stApp']", state="attached", timeout=timeout_ms)
-    page.wait_for_timeout(500)
-    page.wait_for_selector(
-        "[data-testid='stApp'][data-test-script-state='notRunning']",
-        state="attached",
-        timeout=timeout_ms,
-    )
+    page.wait_for_function(APP_IDLE, timeout=timeout_ms)
+
+
+# The app is idle: its script has run (something is drawn in the main area), is not running now,
+# and no "Running…" status widget shows.
+APP_IDLE = """() => { const app = document.querySelector("[data-testid='stApp']");
+  return !!app && app.getAttribute('data-test-script-state') === 'notRunning'
+    && !document.querySelector("[data-testid='stStatusWidget']")
+    && document.querySelectorAll("[data-testid='stMain'] [data-testid='stElementContainer']").length > 0; }"""
+
+# Idle, and every visible Plotly chart has been drawn (its layout computed) — a state to wait
+# on before a screenshot, instead of a fixed sleep.
+CHARTS_DRAWN = """() => { if (!(""" + APP_IDLE + """)()) return false;
+  const plots = [...document.querySelectorAll('.js-plotly-plot')].filter(p => p.getBoundingClientRect().width > 0);
+  return plots.every(p => p._fullLayout && !p._transitioning); }"""
+
+
+def settle(page, timeout_ms: int = 30_000) -> None:
+    """Wait until the app is idle and every visible chart is drawn, then for two animation frames
+    (the browser has painted what it drew)."""
+    page.wait_for_function(CHARTS_DRAWN, timeout=timeout_ms)
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 def record_measurement(key: str, value) -> None:

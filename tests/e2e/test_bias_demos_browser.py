@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from app.ui import urlstate
 
-from .conftest import screenshot, wait_for_app
+from .conftest import screenshot, settle, wait_for_app
 
 pytestmark = pytest.mark.e2e
 
@@ -35,5 +35,5 @@ def test_demo_trains_both_settings_and_shows_measured_curves(streamlit_server, p
     expect(page.get_by_text("2 settings × 4 seeds").first).to_be_visible()
     expect(page.get_by_text(table_text).first).to_be_attached()        # a data-grid header (canvas)
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
-    page.wait_for_timeout(1000)
+    settle(page)
     screenshot(page, f"bias_{view}")

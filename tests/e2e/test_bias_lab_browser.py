@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 from app.bias_lab import settings as lab_settings
 from app.ui import urlstate
 
-from .conftest import record_measurement, screenshot, wait_for_app
+from .conftest import record_measurement, screenshot, settle, wait_for_app
 
 pytestmark = pytest.mark.e2e
 expect.set_options(timeout=30_000)
@@ -52,7 +52,7 @@ def click_cell(page, chart: int, i: int, j: int, nx: int, ny: int) -> None:
     x = box["x"] + (i + 0.5) / nx * box["width"]
     y = box["y"] + (1 - (j + 0.5) / ny) * box["height"]
     page.mouse.move(x, y)
-    page.wait_for_timeout(200)
+    expect(page.locator(CHARTS).nth(chart).locator(".hoverlayer .hovertext").first).to_be_visible()
     page.mouse.click(x, y)
 
 
@@ -71,7 +71,7 @@ def test_small_sweep_heatmaps_and_a_clicked_cell(streamlit_server, page):
     expect(page.locator(CHARTS).nth(1)).to_contain_text("Median sequences")
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
     page.locator(CHARTS).first.scroll_into_view_if_needed()
-    page.wait_for_timeout(400)
+    settle(page)
     screenshot(page, "bias_lab")
 
     click_cell(page, 0, 0, 0, 3, 3)               # input 0, −2, −4 | output 0, −2, −4 (solves: deterministic)
@@ -82,7 +82,7 @@ def test_small_sweep_heatmaps_and_a_clicked_cell(streamlit_server, page):
     expect(page.get_by_text("input gate bias 0, −2, −4, output gate bias 0, −2, −4").first).to_be_visible()
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
     page.locator(CHARTS).nth(2).scroll_into_view_if_needed()
-    page.wait_for_timeout(400)
+    settle(page)
     screenshot(page, "bias_lab_cell")
 
 
@@ -104,7 +104,7 @@ def test_experiments_page_runs_a_small_reproduction(streamlit_server, page):
     train_and_wait(page, "Run", 180_000)
     expect(page.get_by_text("this page (REDUCED)").first).to_be_attached()   # a data-grid cell (canvas)
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
-    page.wait_for_timeout(400)
+    settle(page)
     screenshot(page, "experiments")
 
 

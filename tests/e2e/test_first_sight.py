@@ -16,7 +16,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ARTIFACT_DIR, wait_for_app
+from .conftest import ARTIFACT_DIR, settle, wait_for_app
 
 expect.set_options(timeout=30_000)
 pytestmark = pytest.mark.e2e
@@ -50,14 +50,14 @@ def shoot(page, url: str, name: str, ready=None) -> None:
             wait_for_app(page)
         if ready is not None:
             ready(page)
-        page.wait_for_timeout(800)                       # Plotly's last relayout
+        settle(page)
         page.screenshot(path=str(OUT / f"{name}-{size}-view.png"))
         full = page.evaluate("() => document.querySelector(\"[data-testid='stMain']\").scrollHeight")
         page.set_viewport_size({"width": w, "height": min(int(full) + 40, MAX_FULL_HEIGHT)})
         wait_for_app(page)
         if ready is not None:
             ready(page)
-        page.wait_for_timeout(800)
+        settle(page)
         page.screenshot(path=str(OUT / f"{name}-{size}-full.png"))
     # Back to normal fonts for whatever the test checks next (the toggle is shared by every page).
     page.set_viewport_size({"width": 1366, "height": 768})

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from app.ui import urlstate
 
-from .conftest import screenshot, wait_for_app
+from .conftest import screenshot, settle, wait_for_app
 
 pytestmark = pytest.mark.e2e
 
@@ -39,10 +39,10 @@ def test_theory_page_renders(streamlit_server, page):
     # README pictures: the top of the page with the peephole tab (highlighted terms), then the demo
     page.get_by_role("tab", name="LSTM 2000 → 2002 (peepholes)").click()
     expect(page.locator("[data-testid='stTab'][aria-selected='true']")).to_contain_text("peepholes")
-    page.wait_for_timeout(300)
+    settle(page)
     screenshot(page, "theory")
     page.locator("[data-testid='stPlotlyChart']").nth(1).scroll_into_view_if_needed()
-    page.wait_for_timeout(500)
+    settle(page)
     screenshot(page, "theory-demo")
 
 

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from .conftest import record_measurement, screenshot, wait_for_app
+from .conftest import CHARTS_DRAWN, record_measurement, screenshot, wait_for_app
 
 pytestmark = pytest.mark.e2e
 
@@ -47,10 +47,10 @@ VISIBLE_BOX = """(sel) => { for (const e of document.querySelectorAll(sel)) { co
   if (r.width > 0 && r.height > 0) return {x: r.x, y: r.y, width: r.width, height: r.height}; } return null; }"""
 
 
-# True when the script is idle and every visible Plotly chart has been drawn.
-CHARTS_DRAWN = """() => { if (document.querySelector("[data-testid='stStatusWidget']")) return false;
-  const plots = [...document.querySelectorAll('.js-plotly-plot')].filter(p => p.getBoundingClientRect().width > 0);
-  return plots.length > 0 && plots.every(p => p._fullLayout); }"""
+# The progress bar's counter ("N of M sequences") has reached arg (or the run stopped first).
+SEQUENCES_AT_LEAST = """(n) => { const t = document.querySelector("[data-testid='stProgress']")?.innerText || '';
+  const m = /^\\s*([\\d,]+) of/.exec(t);
+  return (m && Number(m[1].replace(/,/g, '')) >= n) || document.body.innerText.includes('Stopped at the criterion'); }"""
 
 
 def button(page, key: str):
@@ -105,7 +105,7 @@ def test_train_page_trains_live_and_redraws(streamlit_server, tall_page):
                            timeout=30_000)
     first = sequences(page)
     page.evaluate(COUNT_REDRAWS)
-    page.wait_for_timeout(MEASURE_SECONDS * 1000)
+    page.wait_for_timeout(MEASURE_SECONDS * 1000)   # a measurement window (a rate over time), not a wait for state
     redraws, updates = page.evaluate("() => { clearInterval(window.__timer); "
                                      "return [window.__redraws, window.__updates]; }")
     later = sequences(page)
@@ -127,7 +127,8 @@ def test_train_page_trains_live_and_redraws(streamlit_server, tall_page):
     assert redraws >= 3, f"only {redraws} redraws in {MEASURE_SECONDS:g} s: the charts are not live"
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
 
-    page.wait_for_timeout(4000)                 # a longer curve for the README picture
+    # a longer curve for the README picture: twice the sequences measured so far
+    page.wait_for_function(SEQUENCES_AT_LEAST, arg=2 * later, timeout=120_000)
     pause_and_settle(page)
     assert sequences(page) > later
     expect(page.locator("[data-testid='stPlotlyChart']")).to_have_count(6)
@@ -142,7 +143,7 @@ def test_train_page_trains_live_and_redraws(streamlit_server, tall_page):
     expect(page.get_by_text("the next run starts from scratch")).to_be_visible(timeout=30_000)
     button(page, "start").click()
     expect(button(page, "pause")).to_be_visible(timeout=20_000)
-    page.wait_for_timeout(8000)
+    page.wait_for_function(SEQUENCES_AT_LEAST, arg=1_500, timeout=120_000)    # run B's curve is drawn
     pause_and_settle(page)
     loss = page.locator("[data-testid='stPlotlyChart']").first
     expect(loss).to_contain_text("A: lstm1997 · rtrl · lr 1")
