@@ -21,6 +21,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from .variants import GATE_BIASES, MEMORY_CELL_VARIANTS, VARIANTS  # noqa: F401 — re-exported
 from .variants import variant as variant_record
 
@@ -70,8 +72,9 @@ def _spec_to_json(spec: Any) -> Any:
 
 
 def _int_setting(name: str, value: Any, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
-        raise ValueError(f"{name} must be a whole number, got {value!r}")
+    if (isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating))
+            or not math.isfinite(value) or value != int(value)):
+        raise ValueError(f"{name} must be a whole number between {lo} and {hi}, got {value!r}")
     value = int(value)
     if not lo <= value <= hi:
         raise ValueError(f"{name} must be between {lo} and {hi}, got {value}")
@@ -137,6 +140,10 @@ class ModelConfig:
         for k in ("output_gate", "forget_gate", "peepholes", "gates_as_sources", "input_to_output"):
             if not isinstance(getattr(self, k), bool):
                 raise ValueError(f"{k} must be true or false, got {getattr(self, k)!r}")
+        if self.input_to_output and "input_to_output" not in self.record.options:
+            with_it = [v for v in VARIANTS if "input_to_output" in variant_record(v).options]
+            raise ValueError(f"input_to_output (the output layer also sees x(t)) exists only for {with_it}; "
+                             f"{self.variant} has no such connection — set input_to_output=False")
         if isinstance(self.init_range, bool) or not isinstance(self.init_range, (int, float)) \
                 or not math.isfinite(self.init_range) or not 0 <= self.init_range <= 10:
             raise ValueError(f"init_range must be a number between 0 and 10, got {self.init_range!r}")

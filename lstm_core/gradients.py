@@ -16,6 +16,7 @@ import numpy as np
 
 from .cells.base import outer_sum, time_batch_sum
 from .model import Model
+from .numerics import NonFiniteError, nonfinite_params
 from .sequence import Run, StepViews, forward, loss_and_output_error
 from .variants import supporting
 
@@ -75,5 +76,15 @@ def gradients(model: Model, xs: Array, targets: Array, mask: Array | None = None
     if mask is None:
         mask = np.ones(np.asarray(targets).shape[:-1])
     loss, dnet_out = loss_and_output_error(model, run.outputs, run.internals["net_out"], targets, mask)
-    grads, _ = backward(model, run, dnet_out, method, k)
+    if not np.isfinite(loss).all():
+        raise NonFiniteError("the loss overflowed: the outputs y are finite but so large that (y − target)² "
+                             "is not (identity output with huge inputs or weights?); scale the inputs down or "
+                             "use a smaller init range / learning rate", name="loss")
+    with np.errstate(over="ignore", invalid="ignore"):
+        grads, _ = backward(model, run, dnet_out, method, k)
+    bad = nonfinite_params(grads)
+    if bad:
+        raise NonFiniteError(f"the gradient of {', '.join(repr(b) for b in bad)} is not finite (the forward pass "
+                             "was, but the backward pass overflowed: inputs or weights too large); scale the inputs "
+                             "down or use a smaller init range / learning rate", name=bad[0])
     return (loss, grads, run) if return_run else (loss, grads)

@@ -101,6 +101,10 @@ class Model:
         if xs.ndim not in (base, base + (self.K is not None)) or xs.shape[-1] != n_in:
             raise ValueError(f"inputs must have shape {what}{' or with a population axis K before B' if self.K else ''}"
                              f" with n_in = {n_in}; got {xs.shape}")
+        if time_axis and xs.shape[0] == 0:
+            raise ValueError("the input sequence is empty (T = 0); give at least one timestep")
+        if xs.shape[-2] == 0:
+            raise ValueError("the batch is empty (B = 0); give at least one sequence")
         if not np.isfinite(xs).all():
             raise ValueError("inputs contain NaN or infinity; every input value must be a finite number")
         if self.K is not None:

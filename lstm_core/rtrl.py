@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from .model import Model
+from .numerics import NonFiniteError, nonfinite_params
 from .variants import check_algorithm
 from .sequence import loss_and_output_error
 
@@ -150,16 +151,33 @@ class RTRL:
 
 def rtrl_gradients(model: Model, xs: Array, targets: Array, mask: Array | None = None):
     """(loss, truncated gradient) of a whole sequence by online RTRL with fixed weights."""
-    xs = model.check_inputs(xs)
+    xs = model.check_inputs(xs)                       # T = 0, wrong n_in, NaN inputs: ValueError
+    bad = nonfinite_params(model.params)
+    if bad:
+        raise NonFiniteError(f"weight(s) {bad} hold NaN or infinity; rebuild the model or restore finite "
+                             "weights", name=bad[0])
+    T = xs.shape[0]
     targets = np.asarray(targets, dtype=float)
     if mask is None:
         mask = np.ones(targets.shape[:-1])
     mask = np.asarray(mask, dtype=float)
+    for what, a, want in (("targets", targets, "(T, B, n_out)"), ("mask", mask, "(T, B)")):
+        if a.ndim == 0 or a.shape[0] != T:
+            raise ValueError(f"{what} must have shape {want} with T = {T} (one entry per input step); "
+                             f"got {a.shape}")
     r = RTRL(model, batch=xs.shape[-2])
     P = model.cell.prepare(model.params)
     total, loss = None, 0.0
-    for t in range(xs.shape[0]):
-        _, lt, g = r.step(xs[t], targets[t], mask[t], prepared=P)
-        loss = loss + lt
-        total = g if total is None else {n: total[n] + g[n] for n in g}
+    with np.errstate(over="ignore", invalid="ignore"):    # a running sum that overflows: reported below
+        for t in range(T):
+            _, lt, g = r.step(xs[t], targets[t], mask[t], prepared=P)
+            if not np.isfinite(lt).all():
+                raise NonFiniteError(f"the loss at step {t} is not finite (outputs or cell states overflowed; "
+                                     "inputs or weights too large?)", step=t, name="loss")
+            loss = loss + lt
+            total = g if total is None else {n: total[n] + g[n] for n in g}
+            bad = nonfinite_params(total)
+            if bad:
+                raise NonFiniteError(f"the truncated gradient of {bad} is not finite from step {t} on "
+                                     "(inputs or weights too large?)", step=t, name=bad[0])
     return loss, total

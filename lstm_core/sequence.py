@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import activations
 from .model import Model
 from .numerics import NonFiniteError, first_nonfinite
 
@@ -34,7 +35,10 @@ class Internals(Mapping):
 
     def __getitem__(self, name: str) -> Array:
         if callable(self._stacked.get(name)):
-            self._stacked[name] = self._stacked[name]()
+            # like the forward pass itself: overflow becomes inf (reported by forward's check or
+            # the caller's), never a RuntimeWarning in the user's log
+            with np.errstate(over="ignore", invalid="ignore"):
+                self._stacked[name] = self._stacked[name]()
         if name not in self._stacked:
             if not self._recs or name not in self._recs[0]:
                 raise KeyError(name)
@@ -122,11 +126,14 @@ def forward(model: Model, xs: Array, state: dict | None = None, check: bool = Tr
         recs = StepViews(internals, list(stacked), xs.shape[0])
     else:
         internals = Internals(recs, {"hidden": hidden, "net_out": net_out, "y": y})
-    if check and not np.isfinite(y).all():
-        where = first_nonfinite(internals)
-        raise NonFiniteError(f"non-finite value in the forward pass: first in '{where[1]}' at step {where[0]} "
-                             "(weights too large? try a smaller learning rate or init range)", step=where[0],
-                             name=where[1])
+    if check:
+        # every internal, not only y: a squashed output can stay finite while a net input
+        # (rnn 'net', lstm2000 'net_ig', local_feedback 'a_net') is already ±inf
+        step, name = first_nonfinite(internals)
+        if name is not None:
+            raise NonFiniteError(f"non-finite value in the forward pass: first in '{name}' at step {step} "
+                                 "(inputs or weights too large? scale the inputs down, or try a smaller "
+                                 "learning rate or init range)", step=step, name=name)
     return Run(y, internals, state, recs, P, cache)
 
 
@@ -139,26 +146,33 @@ def loss_and_output_error(model: Model, y: Array, net_out: Array, targets: Array
                          f"got {targets.shape}")
     if mask.shape[0] != y.shape[0]:
         raise ValueError(f"mask must have shape (T, B) with T = {y.shape[0]}; got {mask.shape}")
+    B = y.shape[-2]
+    if targets.ndim < 2 or targets.shape[-2] != B:
+        raise ValueError(f"targets must hold one row per sequence of the batch (B = {B}): shape "
+                         f"(T, B, n_out) = {(y.shape[0], B, y.shape[-1])}; got {targets.shape}")
+    if mask.ndim < 2 or mask.shape[-1] != B:
+        raise ValueError(f"mask must hold one value per sequence of the batch (B = {B}): shape "
+                         f"(T, B) = {(y.shape[0], B)}; got {mask.shape}")
     if not (np.isfinite(targets).all() and np.isfinite(mask).all()):
         raise ValueError("targets and mask must be finite numbers (no NaN or infinity)")
     if model.K is not None and targets.ndim == 3:          # shared by all members
         targets = targets[:, None]
     if model.K is not None and mask.ndim == 2:
         mask = mask[:, None]
-    B = y.shape[-2]
     m = mask[..., None]
-    err = y - targets
-    if model.config.loss == "ce":
-        with np.errstate(divide="ignore", invalid="ignore"):
+    # huge outputs overflow here to inf instead of warning; the callers report a non-finite loss
+    # (lc.gradients raises NonFiniteError, the trainer stops that network and says where)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        err = y - targets
+        if model.config.loss == "ce":
             logy = np.where(targets > 0, np.log(np.maximum(y, 1e-300)), 0.0)
-        loss = -(m * targets * logy).sum(axis=(0, -1)).sum(-1) / B
-        dnet = m * err / B                                 # softmax + cross-entropy
-    else:
-        loss = 0.5 * (m * err * err).sum(axis=(0, -1)).sum(-1) / B
-        from . import activations
-        act = model.config.output_activation
-        if act == "identity":                              # f_out' = 1: skip an array of ones (same numbers)
-            dnet = m * err / B
+            loss = -(m * targets * logy).sum(axis=(0, -1)).sum(-1) / B
+            dnet = m * err / B                                 # softmax + cross-entropy
         else:
-            dnet = m * err * activations.get(act)[1](net_out, y) / B
+            loss = 0.5 * (m * err * err).sum(axis=(0, -1)).sum(-1) / B
+            act = model.config.output_activation
+            if act == "identity":                              # f_out' = 1: skip an array of ones (same numbers)
+                dnet = m * err / B
+            else:
+                dnet = m * err * activations.get(act)[1](net_out, y) / B
     return loss, dnet

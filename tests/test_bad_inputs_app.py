@@ -216,6 +216,8 @@ def test_catalogue_lists_every_case():
     here = {c[0] for c in URL_CASES + UPLOAD_CASES + TYPED_CASES} | {"sweep-deeply-nested", "link-unknown-parameter",
                                                                      "switch-page-mid-training", "step-extreme-sliders"} | {
         "train-lr-1e6-saturates", "train-lr-1e6-lstm1997-adding", "train-lr-1e6-overflows"}
+    from test_bad_inputs_core import CASES as CORE
+    here |= {c[0] for c in CORE}
     missing = sorted(here - listed)
     assert not missing, f"add these cases to docs/bad_inputs.md: {missing}"
     rows = [line for line in text.splitlines() if line.startswith("| `")]
