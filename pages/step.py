@@ -21,7 +21,10 @@ def page() -> None:
     controls.start_page(PAGE, SCHEMA, DEFAULTS)
     st.title("Step through a cell")
     st.caption("Pick a cell and an input sequence, then play it or step one timestep at a time: the "
-               "diagram shades each gate by how open it is, the equations show this step's numbers.")
+               "diagram shades each gate by how open it is, the equations show this step's numbers. "
+               "The network is untrained; its first settings use milder gate biases (−1, −2) and larger "
+               "weights (±1) than the adding experiment (−3, −6 and ±0.1, which leave an untrained cell "
+               "almost still) — *Reset to paper defaults* under Network and under Gate biases puts the paper's back.")
     with st.sidebar:
         with st.expander("Network", expanded=True):
             variant = controls.model_group(PAGE, SCHEMA)

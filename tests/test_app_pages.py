@@ -115,9 +115,17 @@ def test_step_default_run_draws_the_real_run():
         np.testing.assert_allclose(trace(states, f"s{j + 1}"), run.internals["s"][:, 0, j], rtol=1e-12)
     gates = fig(at, "step-gates")
     np.testing.assert_allclose(trace(gates, "input gate"), run.internals["y_ig"][:, 0, 0], rtol=1e-12)
-    # paper biases of the adding experiment: input gates −3, −6 → mostly shut
-    assert trace(gates, "input gate").max() < 0.1
+    # first sight: milder biases than the paper's, so the untrained cell visibly moves
+    ig = trace(gates, "input gate")
+    assert 0.05 < ig.min() and ig.max() - ig.min() > 0.2
+    assert np.abs(run.internals["s"]).max() > 1.0
     assert at.latex and "s_c(t)" in at.latex[0].value
+    # the paper's settings are two clicks away: input gates −3, −6, weights ±0.1 → mostly shut
+    at.button(key="step.reset.bias").click().run()
+    at.button(key="step.reset.model").click().run()
+    assert at.slider(key="step.init_range").value == 0.1
+    assert at.slider(key="step.b_input").value == -3.0
+    assert trace(fig(at, "step-gates"), "input gate").max() < 0.1
 
 
 # ============================================================================= Step: every control

@@ -61,6 +61,12 @@ class Canvas:
         self.notes.append(dict(x=x, y=y, text=text, showarrow=False, font=dict(size=size or self.f, color=colour)))
 
     def arrow(self, x0: float, y0: float, x1: float, y1: float, dash: bool = False) -> None:
+        if dash:
+            # Plotly cannot dash an annotation's arrow: draw the dashed line as a shape and put
+            # only the head (the last tenth of the way) on an arrow annotation
+            self.shapes.append(dict(type="line", x0=x0, y0=y0, x1=x1, y1=y1,
+                                    line=dict(color="#777777", width=1.6, dash="dash")))
+            x0, y0 = x1 - 0.1 * (x1 - x0), y1 - 0.1 * (y1 - y0)
         self.notes.append(dict(x=x1, y=y1, ax=x0, ay=y0, xref="x", yref="y", axref="x", ayref="y", text="",
                                showarrow=True, arrowhead=2, arrowsize=1.2, arrowwidth=1.6,
                                arrowcolor="#777777" if dash else EDGE))

@@ -12,7 +12,7 @@ Conventions for every chart:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
@@ -190,9 +190,10 @@ MANY = 6   # more channels than this are drawn as a heat map
 
 
 def channels(t: np.ndarray, a: np.ndarray, *, title: str, prefix: str, cursor: float | None, large: bool,
-             uirevision: str, y: str = "") -> Chart:
-    """(T, n) values as lines (few channels) or a heat map (many)."""
-    names = [f"{prefix}{i + 1}" for i in range(a.shape[1])]
+             uirevision: str, y: str = "", names: Sequence[str] | None = None) -> Chart:
+    """(T, n) values as lines (few channels) or a heat map (many); ``names`` label the channels
+    (a task's symbols), else prefix1, prefix2, …"""
+    names = [f"{prefix}{i + 1}" for i in range(a.shape[1])] if names is None else [f"{prefix} {n}" for n in names]
     if a.shape[1] > MANY:
         return heatmap(t, a, title=title, rows=names, cursor=cursor, large=large, uirevision=uirevision)
     return lines(t, [Series(n, a[:, i]) for i, n in enumerate(names)], title=title, y=y or prefix,
@@ -205,7 +206,9 @@ def step_panels(variant: str, block_size: int, data: dict, unit: int, unit_label
     ins, xs = data["internals"], data["xs"][:, 0, :]
     t = np.arange(1, xs.shape[0] + 1)
     kw = dict(cursor=cursor, large=large)
-    out = [channels(t, xs, title="Input x(t)", prefix="x", uirevision="step-input", **kw)]
+    symbols = data.get("symbols")
+    out = [channels(t, xs, title="Input x(t)" + (" — one unit per symbol" if symbols else ""), prefix="x",
+                    uirevision="step-input", names=symbols, **kw)]
     v = variant_record(variant)
     if v.gates:
         per_block = v.bias_unit == "block"                # gates are shared by the cells of a block
@@ -226,14 +229,16 @@ def step_panels(variant: str, block_size: int, data: dict, unit: int, unit_label
         if tg is not None:
             tt, jj = np.nonzero((tg[:, 0, :] > 0.5) & (mask[:, 0, None] > 0))
             marks = (t[tt], jj)
-        out.append(heatmap(t, y, title="Outputs y(t) (× = target 1)", rows=[f"y{i + 1}" for i in range(y.shape[1])],
+        out.append(heatmap(t, y, title="Outputs y(t) (× = target 1)",
+                           rows=[f"y {s}" for s in symbols] if symbols else [f"y{i + 1}" for i in range(y.shape[1])],
                            marks=marks, uirevision="step-outputs", **kw))
     else:
-        series = [Series(f"y{i + 1}", y[:, i], colour_index=i) for i in range(y.shape[1])]
+        out_names = list(symbols) if symbols else [str(i + 1) for i in range(y.shape[1])]
+        series = [Series(f"y{n}" if not symbols else f"y {n}", y[:, i], colour_index=i) for i, n in enumerate(out_names)]
         if tg is not None:
             on = mask[:, 0] > 0
-            series += [Series(f"target {i + 1}", np.where(on, tg[:, 0, i], np.nan), colour_index=i,
-                              mode="markers") for i in range(y.shape[1])]
+            series += [Series(f"target {n}", np.where(on, tg[:, 0, i], np.nan), colour_index=i,
+                              mode="markers") for i, n in enumerate(out_names)]
         title = "Outputs y(t) and targets (×)" if tg is not None else "Outputs y(t) (typed input: no targets)"
         out.append(lines(t, series, title=title, y="y", uirevision="step-outputs", **kw))
     return out

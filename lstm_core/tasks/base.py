@@ -173,6 +173,12 @@ class Task:
     def n_out(self) -> int: raise NotImplementedError
 
     @property
+    def symbols(self) -> tuple[str, ...] | None:
+        """Names of the one-hot input (and output) units, for tasks over an alphabet (embedded
+        Reber: B T S X P V E); None where units are plain numbers (shown as x1, x2, …)."""
+        return None
+
+    @property
     def output_activation(self) -> str:
         return "sigmoid"
 

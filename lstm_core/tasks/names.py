@@ -83,6 +83,7 @@ class Names(Task):
         return names[: self.n_names] if self.n_names else names
 
     n_in = property(lambda self: len(ALPHABET))
+    symbols = property(lambda self: tuple(ALPHABET))
     n_out = property(lambda self: len(ALPHABET))
     output_activation = property(lambda self: "softmax")
     loss = property(lambda self: "ce")

@@ -140,6 +140,7 @@ class EmbeddedReber(Task):
                                        "the shortest embedded Reber string (BTBTXSETE) has 9 symbols"))
 
     n_in = property(lambda self: len(SYMBOLS))
+    symbols = property(lambda self: tuple(SYMBOLS))
     n_out = property(lambda self: len(SYMBOLS))
     max_length = property(lambda self: self.max_len - 1)   # the final E is only a target
 
