@@ -107,6 +107,25 @@ def test_default_page_shows_the_untrained_network_and_every_chart():
     assert not dict(at.query_params)                 # defaults: a short, clean URL
 
 
+def test_captions_are_written_from_what_is_drawn():
+    """The gate caption's numbers are the chart's; the outputs caption names the chart type."""
+    at = start(open_page(), ticks=3)
+    charts, caps = specs(at), [c.value for c in at.caption]
+    ig = values(charts["train-gates"], "input gate")
+    gate_cap = next(c for c in caps if "On the probe now" in c)
+    assert f"input gate {ig.min():.2f} – {ig.max():.2f}" in gate_cap
+    assert f"at step {int(np.argmax(ig)) + 1}" in gate_cap
+    assert any(c.startswith("Heat map of the outputs") for c in caps)        # long lag: 11 outputs
+    adding = open_page(link(task="adding"))
+    assert any("(lines) against the targets" in c.value for c in adding.caption)
+    reber = open_page(link(task="embedded_reber"))
+    assert not errors(reber)
+    caps = [c.value for c in reber.caption]
+    assert any(c.startswith("Heat map of the outputs") and "B T S X P V E" in c for c in caps), caps
+    rows = specs(reber)["train-outputs"]["data"][0]["y"]
+    assert list(rows)[:2] == ["y B", "y T"]
+
+
 # ============================================================================= training advances
 def test_start_trains_a_chunk_per_run_and_the_charts_show_the_trainer():
     at = open_page()

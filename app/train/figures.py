@@ -15,6 +15,7 @@ import numpy as np
 from app.ui import figures
 from app.ui.figures import Chart
 from app.train.run import Curves
+from lstm_core import variant as variant_record
 from lstm_core.training import ProbeTrace
 
 X_TITLE = "training sequences seen"
@@ -126,14 +127,14 @@ def grad_chart(run: Curves, *, large: bool) -> Chart:
 
 
 def probe_panels(variant: str, block_size: int, probe: ProbeTrace, unit: int, unit_label: str,
-                 large: bool) -> list[Chart]:
+                 large: bool, symbols: tuple[str, ...] | None = None) -> list[Chart]:
     """Gate activations, cell states and outputs vs targets of the network on the probe sequence.
 
     Reuses the Step page's panels (same layout, same meaning) with this page's titles and
     uirevisions; the probe is generated once per run, so its length never changes mid-run.
     """
     data = {"xs": probe.xs, "internals": probe.internals, "outputs": probe.outputs,
-            "targets": probe.targets, "mask": probe.mask}
+            "targets": probe.targets, "mask": probe.mask, "symbols": symbols}
     panels = figures.step_panels(variant, block_size, data, unit, unit_label, None, large)[1:]
     out = []
     for (fig, alt), slot in zip(panels, ("gates", "states", "outputs")):
@@ -144,3 +145,28 @@ def probe_panels(variant: str, block_size: int, probe: ProbeTrace, unit: int, un
         out.append((fig, alt.replace("Line chart: ", "Line chart on the fixed probe sequence: ")
                     .replace("Heat map: ", "Heat map on the fixed probe sequence: ")))
     return out
+
+
+def gate_readout(variant: str, block_size: int, probe: ProbeTrace, unit: int) -> str:
+    """What the gate chart shows now, in numbers computed from the probe run (a caption that
+    cannot contradict the chart): each gate's range and the step where it is most open."""
+    v = variant_record(variant)
+    if not v.gates:
+        return ""
+    idx = unit // block_size if v.bias_unit == "block" else unit
+    parts = []
+    for name, label in v.gates:
+        if name in probe.internals:
+            a = probe.internals[name][:, 0, idx]
+            parts.append(f"{label} {a.min():.2f} – {a.max():.2f} (most open, {a.max():.2f}, at step {int(np.argmax(a)) + 1})")
+    return "On the probe now: " + "; ".join(parts) + "."
+
+
+def outputs_caption(n_out: int, symbols: tuple[str, ...] | None) -> str:
+    """The outputs chart's caption, matching how it is drawn (lines for few outputs, a heat map for many)."""
+    if n_out > figures.MANY:
+        rows = f" (rows: one per symbol, {' '.join(symbols)})" if symbols else " (rows: output units)"
+        return ("Heat map of the outputs on the probe sequence" + rows + "; × marks each target of 1 at the steps "
+                "that carry one. Training makes the × cells bright and the rest dark.")
+    return ("Outputs on the probe sequence (lines) against the targets (×) at the steps that carry one: "
+            "training pulls the lines onto the crosses.")

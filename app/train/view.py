@@ -120,17 +120,17 @@ def inside(large: bool) -> None:
     head.subheader("Inside the network: the probe sequence")
     unit = pick.selectbox("Block / unit in the gate chart", range(len(labels)), format_func=labels.__getitem__,
                           key=unit_key, persist_state=controls.PERSIST)
-    gates, states, outputs = train_figures.probe_panels(cfg.variant, cfg.block_size, train_run.probe_view(run), unit, labels[unit],
-                                             large)
+    probe = train_run.probe_view(run)
+    gates, states, outputs = train_figures.probe_panels(cfg.variant, cfg.block_size, probe, unit, labels[unit],
+                                                        large, tr.task.symbols)
     every = f" While training, these charts are redrawn every {SLOW_EVERY:g} s." if run.active else ""
     c3, c4 = st.columns(2)
     show(c3, gates, "gates", "The network as it is now reads a fixed probe sequence (generated once from the "
          "seed), so the change you see is learning, not new data. " + (cfg.record.gate_text or cfg.record.no_gates_note)
-         + every)
+         + " " + train_figures.gate_readout(cfg.variant, cfg.block_size, probe, unit) + every)
     show(c4, states, "states", cfg.record.state_text)
     c5, c6 = st.columns(2)
-    show(c5, outputs, "outputs", "Outputs on the probe sequence against the targets (×) at the steps that carry "
-         "one: training pulls the lines onto the crosses.")
+    show(c5, outputs, "outputs", train_figures.outputs_caption(cfg.n_out, tr.task.symbols))
     how = {"rtrl": "the 1997 truncated gradient: error flows back only through the cell state",
            "bptt": "exact backpropagation through time",
            "tbptt": f"backpropagation cut after k = {tr.config.k} steps"}[tr.config.algorithm]
