@@ -4,31 +4,17 @@ Run with ``streamlit run app/main.py`` (or ``make run``). Streamlit puts this fi
 (``app/``) on ``sys.path``, not the repository root, so ``lstm_core`` and ``app`` are imported
 through the editable install (``pip install -e .``).
 
-To add a page: write ``pages/<file>.py`` and append one line to ``PAGES``. A page whose file does
-not exist yet is left out, so the router keeps working while pages are being written.
+To add a page: write ``pages/<file>.py`` and append one line to ``PAGES`` in ``app/ui/routes.py``.
+A page whose file does not exist yet is left out, so the router keeps working while pages are
+being written.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
 
+from app.ui.routes import PAGES, PAGES_DIR
 from app.ui.zoom import keep_zoom
-
-PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
-
-# (file in pages/, title, icon, url_path). The first existing entry is the default page; it is
-# served at the root URL "/" (its url_path only has to be unique; "/home" is "Page not found").
-PAGES: list[tuple[str, str, str, str]] = [
-    ("home.py", "Home", ":material/home:", "home"),
-    ("step.py", "Step through a cell", ":material/step_into:", "step"),
-    ("train.py", "Train and watch", ":material/monitoring:", "train"),
-    ("gradient_flow.py", "Gradient flow", ":material/waterfall_chart:", "gradient-flow"),
-    ("theory.py", "Theory", ":material/menu_book:", "theory"),
-    ("bias_lab.py", "Bias lab", ":material/tune:", "bias-lab"),
-    ("experiments.py", "Paper experiments", ":material/science:", "experiments"),
-]
 
 
 def build_pages() -> list:

@@ -91,6 +91,21 @@ def curves(v: dict) -> list[figures.FlowCurve]:
     return out
 
 
+def idle_fields(chosen: list[str]) -> dict[str, str]:
+    """Controls no chosen network reads -> why, so they are greyed out instead of silently doing nothing."""
+    recs = [variant_record(n) for n in chosen]
+    idle = {}
+    if not any("forget" in r.gate_biases for r in recs):
+        idle["forget_bias"] = "no chosen network has a forget gate (add lstm2000 or lstm)"
+    if not any("input" in r.gate_biases for r in recs):
+        idle["input_bias"] = "no chosen network has an input gate"
+    if not any("truncated" in r.gradient_methods for r in recs):
+        idle["method"] = "the 1997 truncation exists only for the 1997 family (lstm1997, lstm2000, lstm2002)"
+    if not any(r.family == "rnn" for r in recs):
+        idle.update(rnn_scale="no RNN chosen", activation="no RNN chosen")
+    return idle
+
+
 def add_forget_variants() -> None:
     """Button callback: add the forget-gate LSTMs to the chosen networks (runs before the script)."""
     chosen = list(SCHEMA.read(PAGE)["variants"])
@@ -114,10 +129,14 @@ def page() -> None:
                "followed back in time by the exact backward pass. The curves show how much of it reaches each "
                "earlier state (relative to the last step), on a log scale. First the 1997 cell against the RNN; "
                "then add the forget-gate LSTMs and move the forget-gate bias.")
+    idle = idle_fields(list(SCHEMA.read(PAGE)["variants"]))
     with st.sidebar:
         for title, names in GROUPS.items():
             with st.expander(title, expanded=True):
-                controls.render_fields(PAGE, SCHEMA, names)
+                controls.render_fields(PAGE, SCHEMA, names, disabled=idle)
+                for n in names:
+                    if n in idle:
+                        st.caption(f"{SCHEMA[n].label}: greyed out, {idle[n]}.")
                 controls.reset_button(PAGE, SCHEMA, title, lambda names=names: names,
                                       lambda: SCHEMA.defaults())
     values = SCHEMA.read(PAGE)

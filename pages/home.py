@@ -1,17 +1,14 @@
 """Home: what Gate Lab is, a live headline picture and a guided first lesson."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 import lstm_core as lc
 from lstm_core.variants import variant as variant_record
-from app.ui import figures, state
+from app.ui import figures, routes, state
 
-PAGES_DIR = Path(__file__).resolve().parent
 T, SEED = 60, 0
 # The headline networks: a tanh RNN whose recurrent matrix has all singular values 0.8 (so
 # |w f'| < 1), and a 1997 LSTM whose input gates are shut (bias −6): its cell state only carries.
@@ -24,20 +21,21 @@ def flow_state(name: str) -> str:
     return variant_record(name).flow_state
 
 
+# The path through the lessons, in teaching order (Theory after the two pictures it explains).
 LESSON = [
-    ("step.py", "1. Step through a cell",
-     "Play a sequence through the 1997 LSTM and watch its gates open and close; switch to the RNN and "
-     "see that it has nothing to hold information with."),
-    ("gradient_flow.py", "2. Gradient flow: vanishing vs CEC",
-     "Follow an error back in time: it fades geometrically in the RNN and stays flat along the constant "
-     "error carousel. Move the sliders to break or restore it."),
-    ("theory.py", "3. Theory",
-     "The equations of every variant side by side, and the vanishing-gradient argument (σ′ ≤ ¼)."),
-    ("train.py", "4. Train and watch",
-     "Train a network on a task from the papers and watch loss, gates and cell states as it learns."),
-    ("bias_lab.py", "5. Bias lab", "Why the papers start the gates with negative, staggered biases."),
-    ("experiments.py", "6. Paper experiments", "The papers' experiments reproduced next to their numbers."),
+    ("step.py", "Play a sequence through the 1997 LSTM and watch its gates open and close; switch to the "
+                "RNN and see that it has nothing to hold information with."),
+    ("gradient_flow.py", "Follow an error back in time: it fades geometrically in the RNN and stays flat "
+                         "along the constant error carousel. Then add a forget gate and move its bias."),
+    ("theory.py", "The equations of every variant side by side, and the vanishing-gradient argument "
+                  "(σ′ ≤ ¼)."),
+    ("train.py", "Train a network on a task from the papers and watch loss, gates and cell states as it "
+                 "learns."),
+    ("bias_lab.py", "Why the papers start the gates with negative, staggered biases: a sweep of many "
+                    "networks at once."),
+    ("experiments.py", "The papers' experiments reproduced here, next to the papers' own numbers."),
 ]
+CARDS_PER_ROW = 3
 
 
 @st.cache_data(show_spinner=False)
@@ -83,15 +81,27 @@ def page() -> None:
     except (ValueError, lc.NonFiniteError) as e:   # never a traceback on the front page
         left.error(f"The headline picture could not be computed: {e}")
 
-    st.subheader("A first lesson")
-    for file, title, text in LESSON:
-        if (PAGES_DIR / file).exists():
-            c1, c2 = st.columns([1, 2.5], vertical_alignment="center")
-            try:
-                c1.page_link(PAGES_DIR / file, label=title)
-            except StreamlitAPIException:   # a page file the router does not list (yet): no link
-                c1.markdown(f"**{title}**")
-            c2.write(text)
+    st.subheader("A first lesson, in six steps")
+    st.caption("Follow the cards in order; each opens a page with settings chosen to show its point. "
+               "Every page keeps its settings in the link, so a teacher can hand out the exact view.")
+    lesson_cards(large)
+
+
+def lesson_cards(large: bool) -> None:
+    """One bordered card per lesson step, numbered, with a button-like link to its page."""
+    steps = [(routes.route(file), text) for file, text in LESSON if (routes.PAGES_DIR / file).exists()]
+    per_row = 2 if large else CARDS_PER_ROW
+    for row in range(0, len(steps), per_row):
+        cols = st.columns(per_row)
+        for k, (r, text) in enumerate(steps[row:row + per_row]):
+            with cols[k].container(border=True, height="stretch"):
+                st.markdown(f"**Step {row + k + 1}** · {r.title}")
+                st.write(text)
+                try:
+                    st.page_link(routes.PAGES_DIR / r.file, label=f"Open {r.title}", icon=r.icon,
+                                 width="stretch")
+                except StreamlitAPIException:   # a page file the router does not list (yet): no link
+                    pass
 
 
 # Streamlit runs a page as __main__; tests import the module for its settings without drawing.

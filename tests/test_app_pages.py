@@ -370,8 +370,12 @@ def test_gradient_flow_defaults_tell_the_cec_story_and_forget_gates_are_one_clic
     names = [d["name"] for d in fig(at, "flow-main")["data"]]
     assert "rnn (upper bound Π‖J‖)" in names and "rnn (theory)" not in names   # a bound, never a prediction
     assert "σ(1) = 0.73" in text and "lstm2000" not in names
+    # a slider that would change nothing is greyed out, and says why
+    assert at.slider(key="gradient_flow.forget_bias").disabled
+    assert any("no chosen network has a forget gate" in c.value for c in at.caption)
     at.button(key="gradient_flow.add_forget").click().run()
     assert {"lstm2000", "lstm"} <= {d["name"] for d in fig(at, "flow-main")["data"]}
+    assert not at.slider(key="gradient_flow.forget_bias").disabled
     at.slider(key="gradient_flow.forget_bias").set_value(2.0).run()
     text = " ".join(m.value for m in at.markdown)
     assert "σ(2) = 0.88" in text and "Measured per step: lstm2000" in text

@@ -65,16 +65,18 @@ def sweep_heatmap(cells: pd.DataFrame, x_labels: list[str], y_labels: list[str],
     colorbar = dict(thickness=12, tickfont=dict(size=f - 2),
                     title=dict(text="solved" if success else "sequences", font=dict(size=f - 1)))
     heat = dict(type="heatmap", x=list(range(nx)), y=list(range(ny)), z=z, text=text, texttemplate="%{text}",
-                textfont=dict(size=f + (1 if nx * ny <= 25 else -1)), customdata=hover,
-                hovertemplate="%{customdata}<extra></extra>", colorscale="Cividis",
+                textfont=dict(size=f + (1 if nx * ny <= 25 else -1)), hoverinfo="skip", colorscale="Cividis",
                 reversescale=not success, colorbar=colorbar, xgap=2, ygap=2)
     if success:
         heat.update(zmin=0.0, zmax=1.0)
         colorbar.update(tickformat=".0%")
     gx, gy = np.meshgrid(np.arange(nx), np.arange(ny))
-    # the click target: one (invisible) point per cell; Streamlit reports its customdata
+    # The click and hover target: one (invisible) point per cell; Streamlit reports its customdata.
+    # It carries the hover text too (a heat map under it would lose the hover to it), and with no
+    # hover distance limit the nearest centre, i.e. the cell under the mouse, answers anywhere.
     pick = dict(type="scatter", x=gx.ravel(), y=gy.ravel(), mode="markers", name="cells", showlegend=False,
-                customdata=np.stack([gx.ravel(), gy.ravel()], 1), hoverinfo="none",
+                customdata=np.stack([gx.ravel(), gy.ravel()], 1), text=hover.ravel(),
+                hovertemplate="%{text}<extra></extra>",
                 marker=dict(symbol="square", size=max(18, min(60, 360 // max(nx, ny))), opacity=0.0,
                             color="#000000"),
                 selected=dict(marker=dict(opacity=0.0)), unselected=dict(marker=dict(opacity=0.0)))
@@ -82,10 +84,16 @@ def sweep_heatmap(cells: pd.DataFrame, x_labels: list[str], y_labels: list[str],
              "Median sequences to criterion (✗ = none solved" + (f" within {budget:,}" if budget else "") + ")")
     lay = layout(title=title, x=x_title, y=y_title if has_y else "", large=large, uirevision=uirevision,
                  height=110 + 60 * ny if ny > 1 else 220, legend=False)
-    lay.update(hovermode="closest", plot_bgcolor=FAIL_BG, clickmode="event+select", dragmode=False)
+    lay.update(hovermode="closest", hoverdistance=-1, plot_bgcolor=FAIL_BG, clickmode="event+select",
+               dragmode=False)
     lay["xaxis"].update(tickvals=list(range(nx)), ticktext=x_labels, showgrid=False, zeroline=False)
     lay["yaxis"].update(tickvals=list(range(ny)), ticktext=y_labels if has_y else [""], showgrid=False,
                         zeroline=False)
+    # Bias lists ("−4, −6, −8") are long tick labels: the left margin is sized from the longest
+    # one (≈ 0.62 em per character) plus the axis title, so neither is clipped nor overlaps.
+    longest = max((len(t) for t in y_labels), default=0)
+    lay["margin"]["l"] = max(lay["margin"]["l"], int(0.62 * (f - 1) * longest) + 2 * f + 22)
+    lay["yaxis"]["title"]["standoff"] = 10
     if selected is not None:
         i, j = selected
         lay["shapes"] = [dict(type="rect", x0=i - 0.5, x1=i + 0.5, y0=j - 0.5, y1=j + 0.5,

@@ -7,7 +7,7 @@ import streamlit as st
 
 from app.bias_lab import figures as lab_figures
 from app.bias_lab import precomputed
-from app.ui import jobs, state
+from app.ui import figures, jobs, state
 from app.bias_lab import settings as lab_settings
 from lstm_core.sweep import Sweep
 
@@ -53,7 +53,7 @@ def draw_grid(job: jobs.Job | None) -> None:
     selected = st.session_state.get(CELL_KEY)
     kw = dict(x_title=sweep.x.title, y_title=sweep.y.title if sweep.y is not None else "", large=large,
               selected=selected, budget=sweep.train_config.budget)
-    left, right = st.columns(2)
+    left, right = figures.pair(large)
     for where, metric in ((left, "success"), (right, "median")):
         fig, alt = lab_figures.sweep_heatmap(cells, x_labels, y_labels, metric=metric, uirevision=f"bias-{metric}", **kw)
         key = state.wkey(PAGE, f"heat_{metric}")
@@ -94,7 +94,7 @@ def detail(sweep: Sweep, options: list, x_labels: list[str], y_labels: list[str]
     traces = sweep.probe(k)
     for i, (before, after) in enumerate(lab_figures.probe_panels(traces["before"], traces["after"],
                                                         variant=sweep.base.variant, large=large)):
-        cols = st.columns(2)
+        cols = figures.pair(large)
         for c, (fig, alt), when in ((cols[0], before, "before"), (cols[1], after, "after")):
             c.plotly_chart(fig, key=state.wkey(PAGE, f"probe{i}_{when}"), width="stretch", alt=alt)
     st.caption("The probe sequence is generated once from the data seed. Before training the gates sit where "

@@ -10,7 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app.bias_lab import figures as lab_figures
-from app.ui import state
+from app.ui import figures, state
 from lstm_core.sweep_cli import MAX_FILE_BYTES, load_results
 
 PAGE = "bias_lab"
@@ -56,9 +56,9 @@ def section() -> None:
         st.markdown(f"**{name}**: {len(res.results):,} networks — {s['base']['variant']} on {s['task']}, "
                     f"{s['train']['algorithm'].upper()}, lr {s['train']['lr']:g}, budget {res.budget:,} sequences, "
                     f"{len(s['seeds'])} seeds per setting.")
-        kw = dict(x_title=x.title, y_title=y.title if y is not None else "", large=state.large_fonts(),
-                  budget=res.budget)
-        left, right = st.columns(2)
+        large = state.large_fonts()
+        kw = dict(x_title=x.title, y_title=y.title if y is not None else "", large=large, budget=res.budget)
+        left, right = figures.pair(large)
         for where, metric in ((left, "success"), (right, "median")):
             fig, alt = lab_figures.sweep_heatmap(cells, x_labels, y_labels, metric=metric,
                                                  uirevision=f"bias-file-{metric}", **kw)

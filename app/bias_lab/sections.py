@@ -134,7 +134,7 @@ def _draw_abuse(job: jobs.Job | None) -> None:
         return
     sweep, large = job.work, state.large_fonts()
     frame = job.recorder.frame(sweep)
-    c1, c2 = st.columns(2)
+    c1, c2 = figures.pair(large)
     _show(c1, lab_figures.curves(frame, "loss", title="Training loss (same seeds)", y="mean loss per sequence", large=large,
                         uirevision="abuse-loss", log=True), "abuse_loss")
     with c2:
@@ -211,7 +211,7 @@ def _draw_drift(job: jobs.Job | None, plan) -> None:
             rows_h.append((f"input bias {label} ({w})", p[w]["h_prime"], ci, dash))
     t = next(iter(prof.values()))["before"]["t"]
     hmax = next(iter(prof.values()))["before"]["h_prime_max"]
-    c1, c2 = st.columns(2)
+    c1, c2 = figures.pair(large)
     _show(c1, lab_figures.profiles(t, rows_s, title=f"Mean |s(t)| on the probe sequence (seed {seed})", y="|s|", large=large,
                           uirevision="drift-s"), "drift_s")
     _show(c2, lab_figures.profiles(t, rows_h, title=f"Mean h'(s(t)) (its maximum is {hmax:g})", y="h'(s)", large=large,
@@ -222,7 +222,7 @@ def _draw_drift(job: jobs.Job | None, plan) -> None:
         return
     frame = job.recorder.frame(job.work)
     job.csv = frame
-    c3, c4 = st.columns(2)
+    c3, c4 = figures.pair(large)
     for where, col, name in ((c3, "grad_input_gate", "input-gate"), (c4, "grad_cell_input", "cell-input")):
         if col in frame:
             _show(where, lab_figures.curves(frame, col, title=f"‖gradient‖ of the {name} weights (probe sequence)",

@@ -16,6 +16,8 @@ from app.ui.figures import font_size, make_figure
 
 OPEN = (0x00, 0x72, 0xB2)      # Okabe–Ito blue = fully open
 STATE_FILL, EDGE = "#F2F2F2", "#333333"
+# Gate boxes above the data path: names on two lines ("input / gate") so they fit the box.
+GATE_Y, GATE_H = 4.75, 1.35
 
 
 def shade(openness: float) -> str:
@@ -34,6 +36,10 @@ class Box:
     gate: bool = False
     w: float = 1.5
     h: float = 1.0
+
+    def __post_init__(self) -> None:
+        if self.gate and self.h == 1.0:        # gate boxes hold a two-line name and a value
+            self.h = GATE_H
 
 
 class Canvas:
@@ -98,15 +104,15 @@ def _gated_cell(c: Canvas, s: dict, labels: dict, forget: float | None, out_gate
     c.box(Box(1.6, y, labels["g"], s[labels["g_key"]]))
     c.arrow(2.35, y, 3.02, y)
     c.op(3.3, y, "×")
-    c.box(Box(3.3, 4.6, "input gate", s[labels["ig"]], gate=True))
-    c.arrow(3.3, 4.1, 3.3, y + 0.3)
+    c.box(Box(3.3, GATE_Y, "input<br>gate", s[labels["ig"]], gate=True))
+    c.arrow(3.3, GATE_Y - GATE_H / 2, 3.3, y + 0.3)
     c.arrow(3.58, y, 4.6, y)
     c.box(Box(5.4, y, labels["state"], s[labels["state_key"]]))
     if forget is None:
         c.loop(5.4, y, "× 1 (CEC)", below=True)
     else:
         c.loop(5.4, y, "", below=True)
-        c.box(Box(7.0, 0.45, "forget gate", forget, gate=True, h=0.8))
+        c.box(Box(7.0, 0.45, "forget gate", forget, gate=True, w=1.9, h=0.8))
         c.arrow(6.25, 0.45, 5.75, y - 1.05)         # the forget gate scales the self-loop
         c.text(4.35, y - 1.2, "× forget", size=c.f - 1)
     c.arrow(6.2, y, 6.7, y)
@@ -116,12 +122,12 @@ def _gated_cell(c: Canvas, s: dict, labels: dict, forget: float | None, out_gate
     else:
         c.arrow(8.1, y, 8.62, y)
         c.op(8.9, y, "×")
-        c.box(Box(8.9, 4.6, "output gate", out_gate, gate=True))
-        c.arrow(8.9, 4.1, 8.9, y + 0.3)
+        c.box(Box(8.9, GATE_Y, "output<br>gate", out_gate, gate=True))
+        c.arrow(8.9, GATE_Y - GATE_H / 2, 8.9, y + 0.3)
         c.arrow(9.18, y, 9.7, y)
     c.text(9.6, y - 0.7, f"{labels['out']}<br><b>{s[labels['out_key']]:.3g}</b>")
     if peep:
-        for gx, gy in ((3.3, 4.1), (8.9, 4.1)):
+        for gx, gy in ((3.3, GATE_Y - GATE_H / 2), (8.9, GATE_Y - GATE_H / 2)):
             c.arrow(5.4, y + 0.5, gx + (0.4 if gx < 5 else -0.4), gy, dash=True)
         c.text(5.4, 3.55, "peepholes (dashed)", size=c.f - 2, colour="#555555")
 
@@ -140,14 +146,14 @@ def cell_diagram(cfg: lc.ModelConfig, s: dict, unit_label: str, t: int, large: b
     elif v == "gru":
         y = 2.3
         c.box(Box(1.2, y, "h(t−1)", s["h_prev"]))
-        c.box(Box(3.2, 4.6, "reset gate r", s["r"], gate=True))
+        c.box(Box(3.2, GATE_Y, "reset<br>gate r", s["r"], gate=True))
         c.arrow(1.95, y, 4.3, y)
-        c.arrow(3.2, 4.1, 3.2, y + 0.05)
-        c.box(Box(5.1, y, "candidate n", s["n"], w=1.6))
-        c.box(Box(7.3, 4.6, "update gate z", s["z"], gate=True, w=1.7))
+        c.arrow(3.2, GATE_Y - GATE_H / 2, 3.2, y + 0.05)
+        c.box(Box(5.1, y, "candidate<br>n", s["n"], w=1.6, h=1.3))
+        c.box(Box(7.3, GATE_Y, "update<br>gate z", s["z"], gate=True))
         c.op(7.3, y, "mix")
         c.arrow(5.9, y, 7.02, y)
-        c.arrow(7.3, 4.1, 7.3, y + 0.3)
+        c.arrow(7.3, GATE_Y - GATE_H / 2, 7.3, y + 0.3)
         c.notes.append(dict(x=7.3, y=y - 0.3, ax=1.2, ay=y - 0.5, xref="x", yref="y", axref="x", ayref="y",
                             text="", showarrow=True, arrowhead=2, arrowcolor=EDGE))
         c.text(4.2, 1.2, "z × h(t−1)", size=c.f - 1)
@@ -175,9 +181,10 @@ def cell_diagram(cfg: lc.ModelConfig, s: dict, unit_label: str, t: int, large: b
                 "net_fb": "no gates: only the self-loop u carries the past",
                 "act_fb": "no gates: only the self-loop v carries the past"}[kind]
         c.text(5.0, 0.4, note, size=c.f - 1, colour="#555555")
-    title = f"{v} — {unit_label}, step t = {t}"
+    name = cfg.record.title
+    title = f"{name} — {unit_label}, step t = {t}"
     fig = c.figure(title, large)
-    alt = (f"Diagram of the {v} cell ({unit_label}). Gate boxes are shaded from white (closed) to blue "
+    alt = (f"Diagram of the {name} cell ({unit_label}). Gate boxes are shaded from white (closed) to blue "
            "(open) by their activation at the current step, with the value printed; state boxes show "
            "their current values.")
     return fig, alt

@@ -89,6 +89,6 @@ def panels(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool) -> N
                "follow every step." if cursor is None else
                f"The dotted line in each chart marks the current step, t = {cursor}.")
     charts = figures.step_panels(cfg.variant, cfg.block_size, data, unit, labels[unit], cursor, large)
-    grid = st.columns(2) + st.columns(2)
+    grid = figures.pair(large) + figures.pair(large)
     for i, (fig, alt) in enumerate(charts):
         figures.show(fig, alt, state.wkey(PAGE, f"panel{i}"), grid[i])

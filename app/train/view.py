@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app.step import equations
-from app.ui import controls, state
+from app.ui import controls, figures, state
 from app.train import figures as train_figures
 from app.train import settings as train_settings
 from app.train import run as train_run
@@ -19,8 +19,11 @@ SLOW_EVERY = 2.0          # seconds between redraws of the probe and gradient ch
 
 
 def buttons(run: train_run.LiveRun, has_a: bool) -> None:
-    cols = st.columns([1.1, 1, 1.5, 1.3, 3])
-    b = dict(on_click=press, width="stretch")
+    # One row of buttons each as wide as its label (fixed column widths cut "Clear run A" to
+    # "Clear ru…" with large fonts at 1280 × 720); on a narrow window the row wraps.
+    row = st.container(horizontal=True, gap="small")
+    cols = [row] * 4
+    b = dict(on_click=press, width="content")
     if run.status == "idle":
         cols[0].button("Start", key=state.wkey(PAGE, "start"), type="primary", icon=":material/play_arrow:",
                        args=("start",), **b)
@@ -96,7 +99,7 @@ def curves(was_running: bool, large: bool) -> None:
     task = tr.task
     mask = run.probe.mask[:, 0]
     st.subheader("Training curves")
-    c1, c2 = st.columns(2)
+    c1, c2 = figures.pair(large)
     show(c1, train_figures.loss_chart(run.curves, a, loss_name="cross-entropy" if task.loss == "ce" else "squared error",
                            large=large), "loss",
          f"Mean loss per training sequence since the previous point: "
@@ -124,12 +127,12 @@ def inside(large: bool) -> None:
     gates, states, outputs = train_figures.probe_panels(cfg.variant, cfg.block_size, probe, unit, labels[unit],
                                                         large, tr.task.symbols)
     every = f" While training, these charts are redrawn every {SLOW_EVERY:g} s." if run.active else ""
-    c3, c4 = st.columns(2)
+    c3, c4 = figures.pair(large)
     show(c3, gates, "gates", "The network as it is now reads a fixed probe sequence (generated once from the "
          "seed), so the change you see is learning, not new data. " + (cfg.record.gate_text or cfg.record.no_gates_note)
          + " " + train_figures.gate_readout(cfg.variant, cfg.block_size, probe, unit) + every)
     show(c4, states, "states", cfg.record.state_text)
-    c5, c6 = st.columns(2)
+    c5, c6 = figures.pair(large)
     show(c5, outputs, "outputs", train_figures.outputs_caption(cfg.n_out, tr.task.symbols))
     how = {"rtrl": "the 1997 truncated gradient: error flows back only through the cell state",
            "bptt": "exact backpropagation through time",

@@ -228,8 +228,11 @@ def reset_button(page: str, schema: Schema, group: str, names: Callable[[], Iter
                  icon=":material/restart_alt:", help="Put this group back to the values the papers used.")
 
 
-def render_fields(page: str, schema: Schema, names: Iterable[str], where: Any = st) -> dict[str, Any]:
-    return {n: schema[n].render(page, where) for n in names}
+def render_fields(page: str, schema: Schema, names: Iterable[str], where: Any = st,
+                  disabled: Iterable[str] = ()) -> dict[str, Any]:
+    """Draw the fields ``names``; those in ``disabled`` are drawn greyed out (they would change nothing)."""
+    off = set(disabled)
+    return {n: schema[n].render(page, where, disabled=n in off) for n in names}
 
 
 # ----------------------------------------------------------------------------- network settings

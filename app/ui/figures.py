@@ -319,6 +319,17 @@ LOCAL_FEEDBACK_TEXT = (
 
 
 # ----------------------------------------------------------------------------- drawing
+def pair(large: bool) -> tuple[Any, Any]:
+    """Two places for two charts: side by side, or on a projector (large fonts) one above the other
+    at full width, so chart titles and button labels are not cut off (seen at 1280 × 720)."""
+    import streamlit as st   # here, so the builders above stay importable without Streamlit
+
+    if large:
+        return st.container(), st.container()
+    c1, c2 = st.columns(2)
+    return c1, c2
+
+
 def show(fig: go.Figure, alt: str, key: str, where: Any = None, config: dict | None = None,
          caption: bool = True) -> None:
     """Draw a figure in a box of fixed height, with its alt text (also shown as a caption).

@@ -151,11 +151,14 @@ APP_IDLE = """() => { const app = document.querySelector("[data-testid='stApp']"
     && !document.querySelector("[data-testid='stStatusWidget']")
     && document.querySelectorAll("[data-testid='stMain'] [data-testid='stElementContainer']").length > 0; }"""
 
-# Idle, and every visible Plotly chart has been drawn (its layout computed) — a state to wait
-# on before a screenshot, instead of a fixed sleep.
+# Idle, and every visible Plotly chart element has its plot drawn (Streamlit loads Plotly lazily:
+# the element shows a grey placeholder until its .js-plotly-plot exists and has a layout) — a
+# state to wait on before a screenshot, instead of a fixed sleep.
 CHARTS_DRAWN = """() => { if (!(""" + APP_IDLE + """)()) return false;
-  const plots = [...document.querySelectorAll('.js-plotly-plot')].filter(p => p.getBoundingClientRect().width > 0);
-  return plots.every(p => p._fullLayout && !p._transitioning); }"""
+  const charts = [...document.querySelectorAll("[data-testid='stPlotlyChart']")]
+    .filter(c => c.getBoundingClientRect().width > 0);
+  return charts.every(c => { const p = c.querySelector('.js-plotly-plot');
+    return !!p && !!p._fullLayout && !p._transitioning; }); }"""
 
 
 def settle(page, timeout_ms: int = 30_000) -> None:
@@ -175,7 +178,8 @@ def record_measurement(key: str, value) -> None:
 
 def screenshot(page, name: str) -> Path:
     """Save a full-page screenshot to SCREENSHOT_DIR/<name>.png (docs/screenshots only under
-    `make screenshots`) and return its path."""
+    `make screenshots`) and return its path. Waits for every visible chart to be drawn first."""
+    settle(page)
     SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOT_DIR / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)

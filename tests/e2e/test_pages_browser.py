@@ -142,7 +142,13 @@ def test_gradient_flow_page_redraws_on_a_slider(streamlit_server, page):
     assert page.locator("[data-testid='stPlotlyChart']").count() >= 2
     expect(page.get_by_text("forgetting condition holds")).to_be_visible()
     screenshot(page, "gradient-flow")
-
+    # first sight is the 1997 cell vs the RNN: the forget-gate bias is greyed out until a
+    # forget-gate LSTM is on the chart, which the button beside the chart adds
+    expect(thumb(page, "Forget-gate bias")).to_be_disabled()
+    page.get_by_role("button", name="Add the forget-gate LSTMs").click()
+    expect(page.get_by_role("button", name="Add the forget-gate LSTMs")).to_have_count(0)
+    wait_for_app(page)
+    expect(thumb(page, "Forget-gate bias")).to_be_enabled()
     record("gradient_flow_slider_to_chart", measure(page, "Forget-gate bias", chart=0),
            "Gradient flow: forget-gate bias slider (one key press) -> error-flow chart redrawn")
     # v beyond 2 breaks the forgetting condition, and the page says so

@@ -1,0 +1,31 @@
+"""The app's pages, in sidebar order: read by the router (``app/main.py``) and by Home's lesson cards."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+PAGES_DIR = Path(__file__).resolve().parent.parent.parent / "pages"
+
+
+class Route(NamedTuple):
+    file: str        # in pages/
+    title: str
+    icon: str
+    url_path: str
+
+
+# The first existing entry is the default page; it is served at the root URL "/" (its url_path
+# only has to be unique; "/home" is "Page not found").
+PAGES: tuple[Route, ...] = (
+    Route("home.py", "Home", ":material/home:", "home"),
+    Route("step.py", "Step through a cell", ":material/step_into:", "step"),
+    Route("train.py", "Train and watch", ":material/monitoring:", "train"),
+    Route("gradient_flow.py", "Gradient flow", ":material/waterfall_chart:", "gradient-flow"),
+    Route("theory.py", "Theory", ":material/menu_book:", "theory"),
+    Route("bias_lab.py", "Bias lab", ":material/tune:", "bias-lab"),
+    Route("experiments.py", "Paper experiments", ":material/science:", "experiments"),
+)
+
+
+def route(file: str) -> Route:
+    return next(r for r in PAGES if r.file == file)
