@@ -155,3 +155,16 @@ def test_notes_from_the_results_file_are_sentences_not_a_python_list():
     base = pd.DataFrame([{"command": "python -m lstm_core.experiments adding", "notes": ["1 diverged", "lr 0.5"]}])
     text = ef.comparison_notes(preset=PRESETS["adding"], baseline=base, here=None)
     assert "1 diverged; lr 0.5" in text and "[" not in text and "'" not in text
+
+
+def test_the_page_reads_the_committed_results_of_the_reproduction_command():
+    """The page's results file is the repository's docs/results.json (a wrong path once hid every
+    baseline behind "no results file yet"): its rows reach the default page's comparison table."""
+    assert results_file.DOCS == Path(__file__).resolve().parents[1] / "docs"
+    committed = json.loads((results_file.DOCS / "results.json").read_text())
+    names = {r["name"] for r in (committed["results"] if isinstance(committed, dict) else committed)}
+    at = open_exp()
+    table = at.dataframe[1].value
+    shown = table[table.source.str.startswith("reproduction command")]
+    assert at.session_state["experiments.experiment"] in names and len(shown) >= 1
+    assert not any("no results file" in c.value for c in at.caption)

@@ -43,6 +43,12 @@ def _hover(r: Any, x_title: str, y_title: str, has_y: bool) -> str:
     return "<br>".join(lines_)
 
 
+def _wrap(label: str, per_line: int) -> str:
+    """'−1, −3, −5' -> '−1, −3,<br>−5' (at most ``per_line`` values on a line)."""
+    parts = label.split(", ")
+    return ",<br>".join(", ".join(parts[i:i + per_line]) for i in range(0, len(parts), per_line))
+
+
 def sweep_heatmap(cells: pd.DataFrame, x_labels: list[str], y_labels: list[str], *, x_title: str,
                   y_title: str, metric: str, large: bool, uirevision: str,
                   selected: tuple[int, int] | None = None, budget: int | None = None) -> Chart:
@@ -86,7 +92,14 @@ def sweep_heatmap(cells: pd.DataFrame, x_labels: list[str], y_labels: list[str],
                  height=110 + 60 * ny if ny > 1 else 220, legend=False)
     lay.update(hovermode="closest", hoverdistance=-1, plot_bgcolor=FAIL_BG, clickmode="event+select",
                dragmode=False)
-    lay["xaxis"].update(tickvals=list(range(nx)), ticktext=x_labels, showgrid=False, zeroline=False)
+    # x labels side by side must fit the plot (about 24 characters in half a page): longer bias
+    # lists go on two or more lines, never rotated onto the axis title
+    per_line = 99 if nx * max((len(t) for t in x_labels), default=0) <= 24 else 2
+    ticks = [_wrap(t, per_line) for t in x_labels]
+    extra = max(t.count("<br>") for t in ticks) if ticks else 0
+    lay["xaxis"].update(tickvals=list(range(nx)), ticktext=ticks, showgrid=False, zeroline=False, tickangle=0)
+    lay["margin"]["b"] += int(extra * 1.25 * f)
+    lay["height"] += int(extra * 1.25 * f)
     lay["yaxis"].update(tickvals=list(range(ny)), ticktext=y_labels if has_y else [""], showgrid=False,
                         zeroline=False)
     # Bias lists ("−4, −6, −8") are long tick labels: the left margin is sized from the longest

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"     # the repository's docs/
 COLUMNS = ["name", "title", "settings", "trials", "solved", "diverged", "median", "low", "high", "budget",
            "wall", "reduced", "paper_sequences", "command", "notes"]
 
