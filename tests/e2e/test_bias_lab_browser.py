@@ -44,16 +44,32 @@ def train_and_wait(page, button: str, timeout_ms: int) -> float:
     return elapsed
 
 
-def click_cell(page, chart: int, i: int, j: int, nx: int, ny: int) -> None:
-    """Click the centre of heat-map cell (i, j) (x from the left, y from the bottom)."""
-    area = page.locator(CHARTS).nth(chart).locator(".nsewdrag").first
-    area.scroll_into_view_if_needed()
-    box = area.bounding_box()
-    x = box["x"] + (i + 0.5) / nx * box["width"]
-    y = box["y"] + (1 - (j + 0.5) / ny) * box["height"]
-    page.mouse.move(x, y)
-    expect(page.locator(CHARTS).nth(chart).locator(".hoverlayer .hovertext").first).to_be_visible()
-    page.mouse.click(x, y)
+def click_cell(page, chart: int, i: int, j: int, nx: int, ny: int, chosen) -> None:
+    """Click the centre of heat-map cell (i, j) (x from the left, y from the bottom), then wait
+    until ``chosen`` (a locator) is visible.
+
+    Plotly turns a click into a selected point only if the same plot has just reported the hover
+    under the mouse; a redraw between hover and click (a late rerun on a busy machine) drops the
+    click. So the click is repeated, from a fresh hover, until the page shows the chosen cell.
+    """
+    plot = page.locator(CHARTS).nth(chart)
+    for attempt in range(4):
+        area = plot.locator(".nsewdrag").first
+        area.scroll_into_view_if_needed()
+        box = area.bounding_box()
+        x = box["x"] + (i + 0.5) / nx * box["width"]
+        y = box["y"] + (1 - (j + 0.5) / ny) * box["height"]
+        page.mouse.move(x - 3, y - 3)
+        page.mouse.move(x, y)
+        expect(plot.locator(".hoverlayer .hovertext").first).to_be_visible()
+        page.mouse.click(x, y)
+        try:
+            expect(chosen).to_be_visible(timeout=30_000)
+            return
+        except AssertionError:
+            if attempt == 3:
+                raise
+            wait_for_app(page)
 
 
 def test_small_sweep_heatmaps_and_a_clicked_cell(streamlit_server, page):
@@ -74,8 +90,8 @@ def test_small_sweep_heatmaps_and_a_clicked_cell(streamlit_server, page):
     settle(page)
     screenshot(page, "bias_lab")
 
-    click_cell(page, 0, 0, 0, 3, 3)               # input 0, −2, −4 | output 0, −2, −4 (solves: deterministic)
-    expect(page.get_by_text("Network ", exact=False).filter(has_text="seed 0").first).to_be_visible()
+    chosen = page.get_by_text("Network ", exact=False).filter(has_text="seed 0").first
+    click_cell(page, 0, 0, 0, 3, 3, chosen)        # input 0, −2, −4 | output 0, −2, −4 (solves: deterministic)
     expect(page.locator(CHARTS)).to_have_count(8)    # 2 heat maps + gates, states, outputs × before/after
     expect(page.locator(CHARTS).nth(2)).to_contain_text("before training")
     expect(page.locator(CHARTS).nth(3)).to_contain_text("after training")
