@@ -329,7 +329,7 @@ def flow_curve(at: AppTest, which: str, name: str) -> np.ndarray:
 def test_gradient_flow_default_curves_are_the_cores_error_flow():
     at = open_page("gradient_flow")
     assert not errors(at)
-    gf = page_module("gradient_flow")
+    gf = importlib.import_module("app.gradient_flow.flow")
     v = gf.DEFAULTS
     xs = np.random.default_rng(v["seed"]).uniform(-1, 1, size=(v["T"], 1, gf.N_IN))
     for variant in v["variants"]:
@@ -407,7 +407,7 @@ def test_gradient_flow_upload_refuses_other_files_with_a_clear_error():
     model = lc.ModelConfig(variant="rnn", n_in=2, n_out=1).to_json().encode()
     at.file_uploader[0].set_value(("rnn.json", model, "application/json")).run()
     assert any("loads only configurations saved on itself" in e for e in errors(at))
-    gf = page_module("gradient_flow")
+    gf = importlib.import_module("app.gradient_flow.flow")
     doc = export.config_document(gf.PAGE, None, {**gf.DEFAULTS, "T": 30})
     at.file_uploader[0].set_value(("mine.json", doc.encode(), "application/json")).run()
     assert not errors(at) and at.slider(key="gradient_flow.T").value == 30

@@ -1,0 +1,94 @@
+"""Paper experiments, the run side: the page's settings, what a run changes against the paper
+(REDUCED), the caps check, the population trainer a "Run" starts and its result as numbers.
+
+The page (``pages/experiments.py``) draws; this module decides. A run is ``trials`` networks of
+one paper preset trained together as one population (``app.ui.jobs``), never re-run on page load.
+"""
+from __future__ import annotations
+
+from app.ui import controls, jobs, limits, state
+from app.ui.controls import Field
+from lstm_core.training import PRESETS, Preset
+
+PAGE = "experiments"
+EXP_MAX_BUDGET, EXP_MAX_TRIALS = limits.EXPERIMENT_MAX_BUDGET, limits.EXPERIMENT_MAX_TRIALS
+SCHEMA = controls.Schema([
+    # Default: an experiment a first "Run" wins here in under a minute (1997 exp. 2b, reduced to 1,000
+    # correct in a row; measured 3 of 4 networks solved at 1,758–3,420 sequences, 50 s with the machine
+    # shared). Its paper-size settings are one click away ("Paper-size settings").
+    Field("experiment", "Experiment", "choice", "long_lag_random", choices=tuple(PRESETS), widget="select",
+          fmt=lambda n: f"{PRESETS[n].title} — {PRESETS[n].paper}"),
+    Field("trials", "Trials (networks, seeds 0 … n−1)", "int", 4, 1, EXP_MAX_TRIALS, 1, widget="slider"),
+    Field("reduced", "Use the preset's documented reductions", "bool", True, widget="toggle",
+          help="E.g. T = 50 instead of 100, or a shorter criterion streak; the result is labelled REDUCED."),
+    Field("budget", "Budget (sequences per network)", "int", 5000, 10, EXP_MAX_BUDGET, 500, widget="number",
+          help="Fewer sequences than the preset's budget also make the run REDUCED."),
+    controls.seed_field(),
+])
+DEFAULTS = SCHEMA.defaults()
+
+
+def reductions(p: Preset, values: dict) -> list[str]:
+    """What this page's run changes with respect to the paper preset, in words."""
+    out = []
+    if values["reduced"] and p.reduced:
+        out.append(p.reduced.get("note", "the preset's reductions"))
+    if values["budget"] < p.train.budget:
+        out.append(f"budget {values['budget']:,} sequences per network (preset: {p.train.budget:,})")
+    return out
+
+
+def paper_size(values: dict) -> dict:
+    """The chosen experiment's paper settings: no reductions, the preset's budget as far as a run
+    here may go (``limits.STEP_CAP``; beyond it the reproduction command runs the rest)."""
+    p = PRESETS[values["experiment"]]
+    cap = limits.STEP_CAP // p.build_task(False).max_length
+    return {"reduced": False, "budget": max(10, min(p.train.budget, EXP_MAX_BUDGET, cap))}
+
+
+def use_paper_size(values: dict) -> None:
+    """Button callback (runs before the script): show the paper-size settings in the widgets."""
+    SCHEMA.apply(PAGE, paper_size(values))
+
+
+def check(values: dict) -> bool:
+    """ValueError if the run would be too big for a shared server (nothing is built)."""
+    p = PRESETS[values["experiment"]]
+    task = p.build_task(values["reduced"] and bool(p.reduced))
+    limits.check_steps(values["budget"], task.max_length, "a run here", "use the reductions")
+    return True
+
+
+def make_trainer(values: dict):
+    check(values)
+    p = PRESETS[values["experiment"]]
+    reduced = values["reduced"] and bool(p.reduced)
+    return p.trainer(trials=values["trials"], reduced=reduced, budget=values["budget"], seed=values["seed"],
+                     probe=False)
+
+
+def start(values: dict) -> None:
+    try:
+        trainer = make_trainer(values)
+    except state.USER_ERRORS as e:
+        state.flash(PAGE, f"Cannot start this run: {e}")
+        return
+    p = PRESETS[values["experiment"]]
+    label = f"{values['trials']} networks of “{p.title}”, one population"
+    jobs.start(PAGE, "run", jobs.Job(jobs.TrainerWork(trainer), label, dict(values)))
+
+
+def here_result(job: jobs.Job | None, values: dict) -> dict | None:
+    """This page's run as numbers (only if it is of the chosen experiment)."""
+    if job is None or job.settings["experiment"] != values["experiment"]:
+        return None
+    tr = job.work.trainer
+    res = tr.results()
+    p = PRESETS[job.settings["experiment"]]
+    red = reductions(p, job.settings)
+    return {"trials": len(res), "solved": int((res.status == "solved").sum()),
+            "running": int((res.status == "running").sum()),
+            "solved_at": [None if v is None or v != v else int(v) for v in res.solved_at],
+            "budget": tr.config.budget, "wall": job.elapsed, "reduced": bool(red),
+            "label": (f"{tr.config.algorithm}, lr {tr.config.lr:g}; criterion: {tr.criterion}"
+                      + (f"; REDUCED: {'; '.join(red)}" if red else ""))}

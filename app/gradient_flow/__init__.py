@@ -1,0 +1,1 @@
+"""Gradient flow page: settings and computation (``flow``)."""
