@@ -168,3 +168,16 @@ def test_the_page_reads_the_committed_results_of_the_reproduction_command():
     shown = table[table.source.str.startswith("reproduction command")]
     assert at.session_state["experiments.experiment"] in names and len(shown) >= 1
     assert not any("no results file" in c.value for c in at.caption)
+
+
+def test_a_narrow_range_of_sequences_still_gets_labelled_ticks():
+    """Within less than a decade (e.g. 1,758–5,680) one tick per decade would leave one tick or
+    none under the axis title: the chart then labels 1, 2 and 5 × powers of ten."""
+    from app.experiments import figures as experiment_figures
+    here = {"trials": 4, "solved": 3, "running": 0, "solved_at": [1758, 2125, 3420, None], "budget": 5000,
+            "wall": 1.0, "reduced": True, "label": ""}
+    base = pd.DataFrame(columns=results_file.COLUMNS)
+    fig, _ = experiment_figures.comparison_chart(paper=5680, baseline=base, here=here, large=False, title="t")
+    assert fig.layout.xaxis.dtick == "D2"
+    fig, _ = experiment_figures.comparison_chart(paper=74000, baseline=base, here=here, large=False, title="t")
+    assert fig.layout.xaxis.dtick == 1

@@ -63,7 +63,10 @@ def comparison_chart(*, paper: float | None, baseline: pd.DataFrame, here: dict 
                              hovertemplate=f"{failed} not solved within %{{x:,.0f}}<extra></extra>"))
     lay = layout(title=title, x="training sequences to criterion (log scale)", y="", large=large,
                  uirevision="exp-compare", height=120 + 45 * max(len(rows), 1), legend=False)
-    lay["xaxis"].update(type="log", exponentformat="none", dtick=1)     # one tick per decade
+    # One tick per decade; within less than a decade that can be one tick or none, so then 1, 2, 5.
+    xs = [x for d in data for x in np.atleast_1d(d["x"]) if x and np.isfinite(x) and x > 0]
+    wide = bool(xs) and max(xs) / min(xs) >= 10
+    lay["xaxis"].update(type="log", exponentformat="none", dtick=1 if wide else "D2")
     lay["yaxis"].update(categoryorder="array", categoryarray=rows[::-1], type="category")
     lay["hovermode"] = "closest"
     lay["margin"].update(r=40, l=110)          # room for the row labels
@@ -86,7 +89,8 @@ def comparison_table(*, preset: Any, baseline: pd.DataFrame, here: dict | None) 
     for _, r in baseline.iterrows():
         rows.append({"source": "reproduction command" + (" (REDUCED)" if r.reduced else ""),
                      "trials solved": f"{r.solved}/{r.trials}",
-                     "median sequences (range)": f"{_fmt(r['median'])} ({_fmt(r.low)}–{_fmt(r.high)})",
+                     "median sequences (range)": (f"{_fmt(r['median'])} ({_fmt(r.low)}–{_fmt(r.high)})"
+                                                  if r.solved else "—"),
                      "budget / network": _fmt(r.budget), "wall time": f"{_fmt(r.wall)} s"})
     if here is not None:
         at = np.array([v for v in here["solved_at"] if v is not None], dtype=float)
