@@ -61,7 +61,8 @@ def page() -> None:
         "gates and their bias initialisations do. Every number on screen comes from a small NumPy core "
         "that steps the real cells one timestep at a time, with exact gradients."
     )
-    left, right = st.columns([2, 1])
+    # On a projector (large fonts) the chart gets the full width (its title was cut at 1280 × 720).
+    left, right = (st.container(), st.container()) if large else st.columns([2, 1])
     try:
         data = headline()
         curves = [figures.relative_flow(f"{name} ({flow_state(name)})", *data[name]) for name in HEADLINE]
