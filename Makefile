@@ -9,6 +9,7 @@
 #   make screenshots  run the browser tests writing docs/screenshots + docs/measurements.json
 #   make constraints  rewrite constraints.txt from the installed (tested) versions
 #   make bench        run the benchmarks in benchmarks/*.py
+#   make bias-baseline  rewrite docs/bias_baseline.json, the sweep the Bias lab shows before one is trained
 #
 # Every pip install is constrained by constraints.txt (every transitive version pinned).
 #
@@ -49,7 +50,7 @@ DEV_STAMP      := $(VENV)/.stamp-dev-$(call hash,requirements.txt requirements-d
 TORCH_STAMP    := $(VENV)/.stamp-torch$(TORCH_VERSION)
 EDITABLE_STAMP := $(VENV)/.stamp-editable-$(shell (cat pyproject.toml; echo $(PKG_DIRS)) | sha256sum | cut -c1-12)
 
-.PHONY: help run test test-torch torch-fixtures screenshots constraints bench install install-dev install-torch chromium clean
+.PHONY: bias-baseline help run test test-torch torch-fixtures screenshots constraints bench install install-dev install-torch chromium clean
 
 help:
 	@echo "make run    - install (first time) and start the app at http://localhost:8501"
@@ -130,6 +131,14 @@ bench: install
 	@shopt -s nullglob; files=(benchmarks/*.py); \
 	if [ $${#files[@]} -eq 0 ]; then echo "no benchmarks yet (benchmarks/*.py)"; exit 0; fi; \
 	for f in "$${files[@]}"; do echo "== $$f"; $(VPY) "$$f"; done
+
+# The Bias lab's picture on arrival: its default grid (lstm1997, two_sequence T = 50, input x output
+# gate biases) with 16 seeds per cell and a 3,000-sequence budget, trained by the sweep command.
+bias-baseline: install-dev
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 $(VPY) -m lstm_core.sweep --variant lstm1997 --task two_sequence \
+	    --set T=50 --model n_blocks=3 block_size=1 init_range=0.1 --x input --x-values 0,-1,-2,-3 --x-step -2 \
+	    --y output --y-values 0,-2,-4 --y-step -2 --seeds 16 --algorithm rtrl --lr 1 --budget 3000 --streak 100 \
+	    --goal 0.05 --out docs/bias_baseline.json --state .scratch/bias_baseline.units.jsonl --workers 1
 
 clean:
 	rm -rf $(VENV) .pytest_cache *.egg-info

@@ -14,7 +14,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app.ui.routes import PAGES, PAGES_DIR
-from app.ui.zoom import keep_zoom
+from app.ui import live, state
 
 
 def build_pages() -> list:
@@ -31,13 +31,15 @@ def build_pages() -> list:
 
 
 def main() -> None:
-    st.set_page_config(page_title="Gate Lab", layout="wide")
+    state.display_from_url()      # ?present=1 folds the sidebar away from the first view on
+    st.set_page_config(page_title="Gate Lab", layout="wide",
+                       initial_sidebar_state="collapsed" if state.presenting() else "auto")
     pages = build_pages()
     if not pages:
         st.error(f"No pages found in {PAGES_DIR}.")
         return
-    with st.sidebar:
-        keep_zoom()           # live updates re-create Plotly charts; this keeps the user's zoom
+    live.ensure_plotly_js()   # the live charts' Plotly.js, served from app/static
+    live.reset()              # a full run re-creates every live chart: send whole figures
     st.navigation(pages).run()
 
 

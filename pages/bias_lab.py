@@ -23,7 +23,7 @@ def page() -> None:
     state.display_options()
     controls.start_page(PAGE, SCHEMA, DEFAULTS)
     st.title("Bias lab")
-    st.caption("How gate-bias initialisation decides whether an LSTM learns: grids of bias settings × seeds trained "
+    state.intro("How gate-bias initialisation decides whether an LSTM learns: grids of bias settings × seeds trained "
                "together as one vectorised population, and the 1997 paper's two pathologies measured directly.")
     view = SCHEMA["view"].render(PAGE)
     sidebar(view)

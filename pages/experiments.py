@@ -38,7 +38,7 @@ def page() -> None:
     large = state.display_options()
     controls.start_page(PAGE, SCHEMA, DEFAULTS)
     st.title("Paper experiments")
-    st.caption("The experiments of Hochreiter & Schmidhuber 1997, Gers, Schraudolph & Schmidhuber 2002 and "
+    state.intro("The experiments of Hochreiter & Schmidhuber 1997, Gers, Schraudolph & Schmidhuber 2002 and "
                "Frasconi, Gori & Soda 1992 with the papers' settings and reported results, the results of the "
                "reproduction command, and a run you can start here.")
     results, source = results_file.load()

@@ -19,7 +19,7 @@ def page() -> None:
     large = state.display_options()
     controls.start_page(PAGE, SCHEMA, DEFAULTS)
     st.title("Gradient flow: vanishing vs CEC")
-    st.caption("One random input sequence goes through each network; an error is injected at the last step and "
+    state.intro("One random input sequence goes through each network; an error is injected at the last step and "
                "followed back in time by the exact backward pass. The curves show how much of it reaches each "
                "earlier state (relative to the last step), on a log scale. First the 1997 cell against the RNN; "
                "then add the forget-gate LSTMs and move the forget-gate bias.")

@@ -7,7 +7,7 @@ from streamlit.errors import StreamlitAPIException
 
 import lstm_core as lc
 from lstm_core.variants import variant as variant_record
-from app.ui import figures, routes, state
+from app.ui import figures, routes, state, urlstate
 
 T, SEED = 60, 0
 # The headline networks: a tanh RNN whose recurrent matrix has all singular values 0.8 (so
@@ -52,15 +52,15 @@ def headline() -> dict:
 def page() -> None:
     """The page: introduction, live headline chart, guided path."""
     large = state.display_options()
-    if st.query_params:       # Home has no settings: keep its URL clean
-        st.query_params.clear()
+    urlstate.write("")        # Home has no settings: only the display switches stay in its URL
     st.title("Gate Lab")
-    st.write(
-        "Gate Lab is a browser lab for teaching and exploring how recurrent cells work: why a plain "
-        "RNN forgets, how the 1997 LSTM's **constant error carousel** keeps error flowing, and what the "
-        "gates and their bias initialisations do. Every number on screen comes from a small NumPy core "
-        "that steps the real cells one timestep at a time, with exact gradients."
-    )
+    if not state.presenting():
+        st.write(
+            "Gate Lab is a browser lab for teaching and exploring how recurrent cells work: why a plain "
+            "RNN forgets, how the 1997 LSTM's **constant error carousel** keeps error flowing, and what the "
+            "gates and their bias initialisations do. Every number on screen comes from a small NumPy core "
+            "that steps the real cells one timestep at a time, with exact gradients."
+        )
     # On a projector (large fonts) the chart gets the full width (its title was cut at 1280 × 720).
     left, right = (st.container(), st.container()) if large else st.columns([2, 1])
     try:

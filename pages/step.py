@@ -10,7 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app.step import equations
-from app.step.player import PLAY_KEY, PLAY_LABELS, is_playing, on_play_change, panel_key, panels, player
+from app.step.player import PLAY_KEY, PLAY_LABELS, is_playing, on_play_change, player
 from app.step.settings import DEFAULTS, PAGE, SCHEMA, compute
 from app.ui import controls, export, state
 
@@ -20,7 +20,7 @@ def page() -> None:
     large = state.display_options()
     controls.start_page(PAGE, SCHEMA, DEFAULTS)
     st.title("Step through a cell")
-    st.caption("Pick a cell and an input sequence, then play it or step one timestep at a time: the "
+    state.intro("Pick a cell and an input sequence, then play it or step one timestep at a time: the "
                "diagram shades each gate by how open it is, the equations show this step's numbers. "
                "The network is untrained; its first settings use milder gate biases (−1, −2) and larger "
                "weights (±1) than the adding experiment (−3, −6 and ±0.1, which leave an untrained cell "
@@ -57,10 +57,7 @@ def page() -> None:
     c_play.segmented_control("Playback", ["play", "pause"], format_func=PLAY_LABELS.get, key=PLAY_KEY,
                              required=True, on_change=on_play_change, args=(T,))
     speed = SCHEMA["speed"].render(PAGE, c_speed)
-    ps = state.page_state(PAGE)
-    ps["panels"] = panel_key(st.session_state[t_key], st.session_state[unit_key])
-    st.fragment(player, run_every=1.0 / speed if armed else None)(cfg, data, labels, large)
-    panels(cfg, data, labels, large)
+    st.fragment(player, run_every=1.0 / speed if armed else None)(cfg, data, labels, large, speed)
 
     export.io_panel(PAGE, SCHEMA, csv=lambda: export.traces_csv(data["outputs"], data["internals"],
                                                                 data["targets"], data["mask"]),

@@ -22,7 +22,7 @@ def page() -> None:
     large = state.display_options()
     controls.start_page(PAGE, SCHEMA, DEFAULTS)
     st.title("Train and watch")
-    st.caption("Pick a cell, a task from the papers and a training algorithm (or a paper preset), press Start and "
+    state.intro("Pick a cell, a task from the papers and a training algorithm (or a paper preset), press Start and "
                "watch the loss fall, the pass criterion fill up and the gates learn on a fixed probe sequence.")
     sidebar()
     values = SCHEMA.read(PAGE)
@@ -35,15 +35,17 @@ def page() -> None:
         return
     run = ps["run"] = outcome.value
     buttons(run, "run_a" in ps)
-    task_notes(run)
+    if not state.presenting():
+        task_notes(run)
     st.fragment(curves, run_every=TICK_EVERY if run.active else None)(run.active, large)
     st.fragment(inside, run_every=SLOW_EVERY if run.active else None)(large)
     export.io_panel(PAGE, SCHEMA, csv=lambda: run.trainer.history_frame().to_csv(index=False).encode(),
                     csv_name="gatelab-training-curves.csv", csv_label="Training curves (CSV)",
                     doc=export.config_document(PAGE, run.trainer.model.config, values),
                     doc_name=f"gatelab-train-{values['variant']}-{values['task']}.json")
-    st.caption(f"Caps: sequences up to {train_settings.TRAIN_MAX_T:,} steps, budget up to {train_settings.TRAIN_MAX_BUDGET:,} sequences, "
-               f"at most {limits.MAX_BLOCKS} blocks × {limits.MAX_BLOCK_SIZE} cells or {limits.MAX_HIDDEN} units.")
+    if not state.presenting():
+        st.caption(f"Caps: sequences up to {train_settings.TRAIN_MAX_T:,} steps, budget up to "
+                   f"{train_settings.TRAIN_MAX_BUDGET:,} sequences, at most {limits.MAX_BLOCKS} blocks × {limits.MAX_BLOCK_SIZE} cells or {limits.MAX_HIDDEN} units.")
     controls.finish_page(PAGE, values, DEFAULTS)
 
 

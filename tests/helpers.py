@@ -50,3 +50,25 @@ def data(model, T: int = 6, B: int = 2, seed: int = 1, K: int | None = None):
     mask = (rng.uniform(size=lead) < 0.6).astype(float)
     mask[-1] = 1.0
     return xs, targets, mask
+
+
+def chart_specs(at) -> list[dict]:
+    """Every Plotly figure an AppTest run drew, in page order: ``st.plotly_chart`` elements and
+    the live charts of ``app.ui.live`` (a full page run always sends them whole)."""
+    import json
+
+    out: list[dict] = []
+
+    def walk(node) -> None:
+        for child in getattr(node, "children", {}).values():
+            kind = getattr(child, "type", None)
+            if kind == "plotly_chart":
+                out.append(json.loads(child.proto.spec))
+            elif kind == "bidi_component" and child.proto.component_name == "gatelab_live_chart":
+                msg = json.loads(child.proto.json)
+                assert "full" in msg, "a full page run sends a live chart whole"
+                out.append(json.loads(msg["full"]))
+            walk(child)
+
+    walk(at._tree)
+    return out

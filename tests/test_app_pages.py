@@ -19,6 +19,7 @@ from streamlit.testing.v1 import AppTest
 import lstm_core as lc
 from app.ui import controls, export, urlstate
 from app.ui.controls import Field, Schema
+from helpers import chart_specs
 
 ENTRY = Path(__file__).resolve().parents[1] / "app" / "main.py"
 PAGES_DIR = ENTRY.parents[1] / "pages"
@@ -41,8 +42,7 @@ def open_page(page: str, query: dict[str, str] | None = None) -> AppTest:
 
 
 def fig(at: AppTest, uirevision: str) -> dict:
-    for chart in at.get("plotly_chart"):
-        spec = json.loads(chart.proto.spec)
+    for spec in chart_specs(at):
         if spec["layout"].get("uirevision") == uirevision:
             return spec
     raise AssertionError(f"no chart with uirevision {uirevision!r}")
@@ -101,7 +101,7 @@ def test_home_links_only_to_pages_that_exist():
 def test_step_default_run_draws_the_real_run():
     at = open_page("step")
     assert not errors(at)
-    assert len(at.get("plotly_chart")) == 5                   # diagram + 4 panels
+    assert len(chart_specs(at)) == 5                   # diagram + 4 panels
     assert metric(at).startswith("1 / ")
     # the cell-state chart shows the core's forward pass on the page's default sequence
     DEFAULTS = page_module("step").DEFAULTS

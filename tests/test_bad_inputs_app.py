@@ -17,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 import lstm_core as lc
 from app.ui import export, urlstate
+from helpers import chart_specs
 
 ROOT = Path(__file__).resolve().parents[1]
 ENTRY = ROOT / "app" / "main.py"
@@ -43,7 +44,7 @@ def errors(at: AppTest) -> list[str]:
 def healthy(at: AppTest) -> None:
     """No exception box, and the page still works: charts, tables or its start button are there."""
     assert not at.exception, [e.value for e in at.exception]
-    assert at.get("plotly_chart") or at.get("dataframe") or at.get("table") or at.button
+    assert chart_specs(at) or at.get("dataframe") or at.get("table") or at.button
 
 
 # ----------------------------------------------------------------------------- ?cfg= links
@@ -153,11 +154,11 @@ def test_bad_typed_sequence_keeps_the_last_good_run(case, text, words):
     at = open_page("step")
     at.segmented_control(key="step.source").set_value("typed").run()
     at.text_area(key="step.typed").set_value("1 2\n3 4").run()
-    good = [c.proto.spec for c in at.get("plotly_chart")]
+    good = chart_specs(at)
     at.text_area(key="step.typed").set_value(text).run()
     healthy(at)
     assert any(words in e for e in errors(at)), errors(at)
-    assert [c.proto.spec for c in at.get("plotly_chart")] == good
+    assert chart_specs(at) == good
 
 
 # ----------------------------------------------------------------------------- extreme settings

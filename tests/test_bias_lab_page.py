@@ -20,6 +20,7 @@ from streamlit.testing.v1 import AppTest
 from app.bias_lab import figures as lab_figures
 from app.bias_lab import settings as lab_settings
 from lstm_core.sweep import Sweep
+from helpers import chart_specs
 
 ENTRY = Path(__file__).resolve().parents[1] / "app" / "main.py"
 TINY = {"two_sequence.T": 10, "x_values": "0, -2", "y_values": "0, -2, -4", "n_seeds": 2, "budget": 150,
@@ -49,8 +50,7 @@ def run_job(at: AppTest, button: str) -> AppTest:
 
 def charts(at: AppTest) -> dict[str, dict]:
     out = {}
-    for c in at.get("plotly_chart"):
-        spec = json.loads(c.proto.spec)
+    for spec in chart_specs(at):
         out[spec["layout"].get("uirevision")] = spec
     return out
 

@@ -14,6 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from lstm_core import distributed, experiments, sweep_cli
+from helpers import chart_specs
 
 REPO = Path(__file__).resolve().parents[1]
 ENTRY = REPO / "app" / "main.py"
@@ -143,11 +144,11 @@ def test_bias_lab_page_draws_a_loaded_sweep_and_keeps_it_when_a_bad_file_follows
     up = next(u for u in at.file_uploader if u.key == "bias_lab.precomputed_upload")
     up.set_value(("sweep.json", sweep_file.read_bytes(), "application/json")).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
-    keys = {json.loads(c.proto.spec)["layout"].get("uirevision") for c in at.get("plotly_chart")}
+    keys = {s["layout"].get("uirevision") for s in chart_specs(at)}
     assert {"bias-file-success", "bias-file-median"} <= keys
     up = next(u for u in at.file_uploader if u.key == "bias_lab.precomputed_upload")
     up.set_value(("broken.json", b"{oops", "application/json")).run()
     assert not at.exception
     assert any("Could not load broken.json" in e.value and "kept" in e.value for e in at.error)
-    keys = {json.loads(c.proto.spec)["layout"].get("uirevision") for c in at.get("plotly_chart")}
+    keys = {s["layout"].get("uirevision") for s in chart_specs(at)}
     assert {"bias-file-success", "bias-file-median"} <= keys              # the good sweep is still shown

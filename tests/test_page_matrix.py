@@ -14,6 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import lstm_core as lc
+from helpers import chart_specs
 
 ENTRY = Path(__file__).resolve().parents[1] / "app" / "main.py"
 VARIANTS = list(lc.VARIANTS)
@@ -30,7 +31,7 @@ def open_page(page: str) -> AppTest:
 def check(at: AppTest, where: str, charts: int = 1) -> None:
     assert not at.exception, (where, [e.value for e in at.exception])
     assert not at.error, (where, [e.value for e in at.error])
-    specs = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    specs = chart_specs(at)
     with_data = [s for s in specs if s["data"]]          # (a cell diagram is drawn with shapes only)
     assert len(with_data) >= charts, (where, [s["layout"].get("title") for s in specs])
 

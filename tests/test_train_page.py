@@ -21,6 +21,7 @@ from app.train import figures as train_figures, run as train_run
 from app.ui import export, pacing, urlstate
 from app.train import settings as train_settings
 from lstm_core.training import PRESETS, Trainer
+from helpers import chart_specs
 
 ENTRY = Path(__file__).resolve().parents[1] / "app" / "main.py"
 CHARTS = tuple(train_figures.UIREVISIONS.values())
@@ -42,8 +43,7 @@ def link(**values) -> dict[str, str]:
 
 def specs(at: AppTest) -> dict[str, dict]:
     out = {}
-    for chart in at.get("plotly_chart"):
-        spec = json.loads(chart.proto.spec)
+    for spec in chart_specs(at):
         out[spec["layout"]["uirevision"]] = spec
     return out
 

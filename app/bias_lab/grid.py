@@ -7,7 +7,7 @@ import streamlit as st
 
 from app.bias_lab import figures as lab_figures
 from app.bias_lab import precomputed
-from app.ui import figures, jobs, state
+from app.ui import figures, jobs, live, state
 from app.bias_lab import settings as lab_settings
 from lstm_core.sweep import Sweep
 
@@ -42,6 +42,7 @@ def draw_grid(job: jobs.Job | None) -> None:
     if job is None:
         st.info("Press **Train the sweep**: every grid cell × seed becomes one network, and all of them train "
                 "together as one population.")
+        precomputed.baseline()
         return
     sweep: Sweep = job.work
     cells = sweep.cells()
@@ -57,8 +58,11 @@ def draw_grid(job: jobs.Job | None) -> None:
     for where, metric in ((left, "success"), (right, "median")):
         fig, alt = lab_figures.sweep_heatmap(cells, x_labels, y_labels, metric=metric, uirevision=f"bias-{metric}", **kw)
         key = state.wkey(PAGE, f"heat_{metric}")
-        where.plotly_chart(fig, key=key, width="stretch", alt=alt, on_select=lambda k=key: pick_cell(k, nx, ny),
-                           selection_mode="points", config={"displayModeBar": False})
+        if job.running:     # filled in place while the population trains (clicks wait for the end)
+            live.chart(where, fig, state.wkey(PAGE, f"live_heat_{metric}"), alt, config={"displayModeBar": False})
+        else:
+            where.plotly_chart(fig, key=key, width="stretch", alt=alt, on_select=lambda k=key: pick_cell(k, nx, ny),
+                               selection_mode="points", config={"displayModeBar": False})
         where.caption(alt)
     st.caption(f"Criterion: {sweep.criterion()}. Budget {sweep.train_config.budget:,} sequences per network, "
                f"{sweep.train_config.algorithm.upper()}, lr {sweep.train_config.lr:g}, data seed "
@@ -96,7 +100,7 @@ def detail(sweep: Sweep, options: list, x_labels: list[str], y_labels: list[str]
                                                         variant=sweep.base.variant, large=large)):
         cols = figures.pair(large)
         for c, (fig, alt), when in ((cols[0], before, "before"), (cols[1], after, "after")):
-            c.plotly_chart(fig, key=state.wkey(PAGE, f"probe{i}_{when}"), width="stretch", alt=alt)
+            live.chart(c, fig, state.wkey(PAGE, f"probe{i}_{when}"), alt)
     st.caption("The probe sequence is generated once from the data seed. Before training the gates sit where "
                "their biases put them; after training a solving network opens its input gate when the "
                "information arrives and its output gate when the answer is due.")

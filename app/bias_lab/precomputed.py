@@ -7,13 +7,19 @@ uploader and whatever was shown before stays.
 """
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import streamlit as st
 
 from app.bias_lab import figures as lab_figures
 from app.ui import figures, state
-from lstm_core.sweep_cli import MAX_FILE_BYTES, load_results
+from lstm_core.sweep_cli import MAX_FILE_BYTES, SweepResults, load_results
 
 PAGE = "bias_lab"
+ROOT = Path(__file__).resolve().parents[2]
+# Made by `make bias-baseline` (python -m lstm_core.sweep … --out docs/bias_baseline.json).
+BASELINE = ROOT / "docs" / "bias_baseline.json"
 UPLOAD_KEY = state.wkey(PAGE, "precomputed_upload")
 
 
@@ -28,6 +34,43 @@ def _load() -> None:
     except ValueError as e:
         ps["precomputed_error"] = f"Could not load {up.name}: {e}. " + (
             "The sweep shown before is kept." if "precomputed" in ps else "Nothing was changed.")
+
+
+def draw_results(res: SweepResults, title: str, key: str) -> None:
+    """A results file's heat maps (success rate, median sequences to criterion) and what it holds."""
+    s = res.settings
+    x, y = res.axis("x"), res.axis("y")
+    st.markdown(f"{title}: {len(res.results):,} networks — {s['base']['variant']} on {s['task']}, "
+                f"{s['train']['algorithm'].upper()}, lr {s['train']['lr']:g}, budget {res.budget:,} sequences, "
+                f"{len(s['seeds'])} seeds per setting.")
+    large = state.large_fonts()
+    kw = dict(x_title=x.title, y_title=y.title if y is not None else "", large=large, budget=res.budget)
+    left, right = figures.pair(large)
+    for where, metric in ((left, "success"), (right, "median")):
+        fig, alt = lab_figures.sweep_heatmap(res.cells(), res.labels("x"), res.labels("y"), metric=metric,
+                                             uirevision=f"bias-{key}-{metric}", **kw)
+        where.plotly_chart(fig, key=state.wkey(PAGE, f"{key}_heat_{metric}"), width="stretch", alt=alt,
+                           config={"displayModeBar": False})
+        where.caption(alt)
+
+
+@st.cache_data(max_entries=2, show_spinner=False)
+def _baseline(mtime: float) -> SweepResults:
+    return load_results(BASELINE.read_bytes())
+
+
+def baseline() -> None:
+    """Until the user trains a grid: the committed baseline sweep, labelled as precomputed."""
+    try:
+        res = _baseline(BASELINE.stat().st_mtime)
+    except (OSError, ValueError) as e:
+        st.info(f"No baseline sweep to show ({BASELINE.name}: {e}).")
+        return
+    doc = json.loads(BASELINE.read_text())
+    st.caption("**Precomputed baseline, not trained now.** Until you train your own grid, this is the committed "
+               f"result of `{doc['command']}` ({BASELINE.relative_to(ROOT)}, {doc['wall']:.0f} s of training): "
+               "the same network and task as this page's defaults, with more seeds and a longer budget.")
+    draw_results(res, "**Baseline sweep**", "baseline")
 
 
 def _clear() -> None:
@@ -49,21 +92,6 @@ def section() -> None:
         if loaded is None:
             return
         name, res = loaded
-        s = res.settings
-        x, y = res.axis("x"), res.axis("y")
-        x_labels, y_labels = res.labels("x"), res.labels("y")
-        cells = res.cells()
-        st.markdown(f"**{name}**: {len(res.results):,} networks — {s['base']['variant']} on {s['task']}, "
-                    f"{s['train']['algorithm'].upper()}, lr {s['train']['lr']:g}, budget {res.budget:,} sequences, "
-                    f"{len(s['seeds'])} seeds per setting.")
-        large = state.large_fonts()
-        kw = dict(x_title=x.title, y_title=y.title if y is not None else "", large=large, budget=res.budget)
-        left, right = figures.pair(large)
-        for where, metric in ((left, "success"), (right, "median")):
-            fig, alt = lab_figures.sweep_heatmap(cells, x_labels, y_labels, metric=metric,
-                                                 uirevision=f"bias-file-{metric}", **kw)
-            where.plotly_chart(fig, key=state.wkey(PAGE, f"file_heat_{metric}"), width="stretch", alt=alt,
-                               config={"displayModeBar": False})
-            where.caption(alt)
+        draw_results(res, f"**{name}**", "file")
         st.button("Clear the loaded sweep", key=state.wkey(PAGE, "precomputed_clear"), on_click=_clear,
                   icon=":material/delete:")

@@ -1,10 +1,15 @@
 """Step through a cell: the player (cursor, Play/Pause, Back/Forward/Reset) and the panels.
 
-The player is a fragment that, while playing, advances one timestep per timer tick and redraws
-the diagram and equations; the four charts below it are drawn by full runs only (their cursor
-returns when playback pauses), so the timer's ticks never re-create them.
+The player is a fragment that, while playing, moves the cursor on a timer and redraws the
+diagram, the equations and the four charts below them. Playback follows the clock, not the
+number of timer ticks: each tick moves at least one step, and as many as ``speed`` steps per
+second since Play say are due, so late ticks (a busy server) catch up instead of slowing down. The charts are live
+charts (``app.ui.live``): a tick sends only the moved cursor, and the user's zoom stays.
 """
 from __future__ import annotations
+
+import math
+import time
 
 import streamlit as st
 
@@ -34,14 +39,33 @@ def move(delta: int | None, T: int) -> None:
     """Back / Forward (delta) or Reset (None) callback: moves the cursor (playing or not)."""
     t_key = state.wkey(PAGE, "t")
     st.session_state[t_key] = 1 if delta is None else min(max(st.session_state[t_key] + delta, 1), T)
+    state.page_state(PAGE).pop("clock", None)     # playback carries on from the new step
 
 
-def player(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool) -> None:
-    """Everything that depends on the cursor; run as a fragment (one timestep per timer tick)."""
+def advance(t: int, T: int, speed: float, now: float, clock: tuple | None) -> tuple[int, tuple]:
+    """The playback cursor at a timer tick at time ``now``: one step on, or further if the clock
+    says more are due (``speed`` steps per second since the clock's start) — a tick that comes
+    late (a busy server) catches up instead of slowing the playback down.
+
+    ``clock`` is (start step, start time, speed, last step shown); it restarts at ``t`` when
+    there is none, the speed changed or the cursor was moved by hand (``t`` is not the step it
+    last showed). Returns the new step (at most ``T``) and the clock to keep."""
+    if clock is None or clock[2] != speed or clock[3] != t:
+        clock = (t, now, speed, t)
+    t0, since, _, _ = clock
+    new = min(T, max(t + 1, t0 + math.floor((now - since) * speed + 1e-9)))
+    return new, (t0, since, speed, new)
+
+
+def player(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, speed: float) -> None:
+    """Everything that depends on the cursor; run as a fragment (the cursor follows the clock)."""
     t_key, ps = state.wkey(PAGE, "t"), state.page_state(PAGE)
     T = data["xs"].shape[0]
     if is_playing() and st.session_state[t_key] < T:
-        st.session_state[t_key] += 1           # one timestep per timer tick
+        st.session_state[t_key], ps["clock"] = advance(st.session_state[t_key], T, speed, time.monotonic(),
+                                                       ps.get("clock"))
+    else:
+        ps.pop("clock", None)
     # The timer runs only while playing and not at the end; when that changes, a full rerun
     # re-arms or stops it (the user's Play/Pause switch itself is never rewritten).
     if ps.get("armed") != (is_playing() and st.session_state[t_key] < T):
@@ -68,27 +92,15 @@ def player(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool) -> N
         st.markdown(f"**{cfg.variant} equations at step t = {t}** ({labels[unit]})")
         st.latex(equations.latex(equations.lines(cfg, snap)))
         st.caption(equations.note(cfg))
+    panels(cfg, data, labels, large, t, unit)
     if not ps.get("armed"):     # while playing, the URL is written by full runs only (no history spam)
         controls.finish_page(PAGE, SCHEMA.read(PAGE), DEFAULTS)
-    if ps.get("panels") != panel_key(t, unit):   # a step by hand: redraw the charts' cursor (full run)
-        st.rerun()
 
 
-def panel_key(t: int, unit: int) -> tuple:
-    """What the four charts below the player show: no cursor while playing (so the timer's ticks
-    leave them alone -- a changed Plotly figure is re-created, which flickers), else the cursor."""
-    return (None if state.page_state(PAGE).get("armed") else t, unit)
-
-
-def panels(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool) -> None:
-    """Input, gates, cell states and outputs, drawn by full runs only."""
-    t, unit = st.session_state[state.wkey(PAGE, "t")], st.session_state[state.wkey(PAGE, "unit")]
-    cursor, _ = state.page_state(PAGE)["panels"] = panel_key(t, unit)
-    # Always one caption line, so starting or pausing playback does not shift the charts.
-    st.caption("Playing: the charts' dotted cursor returns when you pause; the diagram and equations "
-               "follow every step." if cursor is None else
-               f"The dotted line in each chart marks the current step, t = {cursor}.")
-    charts = figures.step_panels(cfg.variant, cfg.block_size, data, unit, labels[unit], cursor, large)
+def panels(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, t: int, unit: int) -> None:
+    """Input, gates, cell states and outputs, with a cursor at step ``t``."""
+    st.caption(f"The dotted line in each chart marks the current step, t = {t}.")
+    charts = figures.step_panels(cfg.variant, cfg.block_size, data, unit, labels[unit], t, large)
     grid = figures.pair(large) + figures.pair(large)
     for i, (fig, alt) in enumerate(charts):
         figures.show(fig, alt, state.wkey(PAGE, f"panel{i}"), grid[i])

@@ -25,6 +25,7 @@ TICK_SECONDS = 0.03       # training time per UI tick: short enough for ≥ 5 ch
 MAX_POINTS = 400          # points per curve in the figures; older points are thinned
 MAX_TRAINER_HISTORY = 4_000   # reports kept in trainer.history (the CSV export)
 FINISHED = ("stopped", "solved", "budget", "diverged")
+MAX_TICK_GAP = 2.0        # a longer gap between ticks is a hidden tab or a pause, not waiting
 CURVES = ("sequences", "loss", "streak", "fraction", "rate", "wall")
 
 
@@ -58,6 +59,8 @@ class LiveRun:
     last: Progress | None = None
     probe: ProbeTrace | None = None
     tick_seconds: float = 0.0     # wall time of the last tick (training + probe)
+    wall_active: float = 0.0      # wall-clock seconds spent running (drawing included, pauses not)
+    last_tick: float | None = None
 
     @property
     def sequences(self) -> int:
@@ -102,7 +105,12 @@ def tick(run: LiveRun, seconds: float = TICK_SECONDS) -> Progress | None:
     tick takes about ``seconds`` (at least one batch, so very long sequences still advance).
     """
     if run.status != "running":
+        run.last_tick = None
         return None
+    now = time.perf_counter()
+    if run.last_tick is not None:      # the whole cycle since the last tick: what the user waited
+        run.wall_active += min(now - run.last_tick, MAX_TICK_GAP)
+    run.last_tick = now
     tr, batch = run.trainer, run.trainer.config.batch
     before = run.sequences
     t0 = time.perf_counter()
@@ -142,6 +150,11 @@ def _thin(*tables: dict[str, list]) -> None:
         for name, values in table.items():
             keep = values[-1::-2][::-1]
             values[:] = keep
+
+
+def average_rate(run: LiveRun) -> float:
+    """Sequences per second of wall-clock time over the whole run (drawing included, pauses not)."""
+    return run.sequences / run.wall_active if run.wall_active > 0 else 0.0
 
 
 def wall_rate(run: LiveRun, window: int = 10) -> float:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app.step import equations
-from app.ui import controls, figures, state
+from app.ui import controls, figures, live, state
 from app.train import figures as train_figures
 from app.train import settings as train_settings
 from app.train import run as train_run
@@ -49,36 +49,40 @@ def status_box(run: train_run.LiveRun) -> None:
     tr = run.trainer
     budget = tr.config.budget
     streak = int(run.last.streak) if run.last is not None else 0
-    # while running: wall-clock speed (drawing included); otherwise the trainer's own average
+    # What the user gets, by the wall clock (drawing and other users included): the recent speed
+    # while running, the average over the run's running time otherwise.
     if run.active:
         speed = f"{train_run.wall_rate(run):,.1f} sequences/s"
     else:
-        speed = f"{run.sequences / tr.elapsed if tr.elapsed > 0 else 0.0:,.1f} sequences/s while training"
+        speed = f"{train_run.average_rate(run):,.1f} sequences/s on average"
     st.progress(min(run.sequences / budget, 1.0),
                 text=f"**{run.sequences:,}** of {budget:,} sequences · {speed} · "
                      f"streak {streak:,} of {tr.required:,} · {run.status}")
     msg = tr.message()
+    # One slot for the message, drawn whether or not there is one: an element appearing above the
+    # charts would shift them in the page and the browser would re-create them (losing the zoom).
+    box = st.container()
     if run.status == "solved":
-        st.success(f"Stopped at the criterion — {msg}.")
+        box.success(f"Stopped at the criterion — {msg}.")
     elif run.status == "budget":
-        st.warning(f"Stopped at the budget — {msg}. Raise the budget, or try the paper's settings "
+        box.warning(f"Stopped at the budget — {msg}. Raise the budget, or try the paper's settings "
                    "(a preset) or another seed.")
     elif run.status == "diverged":
-        st.error(f"Training diverged and was stopped cleanly — {msg}. The learning rate is {tr.config.lr:g}: "
+        box.error(f"Training diverged and was stopped cleanly — {msg}. The learning rate is {tr.config.lr:g}: "
                  "a step that large throws the weights so far that the outputs or gradients overflow. The "
                  "papers use 0.01 – 1; “clip the gradient norm” (Training) caps every step.")
     elif run.status == "stopped":
-        st.info(f"Stopped by you after {run.sequences:,} sequences. “Start again” trains a new network from "
+        box.info(f"Stopped by you after {run.sequences:,} sequences. “Start again” trains a new network from "
                 "scratch with the current settings; “Keep as run A” first to compare the two.")
     elif run.status == "paused":
-        st.info(f"Paused after {run.sequences:,} sequences — “Resume” carries on exactly where it stopped.")
-    elif run.status == "idle":
-        st.info("Press **Start**. Until then the probe charts show the untrained network.")
+        box.info(f"Paused after {run.sequences:,} sequences — “Resume” carries on exactly where it stopped.")
+    elif run.status == "idle" and not state.presenting():
+        box.info("Press **Start**. Until then the probe charts show the untrained network.")
 
 
 def show(where, chart: tuple, key: str, caption: str) -> None:
     fig, alt = chart
-    where.plotly_chart(fig, key=state.wkey(PAGE, key), width="stretch", alt=alt)
+    live.chart(where, fig, state.wkey(PAGE, key), alt)
     where.caption(caption)
 
 
@@ -98,7 +102,8 @@ def curves(was_running: bool, large: bool) -> None:
     tr, a = run.trainer, ps.get("run_a")
     task = tr.task
     mask = run.probe.mask[:, 0]
-    st.subheader("Training curves")
+    if not state.presenting():
+        st.subheader("Training curves")
     c1, c2 = figures.pair(large)
     show(c1, train_figures.loss_chart(run.curves, a, loss_name="cross-entropy" if task.loss == "ce" else "squared error",
                            large=large), "loss",

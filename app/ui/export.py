@@ -264,7 +264,10 @@ def io_panel(page: str, schema: Schema, *, csv: Callable[[], bytes], csv_name: s
     """Downloads (CSV built only when clicked) and the configuration upload, in an expander.
 
     An import's message is drawn here, under the uploader, with the box kept open — not at the
-    top of the page, where nobody who is looking at the uploader would see it."""
+    top of the page, where nobody who is looking at the uploader would see it. Left out in
+    presenter mode (nothing for a class to download from the projector)."""
+    if state.presenting() and not state.has_flashes(page, "io"):
+        return
     with st.expander("Export and import", expanded=state.has_flashes(page, "io")):
         c1, c2 = st.columns(2)
         c1.download_button(csv_label, csv, file_name=csv_name, mime="text/csv", key=state.wkey(page, "dl_csv"),

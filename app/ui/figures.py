@@ -332,17 +332,12 @@ def pair(large: bool) -> tuple[Any, Any]:
 
 def show(fig: go.Figure, alt: str, key: str, where: Any = None, config: dict | None = None,
          caption: bool = True) -> None:
-    """Draw a figure in a box of fixed height, with its alt text (also shown as a caption).
-
-    Streamlit 1.67 re-creates a Plotly chart whenever its figure changes (the element id
-    hashes the figure); for a frame or two the old and the new chart can both be in the page,
-    or neither. A fixed-height box keeps everything below from jumping while that happens.
-    """
+    """Draw a figure that updates in place (``app.ui.live``), with its alt text as a caption."""
     import streamlit as st   # here, so the builders above stay importable without Streamlit
 
+    from app.ui import live
+
     where = where or st
-    height = int(fig.layout.height or 300) + 8
-    with where.container(height=height, border=False):
-        st.plotly_chart(fig, key=key, width="stretch", alt=alt, config=config or {})
+    live.chart(where, fig, key, alt, config=config)
     if caption:
         where.caption(alt)

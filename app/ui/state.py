@@ -20,6 +20,10 @@ import lstm_core as lc
 T = TypeVar("T")
 
 LARGE_FONTS_KEY = "gatelab.large_fonts"   # shared by every page (sidebar toggle)
+PRESENT_KEY = "gatelab.presenter"         # presenter mode (projector), shared by every page
+# Display switches kept in the URL next to ``cfg`` (a link opens with large fonts / presenting):
+# URL parameter -> session-state key.
+DISPLAY_PARAMS = {"large": LARGE_FONTS_KEY, "present": PRESENT_KEY}
 # Errors a user can cause with bad input: the core raises ValueError (invalid settings) or
 # NonFiniteError (a NaN/inf in a forward pass); both are shown, never raised.
 USER_ERRORS = (ValueError, lc.NonFiniteError)
@@ -118,14 +122,58 @@ def report(outcome: Kept, what: str = "these settings") -> None:
 
 
 # ----------------------------------------------------------------------------- display options
+def presenting() -> bool:
+    """Presenter mode: large fonts, the main picture first, no export or developer details."""
+    return bool(st.session_state.get(PRESENT_KEY, False))
+
+
 def large_fonts() -> bool:
-    """The shared large-font (projector) setting."""
-    return bool(st.session_state.get(LARGE_FONTS_KEY, False))
+    """The shared large-font (projector) setting (always on while presenting)."""
+    return bool(st.session_state.get(LARGE_FONTS_KEY, False)) or presenting()
+
+
+def display_from_url() -> None:
+    """Apply ``?large=1`` / ``?present=1`` from a link this session did not write itself."""
+    seen = page_state("_display")
+    for param, key in DISPLAY_PARAMS.items():
+        raw = st.query_params.get(param)
+        if raw is not None and raw != seen.get(param):
+            st.session_state[key] = raw.strip().lower() in ("1", "true", "on", "yes")
+        seen[param] = raw
+
+
+def display_params() -> dict[str, str]:
+    """The display switches that are on, as URL parameters (written with the page's ``cfg``)."""
+    on = {param: "1" for param, key in DISPLAY_PARAMS.items() if st.session_state.get(key)}
+    page_state("_display").update({param: on.get(param) for param in DISPLAY_PARAMS})
+    return on
 
 
 def display_options() -> bool:
-    """Sidebar toggle for projector-size fonts, shared by every page; returns its value."""
-    return st.sidebar.toggle(
-        "Large fonts (projector)", key=LARGE_FONTS_KEY, persist_state="session",
-        help="Bigger text in every chart, for a classroom projector.",
-    )
+    """Sidebar toggles for presenter mode and projector-size fonts, shared by every page;
+    returns whether charts use large fonts."""
+    display_from_url()
+    st.sidebar.toggle(
+        "Presenter mode", key=PRESENT_KEY, persist_state="session",
+        help="For a projector at 1280 × 720: large fonts, the sidebar folded away, the main picture first "
+             "and full width, no export or developer details. Also in the link (?present=1).")
+    st.sidebar.toggle(
+        "Large fonts (projector)", key=LARGE_FONTS_KEY, persist_state="session", disabled=presenting(),
+        help="Bigger text in every chart, for a classroom projector (always on in presenter mode). "
+             "Also in the link (?large=1).")
+    if presenting():
+        _presenter_chrome()
+    return large_fonts()
+
+
+def intro(text: str) -> None:
+    """A page's introduction under its title (left out while presenting: the picture comes first)."""
+    if not presenting():
+        st.caption(text)
+
+
+def _presenter_chrome() -> None:
+    """Less chrome above the fold: a smaller top padding and title (the sidebar, with the switch
+    to leave presenter mode, is folded away behind the » at the top left)."""
+    st.html("<style>[data-testid='stMainBlockContainer'] { padding-top: 3.75rem; }"
+            "[data-testid='stMainBlockContainer'] h1 { font-size: 2rem; padding: 0 0 0.25rem 0; }</style>")

@@ -19,6 +19,7 @@ from typing import Any, Callable
 import streamlit as st
 
 from app.ui.limits import MAX_QUERY_CHARS
+from app.ui.state import DISPLAY_PARAMS, display_params
 
 PARAM = "cfg"
 
@@ -79,7 +80,7 @@ def readable(text: str, limit: int = 300) -> str:
 def read() -> tuple[str | None, list[str]]:
     """The raw ``cfg`` value of the current URL (or None) and messages about other parameters."""
     errors = []
-    unknown = [k for k in st.query_params.keys() if k != PARAM]
+    unknown = [k for k in st.query_params.keys() if k != PARAM and k not in DISPLAY_PARAMS]
     if unknown:
         errors.append(f"unknown URL parameter(s) {unknown}; this page keeps all of its settings "
                       f"in '{PARAM}'")
@@ -90,6 +91,6 @@ def read() -> tuple[str | None, list[str]]:
 def write(encoded: str) -> None:
     """Make the URL hold exactly this page's configuration (no message if it already does)."""
     current = st.query_params.to_dict()
-    wanted = {PARAM: encoded} if encoded else {}
+    wanted = ({PARAM: encoded} if encoded else {}) | display_params()
     if current != wanted:
         st.query_params.from_dict(wanted)

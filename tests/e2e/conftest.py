@@ -151,13 +151,19 @@ APP_IDLE = """() => { const app = document.querySelector("[data-testid='stApp']"
     && !document.querySelector("[data-testid='stStatusWidget']")
     && document.querySelectorAll("[data-testid='stMain'] [data-testid='stElementContainer']").length > 0; }"""
 
-# Idle, and every visible Plotly chart element has its plot drawn (Streamlit loads Plotly lazily:
-# the element shows a grey placeholder until its .js-plotly-plot exists and has a layout) — a
-# state to wait on before a screenshot, instead of a fixed sleep.
+# Charts on a page: Streamlit's Plotly elements and the live charts of app/ui/live.py (a div that
+# is itself the Plotly plot once drawn). CHART finds either; PLOT finds their drawn plots.
+CHART = "[data-testid='stPlotlyChart'], .gatelab-live"
+PLOT = "[data-testid='stPlotlyChart'] .js-plotly-plot, .gatelab-live.js-plotly-plot"
+
+# Idle, and every visible chart has its plot drawn (Streamlit loads Plotly lazily: the element
+# shows a grey placeholder until its .js-plotly-plot exists and has a layout; a live chart's div
+# is empty until its first Plotly.react) — a state to wait on before a screenshot, instead of a
+# fixed sleep.
 CHARTS_DRAWN = """() => { if (!(""" + APP_IDLE + """)()) return false;
-  const charts = [...document.querySelectorAll("[data-testid='stPlotlyChart']")]
+  const charts = [...document.querySelectorAll(""" + json.dumps(CHART) + """)]
     .filter(c => c.getBoundingClientRect().width > 0);
-  return charts.every(c => { const p = c.querySelector('.js-plotly-plot');
+  return charts.every(c => { const p = c.classList.contains('gatelab-live') ? c : c.querySelector('.js-plotly-plot');
     return !!p && !!p._fullLayout && !p._transitioning; }); }"""
 
 

@@ -11,11 +11,11 @@ from playwright.sync_api import expect
 
 from app.ui import urlstate
 
-from .conftest import screenshot, settle, wait_for_app
+from .conftest import CHART, screenshot, settle, wait_for_app
 
 pytestmark = pytest.mark.e2e
 
-CHARTS = "[data-testid='stPlotlyChart']"
+CHARTS = CHART
 
 
 @pytest.mark.parametrize(("view", "charts", "table_text"), [

@@ -20,14 +20,14 @@ from playwright.sync_api import expect
 from app.bias_lab import settings as lab_settings
 from app.ui import urlstate
 
-from .conftest import record_measurement, screenshot, settle, wait_for_app
+from .conftest import CHART, record_measurement, screenshot, settle, wait_for_app
 
 pytestmark = pytest.mark.e2e
 expect.set_options(timeout=30_000)
 
 SMALL = {"two_sequence.T": 20, "x_values": "0, -1, -2", "x_step": -2.0, "y_values": "0, -2, -4", "y_step": -2.0,
          "n_seeds": 4, "budget": 400, "streak": 20, "goal": "none"}
-CHARTS = "[data-testid='stPlotlyChart']"
+CHARTS = CHART
 
 
 def url(base: str, page: str, cfg: dict) -> str:

@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 from app.ui import urlstate
 
 from . import test_train_browser as train
-from .conftest import ARTIFACT_DIR, settle, wait_for_app
+from .conftest import ARTIFACT_DIR, PLOT, settle, wait_for_app
 
 expect.set_options(timeout=30_000)
 pytestmark = pytest.mark.e2e
@@ -75,7 +75,7 @@ def shoot(page, url: str, name: str, ready=None) -> None:
 
 def charts_drawn(n: int):
     def ready(page) -> None:
-        expect(page.locator("[data-testid='stPlotlyChart'] .js-plotly-plot").nth(n - 1)).to_be_visible()
+        expect(page.locator(PLOT).nth(n - 1)).to_be_visible()
     return ready
 
 

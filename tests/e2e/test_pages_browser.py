@@ -8,6 +8,8 @@ are reported, not asserted, because they depend on the machine and its load (rec
 """
 from __future__ import annotations
 
+import json
+
 import os
 import statistics
 import time
@@ -17,7 +19,7 @@ from playwright.sync_api import expect
 
 expect.set_options(timeout=20_000)   # a loaded CI machine: wait longer than the 5 s default
 
-from .conftest import record_measurement, screenshot, wait_for_app
+from .conftest import CHART, PLOT, record_measurement, screenshot, wait_for_app
 
 pytestmark = pytest.mark.e2e
 
@@ -26,7 +28,7 @@ TALL = {"width": 1400, "height": 2000}   # Streamlit scrolls inside the page: a 
 
 # A chart's drawn lines (the SVG path data Plotly rendered): changes exactly when the picture does.
 SIGNATURE = """(i) => {
-  const c = document.querySelectorAll("[data-testid='stPlotlyChart']")[i];
+  const c = document.querySelectorAll(""" + json.dumps(CHART) + """)[i];
   if (!c) return null;
   const paths = Array.from(c.querySelectorAll("path.js-line, .heatmaplayer image"));
   return paths.map(p => p.getAttribute("d") || p.getAttribute("href") || "").join("|");
@@ -37,7 +39,7 @@ CHANGED = f"([i, old]) => {{ const s = ({SIGNATURE})(i); return s !== null && s 
 def open_page(page, url: str) -> None:
     page.goto(url)
     wait_for_app(page)
-    expect(page.locator("[data-testid='stPlotlyChart'] .js-plotly-plot").first).to_be_visible(timeout=30_000)
+    expect(page.locator(PLOT).first).to_be_visible(timeout=30_000)
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
     expect(page.get_by_text("Page not found")).to_have_count(0)
 
@@ -78,14 +80,14 @@ def test_home_shows_the_live_headline_and_the_lesson_links(streamlit_server, pag
     open_page(page, f"{streamlit_server}/")
     expect(page.get_by_role("heading", name="Gate Lab").first).to_be_visible()
     expect(page.locator("[data-testid='stPageLink']").first).to_be_visible()
-    assert page.locator("[data-testid='stPlotlyChart']").count() >= 1
+    assert page.locator(CHART).count() >= 1
     screenshot(page, "home-headline")
 
 
 def test_step_page_plays_steps_and_redraws_on_a_slider(streamlit_server, page):
     page.set_viewport_size(TALL)
     open_page(page, f"{streamlit_server}/step")
-    assert page.locator("[data-testid='stPlotlyChart']").count() >= 5
+    assert page.locator(CHART).count() >= 5
     counter = page.locator("[data-testid='stMetricValue']").first
     start = counter.inner_text()
     assert start.startswith("1 / ")
@@ -139,7 +141,7 @@ def test_a_shared_link_reproduces_the_picture_in_a_new_tab(streamlit_server, pag
 def test_gradient_flow_page_redraws_on_a_slider(streamlit_server, page):
     page.set_viewport_size(TALL)
     open_page(page, f"{streamlit_server}/gradient-flow")
-    assert page.locator("[data-testid='stPlotlyChart']").count() >= 2
+    assert page.locator(CHART).count() >= 2
     expect(page.get_by_text("forgetting condition holds")).to_be_visible()
     screenshot(page, "gradient-flow")
     # first sight is the 1997 cell vs the RNN: the forget-gate bias is greyed out until a

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from app.ui import urlstate
 
-from .conftest import screenshot, settle, wait_for_app
+from .conftest import CHART, screenshot, settle, wait_for_app
 
 pytestmark = pytest.mark.e2e
 
@@ -27,7 +27,7 @@ def test_theory_page_renders(streamlit_server, page):
     wait_for_app(page)
     expect(page.get_by_text("Page not found")).to_have_count(0)
     expect(page.get_by_role("heading", name="Theory").first).to_be_visible()
-    expect(page.locator("[data-testid='stPlotlyChart']")).to_have_count(2, timeout=30_000)
+    expect(page.locator(CHART)).to_have_count(2, timeout=30_000)
     # KaTeX has typeset the equations (no raw TeX left) and the highlight boxes exist.
     expect(page.locator(".katex").first).to_be_visible()
     assert page.locator(".katex").count() >= 7
@@ -41,7 +41,7 @@ def test_theory_page_renders(streamlit_server, page):
     expect(page.locator("[data-testid='stTab'][aria-selected='true']")).to_contain_text("peepholes")
     settle(page)
     screenshot(page, "theory")
-    page.locator("[data-testid='stPlotlyChart']").nth(1).scroll_into_view_if_needed()
+    page.locator(CHART).nth(1).scroll_into_view_if_needed()
     settle(page)
     screenshot(page, "theory-demo")
 
@@ -70,7 +70,7 @@ def test_theory_bad_url_gives_a_message(streamlit_server, page, query, says):
     expect(error).to_contain_text("could not be used")
     expect(error).to_contain_text(says)
     expect(page.get_by_role("slider", name="recurrent weight w")).to_have_value("3")
-    expect(page.locator("[data-testid='stPlotlyChart']")).to_have_count(2, timeout=30_000)
+    expect(page.locator(CHART)).to_have_count(2, timeout=30_000)
 
 
 def test_theory_slider_changes_the_chart(streamlit_server, page):
@@ -82,7 +82,7 @@ def test_theory_slider_changes_the_chart(streamlit_server, page):
     for _ in range(5):
         page.keyboard.press("ArrowRight")          # 3.0 → 3.5 in steps of 0.1
     expect(slider).to_have_value("3.5")
-    expect(page.locator("[data-testid='stPlotlyChart']").nth(1)).to_contain_text("w = 3.5", timeout=15_000)
+    expect(page.locator(CHART).nth(1)).to_contain_text("w = 3.5", timeout=15_000)
     wait_for_app(page)
     assert url_settings(page.url) == {"w": 3.5}
     expect(page.locator("[data-testid='stException']")).to_have_count(0)

@@ -1,0 +1,287 @@
+"""A Plotly chart that updates in place: one ``st.components.v2`` component per chart.
+
+Why: Streamlit 1.67 hashes a figure into an ``st.plotly_chart`` element's id, so every live
+update (a training tick, the Step cursor) mounts a *new* chart — a full redraw that drops the
+user's zoom, a drag in progress and the hover. A keyed v2 component keeps its identity while
+its data changes (``key_as_main_identity``): the browser keeps one Plotly ``div`` per chart and
+this module's script applies each update with ``Plotly.react``. ``layout.uirevision`` (constant
+per chart in ``app.ui.figures``) then keeps zoom, pan and hidden traces natively.
+
+Only what changed is sent. The server remembers, per session and chart key, the last whole
+figure it sent (the *anchor*); each later message is a *patch* against the anchor when the
+figure only grew (points appended to traces) or only some layout keys changed (the Step cursor
+moved), and a new whole figure otherwise — or when the patch would be larger than the figure.
+Patches are relative to the anchor, not to the previous message, because the browser may skip
+intermediate updates (it renders the newest data only); if it does not hold the anchor a patch
+names (a reconnect), it asks for the whole figure once (``need_full``).
+
+Plotly.js itself comes from the plotly package installed with the app (``plotly.min.js``),
+copied into ``app/static`` and served by Streamlit's static file serving; a chart never depends
+on whether another ``st.plotly_chart`` happened to load Streamlit's own copy first.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+import plotly.io as pio
+import streamlit as st
+from plotly.utils import PlotlyJSONEncoder
+
+STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+PLOTLY_JS = STATIC_DIR / "plotly.min.js"
+SENT_KEY = "_live.sent"          # session state: chart key -> (revision, figure) last sent
+REV_KEY = "_live.rev"            # session state: the last revision number handed out
+
+JS = r"""
+const SRC = 'app/static/plotly.min.js';
+// One Plotly.js per browser tab, loaded from the app's static files. Served with a text/plain
+// content type (Streamlit's rule for static files), so it is fetched and run from a Blob.
+function plotly() {
+  if (!window.__gatelabPlotly) {
+    window.__gatelabPlotly = (async () => {
+      const before = window.Plotly;
+      const r = await fetch(new URL(SRC, document.baseURI));
+      if (!r.ok) throw new Error('plotly.min.js: HTTP ' + r.status);
+      const url = URL.createObjectURL(new Blob([await r.text()], { type: 'text/javascript' }));
+      await new Promise((ok, bad) => {
+        const s = document.createElement('script');
+        s.src = url; s.onload = ok; s.onerror = () => bad(new Error('plotly.min.js did not load'));
+        document.head.appendChild(s);
+      });
+      const mine = window.Plotly;
+      if (before) window.Plotly = before;          // leave Streamlit's own copy where it was
+      return mine;
+    })();
+  }
+  return window.__gatelabPlotly;
+}
+
+const TYPED = { f8: Float64Array, f4: Float32Array, i1: Int8Array, u1: Uint8Array, i2: Int16Array,
+                u2: Uint16Array, i4: Int32Array, u4: Uint32Array };
+function plain(v) {
+  // A trace array as sent whole (Plotly's base64 typed array) or already decoded, as a JS array.
+  if (v == null) return [];
+  if (Array.isArray(v)) return v;
+  if (ArrayBuffer.isView(v)) return Array.from(v);
+  if (typeof v.bdata === 'string') {
+    const bin = atob(v.bdata), bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return Array.from(new TYPED[v.dtype](bytes.buffer));
+  }
+  return [];
+}
+
+function apply(spec, patch) {
+  // Append new points to traces, then overwrite the layout keys that changed.
+  for (const [i, cols] of Object.entries(patch.extend || {})) {
+    const tr = spec.data[Number(i)];
+    for (const [k, v] of Object.entries(cols)) tr[k] = plain(tr[k]).concat(v);
+  }
+  for (const [k, v] of Object.entries(patch.layout || {})) spec.layout[k] = v;
+  return spec;
+}
+
+export default function (component) {
+  const { data, parentElement, setStateValue } = component;
+  let div = parentElement.querySelector('.gatelab-live');
+  if (!div) {
+    div = document.createElement('div');
+    div.className = 'gatelab-live';
+    div.setAttribute('role', 'img');
+    parentElement.appendChild(div);
+    div.__queue = [];
+  }
+  if (data.alt) div.setAttribute('aria-label', data.alt);
+  div.__queue.push(data);
+  if (div.__busy) return;
+  div.__busy = true;
+  (async () => {
+    try {
+      const P = div.__plotly || (div.__plotly = await plotly());
+      while (div.__queue.length) {
+        const msgs = div.__queue.splice(0);
+        // Only the newest message matters: a patch is relative to the last whole figure (the
+        // anchor), never to the previous message, so skipped updates lose nothing.
+        const m = msgs[msgs.length - 1];
+        for (const f of msgs) if (f.full) div.__anchor = { rev: f.rev, text: f.full };
+        let spec = null;
+        if (m.full) { spec = JSON.parse(m.full); div.__fulls = (div.__fulls || 0) + 1; }
+        else if (div.__anchor && div.__anchor.rev === m.base) {
+          spec = apply(JSON.parse(div.__anchor.text), JSON.parse(m.patch));
+          div.__patches = (div.__patches || 0) + 1;
+        } else { setStateValue('need_full', m.rev); continue; }   // e.g. after a reconnect
+        if (!div.style.minHeight && spec.layout.height) div.style.minHeight = spec.layout.height + 'px';
+        await P.react(div, spec.data, spec.layout, spec.config || {});
+        div.__draws = (div.__draws || 0) + 1;
+        div.dataset.draws = String(div.__draws);
+        div.dataset.rev = String(m.rev);
+        // For tests and curious users: how many updates came whole and how many as patches.
+        div.dataset.fulls = String(div.__fulls || 0);
+        div.dataset.patches = String(div.__patches || 0);
+      }
+    } catch (e) {
+      div.textContent = 'This chart could not be drawn: ' + e.message;
+    } finally {
+      div.__busy = false;
+    }
+  })();
+}
+"""
+CSS = ".gatelab-live { width: 100%; }"
+
+_component = st.components.v2.component("gatelab_live_chart", js=JS, css=CSS, isolate_styles=False)
+
+
+def ensure_plotly_js() -> None:
+    """Copy plotly.min.js from the installed plotly package into ``app/static`` (once)."""
+    src = Path(pio.__file__).resolve().parent.parent / "package_data" / "plotly.min.js"
+    try:
+        if not PLOTLY_JS.is_file() or PLOTLY_JS.stat().st_size != src.stat().st_size:
+            STATIC_DIR.mkdir(exist_ok=True)
+            tmp = PLOTLY_JS.with_suffix(".tmp")
+            shutil.copyfile(src, tmp)
+            tmp.replace(PLOTLY_JS)
+    except OSError:      # a read-only install: the chart then says it could not load Plotly
+        pass
+
+
+def _raw(fig: go.Figure, config: dict | None) -> dict:
+    """The figure as a dict whose arrays are private NumPy copies (what the next diff compares)."""
+    raw = fig.to_plotly_json()
+    raw["data"] = [_copy_arrays(t) for t in raw.get("data", [])]
+    raw["layout"] = raw.get("layout", {})
+    raw["config"] = {"displaylogo": False, "responsive": True, **(config or {})}
+    return raw
+
+
+def _copy_arrays(v: Any) -> Any:
+    if isinstance(v, np.ndarray):
+        return v.copy()
+    if isinstance(v, dict) and isinstance(v.get("bdata"), str) and "dtype" in v:
+        # Plotly 7 hands arrays out as base64 typed arrays; decode them so a diff can compare.
+        a = np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"])).copy()
+        shape = v.get("shape")
+        if shape is not None:
+            a = a.reshape([int(n) for n in str(shape).split(",")] if isinstance(shape, str) else shape)
+        return a
+    if isinstance(v, dict):
+        return {k: _copy_arrays(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)) and any(isinstance(x, (np.ndarray, dict)) for x in v):
+        return [_copy_arrays(x) for x in v]
+    return v
+
+
+def same(a: Any, b: Any) -> bool:
+    """Deep equality for figure dicts holding NumPy arrays (NaN equals NaN)."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        a, b = np.asarray(a), np.asarray(b)
+        if a.shape != b.shape:
+            return False
+        if a.dtype.kind in "fc" and b.dtype.kind in "fc":
+            return bool(np.array_equal(a, b, equal_nan=True))
+        return bool(np.array_equal(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and a == b
+
+
+def _tail(old: Any, new: Any) -> np.ndarray | None:
+    """The points ``new`` adds at the end of ``old`` (1-D arrays only), else None."""
+    if not isinstance(new, np.ndarray) or new.ndim != 1:
+        return None
+    old = np.asarray(old) if isinstance(old, (np.ndarray, list, tuple)) else None
+    if old is None or old.ndim != 1 or len(new) <= len(old) or not same(old, new[:len(old)]):
+        return None
+    return new[len(old):]
+
+
+def _plain(a: np.ndarray) -> list:
+    """A 1-D array as a JSON list; NaN/inf become null (a gap in a Plotly line)."""
+    if a.dtype.kind in "fc":
+        a = a.astype(float)
+        out = a.tolist()
+        for i in np.flatnonzero(~np.isfinite(a)):
+            out[i] = None
+        return out
+    return a.tolist()
+
+
+def diff(old: dict, new: dict) -> dict | None:
+    """A patch turning ``old`` into ``new`` (points appended to 1-D trace arrays, top-level layout
+    keys replaced), or None when ``new`` is not such a change (then the whole figure is sent)."""
+    if len(old["data"]) != len(new["data"]) or not same(old["config"], new["config"]):
+        return None
+    if old["layout"].keys() - new["layout"].keys():
+        return None
+    extend: dict[str, dict] = {}
+    for i, (a, b) in enumerate(zip(old["data"], new["data"])):
+        if a.keys() != b.keys():
+            return None
+        cols = {}
+        for k in b:
+            if same(a[k], b[k]):
+                continue
+            tail = _tail(a[k], b[k])
+            if tail is None:
+                return None
+            cols[k] = tail
+        if cols:
+            if len({len(v) for v in cols.values()}) != 1:
+                return None
+            extend[str(i)] = {k: _plain(v) for k, v in cols.items()}
+    layout = {k: v for k, v in new["layout"].items() if k not in old["layout"] or not same(old["layout"][k], v)}
+    return {"extend": extend, "layout": json.loads(json.dumps(layout, cls=PlotlyJSONEncoder))}
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """The last whole figure sent for a chart: every patch is relative to it (not to the previous
+    message), so a browser that skipped some updates can still apply the newest one."""
+    rev: int
+    raw: dict
+    size: int            # characters of its JSON: a patch larger than this is not worth it
+
+
+def _forget(key: str) -> None:
+    st.session_state.get(SENT_KEY, {}).pop(key, None)
+
+
+def chart(where: Any, fig: go.Figure, key: str, alt: str, config: dict | None = None) -> None:
+    """Draw ``fig`` under ``key`` in ``where`` (a container or ``st``), updating in place;
+    ``config`` is Plotly's (e.g. ``{"displayModeBar": False}``)."""
+    raw = _raw(fig, config)
+    anchors = st.session_state.setdefault(SENT_KEY, {})
+    anchor = anchors.get(key)
+    patch = diff(anchor.raw, raw) if anchor is not None else None
+    # Revisions count up for the whole session (never reset), so a browser never mistakes a new
+    # figure for one it already holds.
+    rev = st.session_state[REV_KEY] = st.session_state.get(REV_KEY, 0) + 1
+    msg: dict[str, Any] = {"rev": rev, "alt": alt}
+    if patch is not None:
+        text = json.dumps(patch, separators=(",", ":"))
+        if len(text) <= anchor.size:       # else the whole figure is smaller: send it, re-anchor
+            msg.update(base=anchor.rev, patch=text)
+    if "patch" not in msg:      # Plotly's own encoding: arrays as base64 typed arrays, compact
+        msg["full"] = json.dumps(raw, cls=PlotlyJSONEncoder, separators=(",", ":"))
+        anchors[key] = Anchor(rev, raw, len(msg["full"]))
+    height = int(raw["layout"].get("height") or 300)
+    mount = dict(key=key, data=msg, height=height, on_need_full_change=lambda: _forget(key))
+    if where is None or where is st:
+        _component(**mount)
+    else:
+        with where:
+            _component(**mount)
+
+
+def reset() -> None:
+    """Forget what was sent: a full page run re-creates the charts, so send whole specs."""
+    st.session_state[SENT_KEY] = {}
