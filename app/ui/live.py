@@ -136,7 +136,22 @@ export default function (component) {
 """
 CSS = ".gatelab-live { width: 100%; }"
 
-_component = st.components.v2.component("gatelab_live_chart", js=JS, css=CSS, isolate_styles=False)
+
+
+def _compact(js: str) -> str:
+    """The script without comments and indentation: Streamlit sends a component's inline script
+    with every update, so each byte here is paid on every tick of every live chart."""
+    out = []
+    for line in js.splitlines():
+        line = line.strip()
+        if " // " in line:                    # a trailing comment (the script has no "//" in strings)
+            line = line[:line.index(" // ")].rstrip()
+        if line and not line.startswith("//"):
+            out.append(line)
+    return "\n".join(out)
+
+
+_component = st.components.v2.component("gatelab_live_chart", js=_compact(JS), css=CSS, isolate_styles=False)
 
 
 def ensure_plotly_js() -> None:
