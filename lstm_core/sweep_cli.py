@@ -246,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"Interrupted: {sum(u.key in report.results for u in units)} of {len(units)} units finished, "
                   f"kept in {state}; run the same command to resume.", file=sys.stderr)
             return 130
-        doc = results_document(d, seeds, [report.results[u.key] for u in units], " ".join(sys.argv))
+        doc = results_document(d, seeds, [report.results[u.key] for u in units], "python -m lstm_core.sweep " + " ".join(sys.argv[1:] if argv is None else argv))
         with open(args.out, "w", encoding="utf-8") as f:
             json.dump(doc, f, indent=1, allow_nan=False)
         cells = load_results(json.dumps(doc)).cells()

@@ -16,20 +16,24 @@ from app.experiments import figures as experiment_figures
 from app.experiments import results_file
 from app.experiments.run import (DEFAULTS, PAGE, SCHEMA, check, here_result, paper_size, reductions, start,
                                  use_paper_size)
-from app.ui import controls, export, jobs, state
+from app.ui import controls, export, jobs, live, state
 from lstm_core.training import PRESETS
 
 
 def draw(job: jobs.Job | None, values: dict, baseline, large: bool) -> None:
     p = PRESETS[values["experiment"]]
     here = here_result(job, values)
-    st.dataframe(experiment_figures.comparison_table(preset=p, baseline=baseline, here=here), hide_index=True)
-    st.markdown(experiment_figures.comparison_notes(preset=p, baseline=baseline, here=here))
+    # The chart is live (updated in place while a run trains); presenting, it comes first.
+    chart, table = (st.container(), st.container()) if state.presenting() else (None, None)
+    with table or st.container():
+        st.dataframe(experiment_figures.comparison_table(preset=p, baseline=baseline, here=here), hide_index=True)
+        st.markdown(experiment_figures.comparison_notes(preset=p, baseline=baseline, here=here))
     fig, alt = experiment_figures.comparison_chart(paper=p.paper_sequences, baseline=baseline, here=here, large=large,
                                    title=f"{p.title}: training sequences to criterion")
-    st.plotly_chart(fig, key=state.wkey(PAGE, "compare"), width="stretch", alt=alt)
-    st.caption(alt + " ◆ paper, ● reproduction command (bar: range), ○ this page's trials, ✗ not solved within "
-                     "the budget (drawn at the budget); * = reduced settings.")
+    with chart or st.container():
+        live.chart(None, fig, state.wkey(PAGE, "compare"), alt)
+        st.caption(alt + " ◆ paper, ● reproduction command (bar: range), ○ this page's trials, ✗ not solved "
+                         "within the budget (drawn at the budget); * = reduced settings.")
     if job is not None and here is None:
         st.caption(f"Your last run here was of another experiment ({PRESETS[job.settings['experiment']].title}).")
 
@@ -42,9 +46,10 @@ def page() -> None:
                "Frasconi, Gori & Soda 1992 with the papers' settings and reported results, the results of the "
                "reproduction command, and a run you can start here.")
     results, source = results_file.load()
-    with st.expander("Gallery: every experiment and the reproduction command's result", expanded=False):
-        st.dataframe(experiment_figures.gallery_table(PRESETS, results), hide_index=True)
-        st.caption(f"Baseline source: {source}. The baseline is read from the file, never re-run on page load.")
+    if not state.presenting():
+        with st.expander("Gallery: every experiment and the reproduction command's result", expanded=False):
+            st.dataframe(experiment_figures.gallery_table(PRESETS, results), hide_index=True)
+            st.caption(f"Baseline source: {source}. The baseline is read from the file, never re-run on page load.")
     with st.sidebar:
         with st.expander("Reproduce here", expanded=True):
             controls.render_fields(PAGE, SCHEMA, ["trials", "reduced", "budget", "seed"])
@@ -54,6 +59,7 @@ def page() -> None:
     values = SCHEMA.read(PAGE)
     state.show_flashes(PAGE)
     p = PRESETS[values["experiment"]]
+    live_part = st.container() if state.presenting() else None     # presenting: the picture first
     left, right = st.columns([1.1, 1])
     with left:
         st.markdown(f"**The paper's setup** ({p.paper})")
@@ -87,7 +93,8 @@ def page() -> None:
     baseline = results_file.for_preset(results, values["experiment"])
     if baseline.empty:
         st.caption(f"No reproduction-command result for this experiment yet ({source}).")
-    jobs.live(PAGE, "run", lambda j: draw(j, values, baseline, large))
+    with live_part or st.container():
+        jobs.live(PAGE, "run", lambda j: draw(j, values, baseline, large))
     job = jobs.get(PAGE, "run")
     export.io_panel(PAGE, SCHEMA, csv=lambda: (job.work.trainer.results().to_csv(index=False).encode()
                                                if job is not None else b""),

@@ -48,9 +48,10 @@ def page() -> None:
     # the app-wide sidebar toggle (app.state); "large_font" is honoured too, for callers that set it
     large_font = state.display_options() or bool(st.session_state.get("large_font", False))
     st.title("Theory")
-    st.markdown(
-        "Why a plain recurrent network forgets, and what each cell design changes. The equations are "
-        "exactly the ones `lstm_core` computes; the figures below are computed by it live.")
+    if not state.presenting():
+        st.markdown(
+            "Why a plain recurrent network forgets, and what each cell design changes. The equations are "
+            "exactly the ones `lstm_core` computes; the figures below are computed by it live.")
 
     # --- 1. equations -------------------------------------------------------------------------
     # A long equation scrolls sideways inside its column instead of being cut off.

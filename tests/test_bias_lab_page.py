@@ -79,6 +79,35 @@ def test_default_page_has_no_exception_and_offers_the_sweep():
     assert any("48 networks" in c.value for c in at.caption)       # 4 × 3 settings × 4 seeds
 
 
+def test_the_page_opens_on_the_committed_baseline_sweep_labelled_as_such():
+    """A picture on arrival: docs/bias_baseline.json (made by `make bias-baseline`) drawn from the
+    file — the same network and task as the page's defaults — until the user trains a grid."""
+    import json as _json
+
+    from app.bias_lab import precomputed, settings as lab_settings
+    from lstm_core.sweep_cli import load_results
+
+    at = open_lab()
+    ch = charts(at)
+    assert {"bias-baseline-success", "bias-baseline-median"} <= set(ch)
+    assert any("Precomputed baseline, not trained now" in c.value for c in at.caption)
+    res = load_results(precomputed.BASELINE.read_bytes())
+    cells = res.cells()
+    z = arr(ch["bias-baseline-success"]["data"][0]["z"])
+    for r in cells.itertuples():
+        assert z[r.j][r.i] == pytest.approx(r.success_rate)
+    doc = _json.loads(precomputed.BASELINE.read_text())
+    assert doc["command"].startswith("python -m lstm_core.sweep ")
+    plan = lab_settings.plan(lab_settings.DEFAULTS)
+    base = res.settings["base"]
+    assert (base["variant"], base["n_blocks"], base["block_size"]) == (plan.base.variant, plan.base.n_blocks,
+                                                                      plan.base.block_size)
+    assert res.settings["task"] == "two_sequence" and res.axis("x").gate == plan.x.gate
+    # once a grid is trained, its own heat maps replace the baseline
+    at = run_job(open_lab(TINY), "train")
+    assert "bias-baseline-success" not in charts(at) and "bias-success" in charts(at)
+
+
 def test_tiny_sweep_runs_to_completion_and_both_heatmaps_show_its_numbers():
     at = run_job(open_lab(TINY), "train")
     assert not at.error

@@ -17,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 from app.experiments import results_file
 from lstm_core.experiments import MARKDOWN_HEADER, Outcome
 from lstm_core.training import PRESETS
+from helpers import chart_specs
 
 ENTRY = Path(__file__).resolve().parents[1] / "app" / "main.py"
 
@@ -92,7 +93,7 @@ def test_baseline_comes_from_the_results_file(tmp_path, monkeypatch):
     table = at.dataframe[1].value
     row = table[table.source == "reproduction command"].iloc[0]
     assert row["trials solved"] == "7/10" and row["median sequences (range)"] == "41,234 (30,000–90,000)"
-    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    spec = chart_specs(at)[0]
     xs = [x for t in spec["data"] for x in (t["x"] if isinstance(t["x"], list) else [])]
     assert 74000 in xs and 41234 in xs                 # paper ◆ and baseline median ●
 
@@ -172,12 +173,15 @@ def test_the_page_reads_the_committed_results_of_the_reproduction_command():
 
 def test_a_narrow_range_of_sequences_still_gets_labelled_ticks():
     """Within less than a decade (e.g. 1,758–5,680) one tick per decade would leave one tick or
-    none under the axis title: the chart then labels 1, 2 and 5 × powers of ten."""
+    none under the axis title: the chart then labels 1, 2 and 5 × powers of ten, written out in
+    full (Plotly's own minor log ticks would say "2" for 2,000)."""
     from app.experiments import figures as experiment_figures
     here = {"trials": 4, "solved": 3, "running": 0, "solved_at": [1758, 2125, 3420, None], "budget": 5000,
             "wall": 1.0, "reduced": True, "label": ""}
     base = pd.DataFrame(columns=results_file.COLUMNS)
     fig, _ = experiment_figures.comparison_chart(paper=5680, baseline=base, here=here, large=False, title="t")
-    assert fig.layout.xaxis.dtick == "D2"
+    shown = [t for t, v in zip(fig.layout.xaxis.ticktext, fig.layout.xaxis.tickvals) if 1758 <= v <= 5680]
+    assert shown == ["2,000", "5,000"]
     fig, _ = experiment_figures.comparison_chart(paper=74000, baseline=base, here=here, large=False, title="t")
-    assert fig.layout.xaxis.dtick == 1
+    shown = [t for t, v in zip(fig.layout.xaxis.ticktext, fig.layout.xaxis.tickvals) if 1758 <= v <= 74000]
+    assert shown == ["10,000"]

@@ -67,9 +67,12 @@ def baseline() -> None:
         st.info(f"No baseline sweep to show ({BASELINE.name}: {e}).")
         return
     doc = json.loads(BASELINE.read_text())
-    st.caption("**Precomputed baseline, not trained now.** Until you train your own grid, this is the committed "
-               f"result of `{doc['command']}` ({BASELINE.relative_to(ROOT)}, {doc['wall']:.0f} s of training): "
-               "the same network and task as this page's defaults, with more seeds and a longer budget.")
+    if state.presenting():
+        st.caption(f"**Precomputed baseline, not trained now** ({BASELINE.relative_to(ROOT)}).")
+    else:
+        st.caption("**Precomputed baseline, not trained now.** Until you train your own grid, this is the committed "
+                   f"result of `{doc['command']}` ({BASELINE.relative_to(ROOT)}, {doc['wall']:.0f} s of training): "
+                   "the same network and task as this page's defaults, with more seeds and a longer budget.")
     draw_results(res, "**Baseline sweep**", "baseline")
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from app.ui.figures import PALETTE, Chart, layout, make_figure
+from app.ui.figures import PALETTE, Chart, font_size, layout, make_figure
 
 
 def _fmt(v: Any) -> str:
@@ -63,13 +63,19 @@ def comparison_chart(*, paper: float | None, baseline: pd.DataFrame, here: dict 
                              hovertemplate=f"{failed} not solved within %{{x:,.0f}}<extra></extra>"))
     lay = layout(title=title, x="training sequences to criterion (log scale)", y="", large=large,
                  uirevision="exp-compare", height=120 + 45 * max(len(rows), 1), legend=False)
-    # One tick per decade; within less than a decade that can be one tick or none, so then 1, 2, 5.
+    # One tick per decade; within less than a decade that can be one tick or none, so then 1, 2, 5
+    # — written out in full (Plotly's own minor log ticks say "2" for 2,000).
     xs = [x for d in data for x in np.atleast_1d(d["x"]) if x and np.isfinite(x) and x > 0]
-    wide = bool(xs) and max(xs) / min(xs) >= 10
-    lay["xaxis"].update(type="log", exponentformat="none", dtick=1 if wide else "D2")
+    lay["xaxis"].update(type="log", exponentformat="none")
+    if xs:
+        lo, hi = np.log10(min(xs)), np.log10(max(xs))
+        steps = (1,) if hi - lo >= 1 else (1, 2, 5)
+        ticks = [m * 10.0 ** e for e in range(int(np.floor(lo)) - 1, int(np.ceil(hi)) + 2) for m in steps]
+        lay["xaxis"].update(tickmode="array", tickvals=ticks, ticktext=[f"{t:,.0f}" for t in ticks])
     lay["yaxis"].update(categoryorder="array", categoryarray=rows[::-1], type="category")
     lay["hovermode"] = "closest"
-    lay["margin"].update(r=40, l=110)          # room for the row labels
+    # room for the row labels (measured in characters of the tick font)
+    lay["margin"].update(r=40, l=int(16 + 0.62 * font_size(large) * max((len(r) for r in rows), default=6)))
     parts = []
     if paper:
         parts.append(f"paper {paper:,.0f}")

@@ -182,11 +182,12 @@ def record_measurement(key: str, value) -> None:
     MEASUREMENTS.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
 
 
-def screenshot(page, name: str) -> Path:
-    """Save a full-page screenshot to SCREENSHOT_DIR/<name>.png (docs/screenshots only under
-    `make screenshots`) and return its path. Waits for every visible chart to be drawn first."""
+def screenshot(page, name: str, full_page: bool = True) -> Path:
+    """Save a screenshot (the whole page, or what the viewport shows) to SCREENSHOT_DIR/<name>.png
+    (docs/screenshots only under `make screenshots`) and return its path. Waits for every visible
+    chart to be drawn first."""
     settle(page)
     SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOT_DIR / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     return path

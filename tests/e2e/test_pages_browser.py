@@ -9,6 +9,7 @@ are reported, not asserted, because they depend on the machine and its load (rec
 from __future__ import annotations
 
 import json
+from urllib.parse import quote
 
 import os
 import statistics
@@ -23,7 +24,8 @@ from .conftest import CHART, PLOT, record_measurement, screenshot, wait_for_app
 
 pytestmark = pytest.mark.e2e
 
-N_CHANGES = 10
+N_CHANGES = 20
+PLAYBACK_SECONDS = 4.0
 TALL = {"width": 1400, "height": 2000}   # Streamlit scrolls inside the page: a tall viewport shows it all
 
 # A chart's drawn lines (the SVG path data Plotly rendered): changes exactly when the picture does.
@@ -65,12 +67,14 @@ def measure(page, label: str, chart: int) -> list[float]:
 
 
 def record(name: str, samples: list[float], what: str) -> dict:
-    entry = {"median_ms": round(statistics.median(samples), 1), "worst_ms": round(max(samples), 1),
+    p95 = statistics.quantiles(samples, n=20)[-1]
+    entry = {"median_ms": round(statistics.median(samples), 1), "p95_ms": round(p95, 1),
+             "worst_ms": round(max(samples), 1),
              "n": len(samples), "samples_ms": [round(s, 1) for s in samples], "what": what,
-             "goal_ms": 500, "machine": {"cpus": os.cpu_count(), "load_avg_1min": round(os.getloadavg()[0], 2)},
+             "goal_p95_ms": 300, "machine": {"cpus": os.cpu_count(), "load_avg_1min": round(os.getloadavg()[0], 2)},
              "measured_at": time.strftime("%Y-%m-%d %H:%M:%S")}
     record_measurement(name, entry)                 # merge: other keys are left as they were
-    print(f"\n{name}: median {entry['median_ms']} ms, worst {entry['worst_ms']} ms over {len(samples)} "
+    print(f"\n{name}: median {entry['median_ms']} ms, p95 {entry['p95_ms']} ms, worst {entry['worst_ms']} ms over {len(samples)} "
           f"slider changes (load {entry['machine']['load_avg_1min']} on {entry['machine']['cpus']} CPUs)")
     return entry
 
@@ -122,6 +126,37 @@ def test_step_page_plays_steps_and_redraws_on_a_slider(streamlit_server, page):
         page.get_by_role("button", name="Traces (CSV)").click()
     head = open(dl.value.path(), encoding="utf-8").read(200).splitlines()
     assert head[0] == "t,batch,quantity,unit,value" and len(head) > 1
+
+
+def test_step_playback_keeps_up_with_its_speed(streamlit_server, page):
+    """Playback follows the clock: at 10 steps/s the cursor moves about 10 steps a second even when
+    the timer's ticks come late (measured and reported, not asserted: the machine is shared)."""
+    page.set_viewport_size(TALL)
+    open_page(page, f"{streamlit_server}/step?cfg=" + quote(json.dumps({"adding.T": 400, "speed": 10.0})))
+    counter = page.locator("[data-testid='stMetricValue']").first
+    step = lambda: int(counter.inner_text().split("/")[0])          # noqa: E731
+    page.get_by_role("radio", name="Play").click()
+    expect(counter).not_to_have_text("1 / 400", timeout=15_000)
+    t0, s0 = time.perf_counter(), step()
+    page.wait_for_timeout(PLAYBACK_SECONDS * 1000)   # a measurement window (a rate over time), not a wait for state
+    t1, s1 = time.perf_counter(), step()
+    page.get_by_role("radio", name="Pause").click()
+    rate = (s1 - s0) / (t1 - t0)
+    entry = {"steps_per_second": round(rate, 2), "speed_setting": 10.0, "seconds": round(t1 - t0, 2),
+             "what": "Step through a cell: playback at 10 steps/s, steps shown per second of wall time",
+             "machine": {"cpus": os.cpu_count(), "load_avg_1min": round(os.getloadavg()[0], 2)},
+             "measured_at": time.strftime("%Y-%m-%d %H:%M:%S")}
+    record_measurement("step_playback", entry)
+    print(f"\nStep playback at 10 steps/s: {rate:.1f} steps/s over {t1 - t0:.1f} s "
+          f"(load {entry['machine']['load_avg_1min']})")
+    assert s1 > s0, "playback did not advance"
+    # the charts follow the cursor while playing: the input chart's cursor line is at the shown step
+    wait_for_app(page)
+    shown = step()
+    cursor = page.evaluate("() => { const d = document.querySelector('.st-key-step-panel0 .gatelab-live');"
+                           " return d && d._fullLayout.shapes[0].x0; }")
+    assert cursor == shown
+    expect(page.locator("[data-testid='stException']")).to_have_count(0)
 
 
 def test_a_shared_link_reproduces_the_picture_in_a_new_tab(streamlit_server, page, browser):

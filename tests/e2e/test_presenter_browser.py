@@ -1,0 +1,48 @@
+"""Presenter mode in a real browser at 1280 × 720 (a classroom projector): every page opens from a
+?present=1 link with the sidebar folded away, no export box, and its main picture drawn above the
+fold. Screenshots: presenter-<page>.png."""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from app.ui.routes import PAGES
+
+from .conftest import CHART, screenshot, settle, wait_for_app
+
+pytestmark = pytest.mark.e2e
+
+PROJECTOR = {"width": 1280, "height": 720}
+
+
+@pytest.fixture
+def projector(browser):
+    context = browser.new_context(viewport=PROJECTOR)
+    pg = context.new_page()
+    try:
+        yield pg
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("route", PAGES, ids=[r.url_path for r in PAGES])
+def test_presenter_mode_puts_the_picture_first(streamlit_server, projector, route):
+    page = projector
+    page.goto(f"{streamlit_server}/{'' if route.url_path == 'home' else route.url_path}?present=1")
+    wait_for_app(page)
+    expect(page.locator("[data-testid='stException']")).to_have_count(0)
+    expect(page.get_by_text("Page not found")).to_have_count(0)
+    expect(page.locator(CHART).first).to_be_attached(timeout=60_000)
+    settle(page)
+    # the sidebar is folded away: its content is off screen
+    sidebar = page.locator("[data-testid='stSidebar']")
+    box = sidebar.bounding_box() if sidebar.count() else None
+    assert box is None or box["x"] + box["width"] <= 1 or not sidebar.is_visible(), box
+    expect(page.get_by_text("Export and import")).to_have_count(0)
+    # the page's main picture (Theory: the equations side by side) starts above the fold, and it is wide
+    main = "[data-testid='stTabs']" if route.url_path == "theory" else CHART
+    chart = page.locator(main).first.bounding_box()
+    assert chart is not None and chart["y"] < PROJECTOR["height"] - 150, chart
+    assert chart["width"] > 0.6 * PROJECTOR["width"], chart
+    assert "present=1" in page.url
+    screenshot(page, f"presenter-{route.url_path}", full_page=False)
