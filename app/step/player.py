@@ -20,6 +20,7 @@ from app.ui import controls, figures, state
 
 PLAY_KEY = state.wkey(PAGE, "play")
 PLAY_LABELS = {"play": ":material/play_arrow: Play", "pause": ":material/pause: Pause"}
+SHOWN_MEMORY = 8      # recent cursor values the page sent (a stale timer tick carries one of them)
 
 
 def is_playing() -> bool:
@@ -28,18 +29,40 @@ def is_playing() -> bool:
     return st.session_state.get(PLAY_KEY) == "play"
 
 
+def _set_cursor(t: int) -> None:
+    st.session_state[state.wkey(PAGE, "t")] = state.page_state(PAGE)["t"] = t
+    state.page_state(PAGE).pop("clock", None)     # playback carries on from the new step
+
+
 def on_play_change(T: int) -> None:
-    """Play pressed at the end of the sequence: play again from the start."""
+    """Play pressed at the end of the sequence: play again from the start. Pause: stop on the step
+    the browser was showing when it was clicked (the slider's value it sent), not on a step a
+    timer tick computed after it."""
     t_key = state.wkey(PAGE, "t")
     if is_playing() and st.session_state.get(t_key, 1) >= T:
-        st.session_state[t_key] = 1
+        _set_cursor(1)
+    elif not is_playing():
+        _set_cursor(int(st.session_state.get(t_key, 1)))
 
 
 def move(delta: int | None, T: int) -> None:
     """Back / Forward (delta) or Reset (None) callback: moves the cursor (playing or not)."""
-    t_key = state.wkey(PAGE, "t")
-    st.session_state[t_key] = 1 if delta is None else min(max(st.session_state[t_key] + delta, 1), T)
-    state.page_state(PAGE).pop("clock", None)     # playback carries on from the new step
+    t = state.page_state(PAGE).get("t", st.session_state[state.wkey(PAGE, "t")])
+    _set_cursor(1 if delta is None else min(max(t + delta, 1), T))
+
+
+def cursor(widget: int, T: int) -> int:
+    """This run's cursor. The page keeps its own (``page_state["t"]``); the slider's value counts
+    only when the user moved it. While playing, a timer tick can carry a slider value the browser
+    showed a tick or two ago (its request left before the newer step arrived): taking that back
+    would make playback stutter backwards, so values the page itself showed recently are not
+    mistaken for a move."""
+    ps = state.page_state(PAGE)
+    t = ps.get("t")
+    if t is None or (widget != t and widget not in ps.get("shown", ())):
+        t = widget
+        ps.pop("clock", None)
+    return min(max(int(t), 1), T)
 
 
 def advance(t: int, T: int, speed: float, now: float, clock: tuple | None) -> tuple[int, tuple]:
@@ -61,11 +84,13 @@ def player(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, spee
     """Everything that depends on the cursor; run as a fragment (the cursor follows the clock)."""
     t_key, ps = state.wkey(PAGE, "t"), state.page_state(PAGE)
     T = data["xs"].shape[0]
-    if is_playing() and st.session_state[t_key] < T:
-        st.session_state[t_key], ps["clock"] = advance(st.session_state[t_key], T, speed, time.monotonic(),
-                                                       ps.get("clock"))
+    t = cursor(st.session_state[t_key], T)
+    if is_playing() and t < T:
+        t, ps["clock"] = advance(t, T, speed, time.monotonic(), ps.get("clock"))
     else:
         ps.pop("clock", None)
+    st.session_state[t_key] = ps["t"] = t
+    ps["shown"] = (ps.get("shown", ()) + (t,))[-SHOWN_MEMORY:]
     # The timer runs only while playing and not at the end; when that changes, a full rerun
     # re-arms or stops it (the user's Play/Pause switch itself is never rewritten).
     if ps.get("armed") != (is_playing() and st.session_state[t_key] < T):
