@@ -14,8 +14,8 @@ from app.train import run as train_run
 PAGE, SCHEMA, DEFAULTS = train_settings.PAGE, train_settings.SCHEMA, train_settings.DEFAULTS
 from app.train.controls import press
 
-TICK_EVERY = 0.05         # pause between the end of one tick and the next while training
-SLOW_EVERY = 2.0          # seconds between redraws of the probe and gradient charts while training
+TICK_EVERY = 0.02         # pause between the end of one tick and the next while training
+SLOW_EVERY = 1.0          # seconds between redraws of the probe and gradient charts while training
 
 
 def buttons(run: train_run.LiveRun, has_a: bool) -> None:
@@ -89,9 +89,9 @@ def show(where, chart: tuple, key: str, caption: str) -> None:
 def curves(was_running: bool, large: bool) -> None:
     """The fast fragment: train one chunk (if running), then the progress bar, loss and criterion.
 
-    Streamlit 1.67 remounts a Plotly chart whenever its figure changes (the element id hashes
-    the spec) and a remount is a full redraw in the browser, so this fragment, which runs every
-    ``TICK_EVERY`` seconds, draws only the two curves that matter most at every tick.
+    It runs every ``TICK_EVERY`` seconds while training: a short chunk of training (about
+    ``train_run.TICK_SECONDS``), then the two curves that matter most, as live charts that receive
+    only the new points. The probe and gradient charts follow in their own, slower fragment.
     """
     ps = state.page_state(PAGE)
     run = ps["run"]

@@ -16,6 +16,8 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
+from app.train.view import TICK_EVERY
+
 from .conftest import CHART, CHARTS_DRAWN, record_measurement, screenshot, wait_for_app
 
 pytestmark = pytest.mark.e2e
@@ -113,7 +115,7 @@ def test_train_page_trains_live_and_redraws(streamlit_server, tall_page):
     record_measurement("train_redraws_context", {
         "what": "Train and watch, default settings: loss-chart updates per second in headless Chromium "
                 f"while training continues, over {MEASURE_SECONDS:g} s (live chart updated in place with "
-                "Plotly.react; fragment timer 0.05 s)",
+                f"Plotly.react; fragment timer {TICK_EVERY:g} s)",
         "goal": 10, "progress_updates_per_second": round(updates / MEASURE_SECONDS, 2),
         "sequences_per_second": round((later - first) / MEASURE_SECONDS, 1),
         "machine": {"cpus": os.cpu_count(), "load_avg_1min": round(load, 2)}})
