@@ -50,7 +50,7 @@ DEV_STAMP      := $(VENV)/.stamp-dev-$(call hash,requirements.txt requirements-d
 TORCH_STAMP    := $(VENV)/.stamp-torch$(TORCH_VERSION)
 EDITABLE_STAMP := $(VENV)/.stamp-editable-$(shell (cat pyproject.toml; echo $(PKG_DIRS)) | sha256sum | cut -c1-12)
 
-.PHONY: bias-baseline help run test test-torch torch-fixtures screenshots constraints bench install install-dev install-torch chromium clean
+.PHONY: bias-baseline nginx help run test test-torch torch-fixtures screenshots constraints bench install install-dev install-torch chromium clean
 
 help:
 	@echo "make run    - install (first time) and start the app at http://localhost:8501"
@@ -91,27 +91,36 @@ install-torch: install-dev $(TORCH_STAMP)
 
 # --- Chromium for the real-browser tests (Playwright cannot download its own here) ---------
 
-chromium:
-	@if command -v chromium >/dev/null 2>&1; then exit 0; fi; \
+# apt_install(command, package, why): install a Debian package unless `command` already exists.
+define apt_install
+	@if command -v $(1) >/dev/null 2>&1 || [ -x /usr/sbin/$(1) ]; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ]; then SUDO=""; \
 	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
 	else \
-	  echo "ERROR: the browser tests need Debian's chromium and it is not installed." >&2; \
+	  echo "ERROR: Debian's $(2) is needed ($(3)) and is not installed." >&2; \
 	  echo "       Run as root (or with password-less sudo), or install it yourself:" >&2; \
-	  echo "       sudo apt-get update && sudo apt-get install -y chromium" >&2; \
+	  echo "       sudo apt-get update && sudo apt-get install -y $(2)" >&2; \
 	  exit 1; \
 	fi; \
-	echo "Installing Debian chromium (apt-get) ..."; \
+	echo "Installing Debian $(2) (apt-get) ..."; \
 	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q; \
-	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
-	command -v chromium >/dev/null 2>&1 || { echo "ERROR: chromium still not on PATH after apt-get install" >&2; exit 1; }
+	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(2); \
+	{ command -v $(1) >/dev/null 2>&1 || [ -x /usr/sbin/$(1) ]; } || { echo "ERROR: $(1) still missing after apt-get install" >&2; exit 1; }
+endef
+
+chromium:
+	$(call apt_install,chromium,chromium,the browser tests)
+
+# nginx runs the scale-out test (two replicas behind the proxy of deploy/serve.py)
+nginx:
+	$(call apt_install,nginx,nginx-light,the proxy test)
 
 # --- the two commands ----------------------------------------------------------------------
 
 run: install
 	$(VPY) -m streamlit run app/main.py $(STREAMLIT_ARGS)
 
-test: install-dev chromium
+test: install-dev chromium nginx
 	$(VPY) -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
 
 test-torch: install-torch
@@ -120,7 +129,7 @@ test-torch: install-torch
 torch-fixtures: install-torch
 	$(VPY) tests/torch_fixtures.py
 
-screenshots: install-dev chromium
+screenshots: install-dev chromium nginx
 	GATELAB_REFRESH_DOCS=1 $(VPY) -m pytest -q -p no:cacheprovider -m e2e $(PYTEST_ARGS)
 
 constraints: install-dev

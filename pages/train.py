@@ -8,11 +8,13 @@ Changing a setting starts a new run with it; "Keep as run A" keeps the curves to
 """
 from __future__ import annotations
 
+import time
+
 import streamlit as st
 
 from app.train import settings as train_settings
 from app.train.controls import current_run, sidebar
-from app.train.view import SLOW_EVERY, TICK_EVERY, buttons, curves, inside, task_notes
+from app.train.view import QUEUED_EVERY, SLOW_EVERY, TICK_EVERY, buttons, curves, inside, task_notes
 from app.ui import controls, export, limits, state
 
 PAGE, SCHEMA, DEFAULTS = train_settings.PAGE, train_settings.SCHEMA, train_settings.DEFAULTS
@@ -34,11 +36,13 @@ def page() -> None:
         controls.finish_page(PAGE, values, DEFAULTS)
         return
     run = ps["run"] = outcome.value
+    ps["last_interaction"] = time.monotonic()     # a full run = the user did something (idle pause)
     buttons(run, "run_a" in ps)
     if not state.presenting():
         task_notes(run)
-    st.fragment(curves, run_every=TICK_EVERY if run.active else None)(run.active, large)
-    st.fragment(inside, run_every=SLOW_EVERY if run.active else None)(large)
+    queued = run.active and bool(ps.get("queued"))     # waiting for a training slot (app/ui/slots.py)
+    st.fragment(curves, run_every=(QUEUED_EVERY if queued else TICK_EVERY) if run.active else None)(run.active, large)
+    st.fragment(inside, run_every=SLOW_EVERY if run.active and not queued else None)(large)
     export.io_panel(PAGE, SCHEMA, csv=lambda: run.trainer.history_frame().to_csv(index=False).encode(),
                     csv_name="gatelab-training-curves.csv", csv_label="Training curves (CSV)",
                     doc=export.config_document(PAGE, run.trainer.model.config, values),

@@ -3,10 +3,12 @@ criterion curves, redrawn every tick) and the slow one (probe gates, states, out
 gradient norms)."""
 from __future__ import annotations
 
+import time
+
 import streamlit as st
 
 from app.step import equations
-from app.ui import controls, figures, live, state
+from app.ui import controls, figures, limits, live, slots, state
 from app.train import figures as train_figures
 from app.train import settings as train_settings
 from app.train import run as train_run
@@ -15,6 +17,7 @@ PAGE, SCHEMA, DEFAULTS = train_settings.PAGE, train_settings.SCHEMA, train_setti
 from app.train.controls import press
 
 TICK_EVERY = 0.02         # pause between the end of one tick and the next while training
+QUEUED_EVERY = 1.0        # a queued run only checks its place in the queue, once a second
 SLOW_EVERY = 1.0          # seconds between redraws of the probe and gradient charts while training
 
 
@@ -45,7 +48,28 @@ def buttons(run: train_run.LiveRun, has_a: bool) -> None:
 
 
 # ----------------------------------------------------------------------------- the live part
-def status_box(run: train_run.LiveRun) -> None:
+def share_the_server(run: train_run.LiveRun, ps: dict) -> int:
+    """0 if this run may train this tick, else its place in the server's queue (app/ui/slots.py).
+    A run left alone (no click, no setting changed) for ``limits.IDLE_PAUSE_SECONDS`` is paused,
+    so a forgotten tab does not keep a share of the server."""
+    sid = state.session_id()
+    if not run.active:
+        slots.release(sid)
+        return 0
+    idle = time.monotonic() - ps.get("last_interaction", time.monotonic())
+    if idle > limits.IDLE_PAUSE_SECONDS:
+        train_run.pause(run)
+        slots.release(sid)
+        state.flash(PAGE, f"Paused after {idle / 60:.0f} minutes without a click, to leave the server to others. "
+                          "“Resume” carries on exactly where it stopped.", kind="info")
+        st.rerun()
+    place = slots.claim(sid)
+    if place:
+        run.last_tick = None        # waiting in the queue is not training time
+    return place
+
+
+def status_box(run: train_run.LiveRun, place: int = 0) -> None:
     tr = run.trainer
     budget = tr.config.budget
     streak = int(run.last.streak) if run.last is not None else 0
@@ -57,7 +81,7 @@ def status_box(run: train_run.LiveRun) -> None:
         speed = f"{train_run.average_rate(run):,.1f} sequences/s on average"
     st.progress(min(run.sequences / budget, 1.0),
                 text=f"**{run.sequences:,}** of {budget:,} sequences · {speed} · "
-                     f"streak {streak:,} of {tr.required:,} · {run.status}")
+                     f"streak {streak:,} of {tr.required:,} · {'queued' if place else run.status}")
     msg = tr.message()
     # One slot for the message, drawn whether or not there is one: an element appearing above the
     # charts would shift them in the page and the browser would re-create them (losing the zoom).
@@ -76,6 +100,10 @@ def status_box(run: train_run.LiveRun) -> None:
                 "scratch with the current settings; “Keep as run A” first to compare the two.")
     elif run.status == "paused":
         box.info(f"Paused after {run.sequences:,} sequences — “Resume” carries on exactly where it stopped.")
+    elif run.active and place:
+        training, _ = slots.load()
+        box.info(f"The server is busy: {training} runs are training right now (at most {slots.capacity()} at a "
+                 f"time). Your run is queued — position {place} — and starts by itself when a place frees up.")
     elif run.status == "idle" and not state.presenting():
         box.info("Press **Start**. Until then the probe charts show the untrained network.")
 
@@ -95,10 +123,17 @@ def curves(was_running: bool, large: bool) -> None:
     """
     ps = state.page_state(PAGE)
     run = ps["run"]
-    train_run.tick(run)
+    place = share_the_server(run, ps)
+    if bool(place) != bool(ps.get("queued")):
+        ps["queued"] = place
+        st.rerun()          # queued <-> training: a full run sets the fragment timers for it
+    ps["queued"] = place
+    if place == 0:
+        train_run.tick(run)
     if was_running and not run.active:
+        slots.release(state.session_id())
         st.rerun()          # finished: a full run swaps the buttons and stops both timers
-    status_box(run)
+    status_box(run, place)
     tr, a = run.trainer, ps.get("run_a")
     task = tr.task
     mask = run.probe.mask[:, 0]

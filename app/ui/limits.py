@@ -45,6 +45,12 @@ STEP_CAP = 500_000
 # Playback.
 MIN_SPEED, MAX_SPEED = 0.5, 20.0   # timesteps per second while playing
 
+# Sharing one server between a class (app/ui/slots.py). Measured with benchmarks/classroom_load.py:
+# the script threads of one server process share one interpreter lock, so beyond about this many
+# runs training at once every page slows down; later runs wait in a queue and say so.
+MAX_TRAINING_SESSIONS = 8
+IDLE_PAUSE_SECONDS = 600.0     # a run with no click or setting change for this long is paused
+
 # Bias and weight ranges offered by sliders.
 BIAS_RANGE = (-10.0, 10.0)
 BIAS_STEP_RANGE = (-5.0, 5.0)

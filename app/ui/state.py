@@ -29,6 +29,14 @@ DISPLAY_PARAMS = {"large": LARGE_FONTS_KEY, "present": PRESENT_KEY}
 USER_ERRORS = (ValueError, lc.NonFiniteError)
 
 
+def session_id() -> str:
+    """This browser tab's Streamlit session id ("" outside a running script)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx is not None else ""
+
+
 def wkey(page: str, name: str) -> str:
     """Widget key of setting ``name`` on ``page``."""
     return f"{page}.{name}"

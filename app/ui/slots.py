@@ -1,0 +1,79 @@
+"""Training slots: how many sessions of this server process train at the same time.
+
+Every model trains inside the Streamlit server, one script thread per browser tab, and the
+threads share the process's interpreter lock: thirty runs training at once each get a thirtieth
+of one core and every page crawls. So at most ``limits.MAX_TRAINING_SESSIONS`` sessions train at
+once; the others wait in a first-come queue, are told their place ("the server is busy, your
+run is queued (position k)") and start by themselves when a slot frees.
+
+A slot is held while its session keeps ticking. A session that stops ticking (tab closed,
+hidden, paused, finished) loses it after ``STALE_SECONDS`` or at once when it says so
+(``release``). This is server bookkeeping shared by all sessions (a module-level table behind a
+lock), not user state: it holds session ids and times only, never a model or a setting.
+"""
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+from app.ui import limits
+
+STALE_SECONDS = 5.0        # no tick for this long: the slot (or the queue place) is given up
+
+_lock = threading.Lock()
+_active: dict[str, float] = {}      # session id -> last tick
+_waiting: dict[str, float] = {}     # session id -> last tick; insertion order is the queue order
+
+
+def capacity() -> int:
+    """Sessions that may train at once (``GATELAB_MAX_TRAINING`` overrides the default)."""
+    try:
+        return max(1, int(os.environ.get("GATELAB_MAX_TRAINING", limits.MAX_TRAINING_SESSIONS)))
+    except ValueError:
+        return limits.MAX_TRAINING_SESSIONS
+
+
+def _expire(now: float) -> None:
+    for table in (_active, _waiting):
+        for sid in [s for s, t in table.items() if now - t > STALE_SECONDS]:
+            del table[sid]
+
+
+def claim(session: str, now: float | None = None) -> int:
+    """Called on every training tick: 0 if ``session`` may train now, else its place in the queue
+    (1 = next)."""
+    now = time.monotonic() if now is None else now
+    with _lock:
+        _expire(now)
+        if session in _active:
+            _active[session] = now
+            return 0
+        _waiting[session] = now                         # keeps its place if it was queued already
+        free = capacity() - len(_active)
+        for sid in list(_waiting)[:max(free, 0)]:       # first come, first served
+            _active[sid] = _waiting.pop(sid)
+        if session in _active:
+            return 0
+        return list(_waiting).index(session) + 1
+
+
+def release(session: str) -> None:
+    """The session stopped training (pause, stop, finished): its slot goes to the next in line."""
+    with _lock:
+        _active.pop(session, None)
+        _waiting.pop(session, None)
+
+
+def load() -> tuple[int, int]:
+    """(sessions training, sessions queued) right now."""
+    with _lock:
+        _expire(time.monotonic())
+        return len(_active), len(_waiting)
+
+
+def reset() -> None:
+    """Forget every session (tests)."""
+    with _lock:
+        _active.clear()
+        _waiting.clear()

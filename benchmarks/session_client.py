@@ -1,0 +1,180 @@
+"""A light Streamlit session over the websocket protocol, for load benchmarks and the proxy test.
+
+One ``Session`` is what one browser tab is to the server: it opens ``/_stcore/stream``, asks
+for a page (a ``rerun_script`` BackMsg), keeps the elements the server sends, presses buttons
+(a widget trigger in the next ``rerun_script``) and, like the browser's fragment timers, reruns
+a fragment every ``auto_rerun`` interval the server asks for. It draws nothing and runs no
+JavaScript, so a benchmark with 60 of them measures the server, not 60 browsers.
+
+Used by ``benchmarks/classroom_load.py`` and ``tests/test_deploy_proxy.py``.
+"""
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import websockets
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+PROGRESS = re.compile(r"\*\*([\d,]+)\*\* of ([\d,]+) sequences")
+
+
+@dataclass
+class Session:
+    """One simulated browser tab on ``url`` (``http://host:port``) showing ``page`` (a url path)."""
+
+    url: str
+    page: str = ""
+    query: str = ""
+    headers: dict[str, str] = field(default_factory=dict)   # e.g. a proxy's sticky cookie
+    ws: Any = None
+    page_hash: str = ""          # "" + page_name: the router picks the page by its url path
+    widgets: dict[str, Any] = field(default_factory=dict)    # widget id -> element proto (latest)
+    buttons: dict[str, str] = field(default_factory=dict)    # user key -> widget id
+    timers: dict[str, float] = field(default_factory=dict)   # fragment id -> interval (s)
+    running: bool = False                                    # a script run is in progress
+    finished_runs: int = 0
+    texts: list[str] = field(default_factory=list)           # progress-bar texts seen, newest last
+    chart_updates: dict[str, int] = field(default_factory=dict)   # live chart key -> updates received
+    errors: list[str] = field(default_factory=list)           # st.error / exception texts seen
+    events: list[tuple[float, str]] = field(default_factory=list)   # (time, what) for latency
+    _pending: list[BackMsg] = field(default_factory=list)
+
+    # ------------------------------------------------------------------ connection
+    async def open(self) -> None:
+        ws_url = self.url.replace("http://", "ws://").rstrip("/") + "/_stcore/stream"
+        self.ws = await websockets.connect(ws_url, subprotocols=["streamlit"], max_size=None,
+                                           additional_headers=self.headers or None, open_timeout=60)
+        await self.rerun()
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+    async def rerun(self, trigger: str | None = None, fragment: str | None = None) -> None:
+        """A script run (the whole page, or one fragment); ``trigger`` = a button's widget id."""
+        msg = BackMsg()
+        cs = msg.rerun_script
+        cs.query_string = self.query
+        cs.page_name = self.page
+        cs.page_script_hash = self.page_hash
+        if trigger is not None:
+            w = cs.widget_states.widgets.add()
+            w.id = trigger
+            w.trigger_value = True
+        if fragment is not None:
+            cs.fragment_id = fragment
+            cs.is_auto_rerun = True
+        else:
+            self.timers.clear()        # as the browser does: a full run re-declares its timers
+        self.running = True
+        self.events.append((time.perf_counter(), f"rerun {'fragment' if fragment else 'page'}"))
+        await self.ws.send(msg.SerializeToString())
+
+    async def press(self, key: str) -> None:
+        """Click the button whose Streamlit key is ``key`` (its id is learnt from the page)."""
+        if key not in self.buttons:
+            raise KeyError(f"no button with key {key!r} on the page (have {sorted(self.buttons)})")
+        self.events.append((time.perf_counter(), f"press {key}"))
+        await self.rerun(trigger=self.buttons[key])
+
+    # ------------------------------------------------------------------ receiving
+    async def pump(self, seconds: float) -> None:
+        """Receive and handle messages for ``seconds``, rerunning fragments on their timers."""
+        end = time.perf_counter() + seconds
+        due: dict[str, float] = {}
+        while True:
+            now = time.perf_counter()
+            if now >= end:
+                return
+            # the browser's timers: a fragment reruns ``interval`` after its last run finished
+            if not self.running:
+                for frag, interval in self.timers.items():
+                    t = due.setdefault(frag, now + interval)
+                    if now >= t:
+                        due.pop(frag)
+                        await self.rerun(fragment=frag)
+                        break
+            wait = min(end - now, 0.02 if self.timers else end - now)
+            try:
+                raw = await asyncio.wait_for(self.ws.recv(), timeout=max(wait, 0.001))
+            except asyncio.TimeoutError:
+                continue
+            self.handle(raw)
+
+    def handle(self, raw: bytes) -> None:
+        msg = ForwardMsg()
+        msg.ParseFromString(raw)
+        kind = msg.WhichOneof("type")
+        now = time.perf_counter()
+        if kind == "auto_rerun":
+            self.timers[msg.auto_rerun.fragment_id] = msg.auto_rerun.interval
+        elif kind == "stop_auto_rerun":
+            for frag in msg.stop_auto_rerun.fragment_ids:
+                self.timers.pop(frag, None)
+        elif kind == "script_finished":
+            self.running = False
+            self.finished_runs += 1
+            self.events.append((now, "finished"))
+        elif kind == "delta":
+            self._delta(msg, now)
+
+    def _delta(self, msg: ForwardMsg, now: float) -> None:
+        d = msg.delta
+        if d.WhichOneof("type") != "new_element":
+            return
+        el = d.new_element
+        what = el.WhichOneof("type")
+        if what == "button":
+            key = _user_key(el.button.id)
+            if key:
+                self.buttons[key] = el.button.id
+                self.events.append((now, f"button {key}"))
+        elif what == "progress":
+            self.texts.append(el.progress.text)
+            self.events.append((now, "progress"))
+        elif what == "alert" and el.alert.format == 1:          # ERROR
+            self.errors.append(el.alert.body)
+        elif what == "exception":
+            self.errors.append(f"{el.exception.type}: {el.exception.message}")
+        elif what == "bidi_component" and el.bidi_component.component_name == "gatelab_live_chart":
+            key = _user_key(el.bidi_component.id) or "?"
+            self.chart_updates[key] = self.chart_updates.get(key, 0) + 1
+            self.events.append((now, f"chart {key}"))
+
+    # ------------------------------------------------------------------ reading the page
+    def sequences(self) -> int | None:
+        """The training progress counter last shown ("N of M sequences"), if any."""
+        for text in reversed(self.texts):
+            m = PROGRESS.search(text)
+            if m:
+                return int(m.group(1).replace(",", ""))
+        return None
+
+    async def wait_for(self, predicate, timeout: float) -> float:
+        """Pump until ``predicate(self)`` holds; the seconds it took (TimeoutError after ``timeout``)."""
+        t0 = time.perf_counter()
+        while not predicate(self):
+            if time.perf_counter() - t0 > timeout:
+                raise TimeoutError(f"condition not met within {timeout:g} s")
+            await self.pump(0.05)
+        return time.perf_counter() - t0
+
+
+def _user_key(element_id: str) -> str | None:
+    """The user key at the end of a Streamlit element id (``$$ID-<hash>-<key>``), if it has one."""
+    m = re.match(r"^\$\$ID-[0-9a-f]+-(.+)$", element_id)
+    return m.group(1) if m and m.group(1) != "None" else None
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    """p50 / p95 / max of a list of seconds (empty: all NaN)."""
+    if not values:
+        return {"p50": float("nan"), "p95": float("nan"), "max": float("nan")}
+    v = sorted(values)
+    pick = lambda q: v[min(len(v) - 1, int(round(q * (len(v) - 1))))]   # noqa: E731
+    return {"p50": pick(0.5), "p95": pick(0.95), "max": v[-1]}

@@ -1,0 +1,119 @@
+"""Scale-out: two Gate Lab replicas behind nginx (deploy/serve.py) with sticky sessions.
+
+A class's visitors spread over the replicas (a random bucket cookie each), and every later
+request of a visitor — page loads and the websocket that carries its Streamlit session, reruns
+and fragment timers included — reaches the replica that holds its session. Needs Debian's
+nginx (``make test`` installs nginx-light); without it this FAILS, it does not skip."""
+from __future__ import annotations
+
+import asyncio
+import http.cookiejar
+import json
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from session_client import Session  # noqa: E402
+
+
+def free_ports(n: int) -> list[int]:
+    """n consecutive free ports (the replicas) — tried from a few random starts."""
+    for _ in range(50):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            base = s.getsockname()[1]
+        if base + n > 65000:
+            continue
+        ok = True
+        for p in range(base, base + n):
+            with socket.socket() as s:
+                try:
+                    s.bind(("127.0.0.1", p))
+                except OSError:
+                    ok = False
+                    break
+        if ok:
+            return list(range(base, base + n))
+    raise RuntimeError("no free ports")
+
+
+@pytest.fixture(scope="module")
+def proxy():
+    assert shutil.which("nginx") or Path("/usr/sbin/nginx").exists(), \
+        "nginx is not installed: `make test` installs it (apt-get install nginx-light)"
+    port, = free_ports(1)
+    replicas = free_ports(2)
+    proc = subprocess.Popen([sys.executable, "deploy/serve.py", "--replicas", "2", "--port", str(port),
+                             "--first-port", str(replicas[0])], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    line = proc.stdout.readline()           # printed once nginx and both replicas answer
+    assert "behind nginx" in line, line + (proc.stdout.read() if proc.poll() is not None else "")
+    try:
+        yield f"http://127.0.0.1:{port}", {f"127.0.0.1:{p}" for p in replicas}
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+
+
+def visit(url: str, jar: http.cookiejar.CookieJar) -> str:
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    with opener.open(url + "/", timeout=30) as r:
+        return r.headers["X-Gatelab-Replica"]
+
+
+def test_visitors_spread_over_the_replicas_and_each_stays_on_its_own(proxy):
+    url, replicas = proxy
+    seen = {}
+    for i in range(20):
+        jar = http.cookiejar.CookieJar()
+        first = visit(url, jar)
+        assert first in replicas
+        assert all(visit(url, jar) == first for _ in range(3)), "a visitor moved to another replica"
+        seen[i] = first
+    assert set(seen.values()) == replicas, f"all 20 visitors went to {set(seen.values())}"
+
+
+async def session_on(url: str, cookie: str) -> tuple[Session, str]:
+    s = Session(url, page="train", query="cfg=" + quote(json.dumps({"streak": 5000})),
+                headers={"Cookie": f"gatelab_replica={cookie}"})
+    await s.open()
+    return s, s.ws.response.headers["X-Gatelab-Replica"]
+
+
+def test_streamlit_sessions_run_through_the_proxy_on_the_replica_their_cookie_names(proxy):
+    url, replicas = proxy
+    # find a bucket for each replica (new visitors get random buckets)
+    buckets: dict[str, str] = {}
+    while len(buckets) < 2:
+        jar = http.cookiejar.CookieJar()
+        replica = visit(url, jar)
+        buckets.setdefault(replica, next(c.value for c in jar if c.name == "gatelab_replica"))
+
+    async def run() -> dict:
+        out = {}
+        for replica, cookie in buckets.items():
+            s, served_by = await session_on(url, cookie)
+            assert served_by == replica                       # the websocket went where the pages went
+            await s.wait_for(lambda x: "train.start" in x.buttons and not x.running, 120)
+            await s.press("train.start")                      # a rerun through the proxy ...
+            await s.wait_for(lambda x: (x.sequences() or 0) > 0, 120)   # ... and fragment ticks train
+            n = s.sequences()
+            await s.wait_for(lambda x: (x.sequences() or 0) > n, 120)
+            assert not s.errors, s.errors
+            await s.press("train.pause")
+            await s.wait_for(lambda x: "train.resume" in x.buttons, 120)
+            out[replica] = s.sequences()
+            await s.close()
+        return out
+
+    trained = asyncio.run(asyncio.wait_for(run(), timeout=300))
+    assert set(trained) == replicas and all(n > 0 for n in trained.values())

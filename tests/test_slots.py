@@ -1,0 +1,97 @@
+"""Sharing one server between a class: training slots, the queue and the idle pause (app/ui/slots.py).
+
+Unit tests of the first-come queue, then two AppTest sessions on Train and watch with one slot:
+the second is told it is queued (and trains nothing) until the first pauses."""
+from __future__ import annotations
+
+import pytest
+
+import time
+
+from app.train import view
+from app.ui import limits, slots, state
+from test_train_page import link, open_page
+
+
+@pytest.fixture(autouse=True)
+def clean(monkeypatch):
+    slots.reset()
+    yield
+    slots.reset()
+
+
+def test_first_come_first_served_and_a_released_slot_goes_to_the_next(monkeypatch):
+    monkeypatch.setenv("GATELAB_MAX_TRAINING", "2")
+    assert [slots.claim(s, now=0.0) for s in "abcd"] == [0, 0, 1, 2]
+    assert slots.claim("d", now=0.1) == 2 and slots.claim("c", now=0.1) == 1    # places are kept
+    slots.release("a")
+    assert slots.claim("d", now=0.2) == 1            # c is still first in line ...
+    assert slots.claim("c", now=0.2) == 0            # ... and takes the free slot
+
+
+def test_a_session_that_stops_ticking_loses_its_slot(monkeypatch):
+    monkeypatch.setenv("GATELAB_MAX_TRAINING", "1")
+    assert slots.claim("a", now=0.0) == 0
+    assert slots.claim("b", now=1.0) == 1
+    assert slots.claim("b", now=1.0 + slots.STALE_SECONDS + 0.1) == 0    # a closed its tab
+
+
+def test_capacity_reads_the_environment_and_survives_nonsense(monkeypatch):
+    monkeypatch.setenv("GATELAB_MAX_TRAINING", "oops")
+    assert slots.capacity() == limits.MAX_TRAINING_SESSIONS
+    monkeypatch.setenv("GATELAB_MAX_TRAINING", "0")
+    assert slots.capacity() == 1
+
+
+def sequences(at) -> int:
+    return int(at.session_state["_page.train"]["run"].sequences)
+
+
+def as_session(monkeypatch, name: str) -> None:
+    """AppTest gives every app the same session id; the tests tell the two tabs apart."""
+    monkeypatch.setattr(state, "session_id", lambda: name)
+
+
+def test_a_second_session_is_queued_with_its_place_until_the_first_pauses(monkeypatch):
+    monkeypatch.setenv("GATELAB_MAX_TRAINING", "1")
+    first, second = open_page(link(streak=5000)), open_page(link(streak=5000))
+    as_session(monkeypatch, "first")
+    first.button(key="train.start").click().run()
+    assert sequences(first) > 0
+    as_session(monkeypatch, "second")
+    second.button(key="train.start").click().run()
+    second.run()
+    assert sequences(second) == 0
+    queued = [i.value for i in second.info if "queued" in i.value]
+    assert queued and "position 1" in queued[0] and "at most 1 at a time" in queued[0]
+    as_session(monkeypatch, "first")
+    first.button(key="train.pause").click().run()      # the slot is released ...
+    as_session(monkeypatch, "second")
+    second.run()                                       # ... and the next tick of the queued run trains
+    assert sequences(second) > 0
+    assert not any("queued" in i.value for i in second.info)
+
+
+class LaterClock:
+    """time.monotonic as seen by the live part of the page: ``ahead`` seconds in the future."""
+
+    def __init__(self, ahead: float) -> None:
+        self.ahead = ahead
+
+    def monotonic(self) -> float:
+        return time.monotonic() + self.ahead
+
+    def perf_counter(self) -> float:
+        return time.perf_counter()
+
+
+def test_a_run_left_alone_is_paused_and_says_why(monkeypatch):
+    at = open_page(link(streak=5000))
+    at.button(key="train.start").click().run()
+    assert at.session_state["_page.train"]["run"].status == "running"
+    # the next tick comes long after the last click (AppTest has no timers: let the tick's clock run ahead)
+    monkeypatch.setattr(view, "time", LaterClock(limits.IDLE_PAUSE_SECONDS + 60))
+    at.run()
+    assert at.session_state["_page.train"]["run"].status == "paused"
+    assert any("without a click" in i.value for i in at.info), [i.value for i in at.info]
+    assert slots.load()[0] == 0
