@@ -14,7 +14,7 @@ import streamlit as st
 
 from app.train import settings as train_settings
 from app.train.controls import current_run, sidebar
-from app.train.view import QUEUED_EVERY, SLOW_EVERY, TICK_EVERY, buttons, curves, inside, task_notes
+from app.train.view import SLOW_EVERY, TICK_EVERY, buttons, curves, inside, task_notes
 from app.ui import controls, export, limits, state
 
 PAGE, SCHEMA, DEFAULTS = train_settings.PAGE, train_settings.SCHEMA, train_settings.DEFAULTS
@@ -41,7 +41,8 @@ def page() -> None:
     if not state.presenting():
         task_notes(run)
     queued = run.active and bool(ps.get("queued"))     # waiting for a training slot (app/ui/slots.py)
-    st.fragment(curves, run_every=(QUEUED_EVERY if queued else TICK_EVERY) if run.active else None)(run.active, large)
+    every = ps.get("every", TICK_EVERY)                # the tick interval the live part asked for
+    st.fragment(curves, run_every=every if run.active else None)(run.active, large)
     st.fragment(inside, run_every=SLOW_EVERY if run.active and not queued else None)(large)
     export.io_panel(PAGE, SCHEMA, csv=lambda: run.trainer.history_frame().to_csv(index=False).encode(),
                     csv_name="gatelab-training-curves.csv", csv_label="Training curves (CSV)",

@@ -36,6 +36,15 @@ def test_a_session_that_stops_ticking_loses_its_slot(monkeypatch):
     assert slots.claim("b", now=1.0 + slots.STALE_SECONDS + 0.1) == 0    # a closed its tab
 
 
+def test_many_runs_tick_less_often_and_train_less_per_tick(monkeypatch):
+    monkeypatch.setenv("GATELAB_MAX_TRAINING", "100")
+    assert slots.tick_every(0.02) == 0.02 and slots.tick_seconds(0.03) == 0.03       # nobody training
+    for s in range(30):
+        slots.claim(f"s{s}", now=time.monotonic())
+    assert slots.tick_every(0.02) == pytest.approx(30 * slots.TICK_COST)
+    assert slots.tick_seconds(0.03) == pytest.approx(0.03 * slots.FULL_SPEED_RUNS / 30)
+
+
 def test_capacity_reads_the_environment_and_survives_nonsense(monkeypatch):
     monkeypatch.setenv("GATELAB_MAX_TRAINING", "oops")
     assert slots.capacity() == limits.MAX_TRAINING_SESSIONS

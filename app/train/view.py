@@ -119,17 +119,21 @@ def curves(was_running: bool, large: bool) -> None:
 
     It runs every ``TICK_EVERY`` seconds while training: a short chunk of training (about
     ``train_run.TICK_SECONDS``), then the two curves that matter most, as live charts that receive
-    only the new points. The probe and gradient charts follow in their own, slower fragment.
+    only the new points. The probe and gradient charts follow in their own, slower fragment. When
+    many runs train on this server at once, each ticks less often and trains less per tick
+    (``slots.tick_every`` / ``slots.tick_seconds``), so all of them keep moving.
     """
     ps = state.page_state(PAGE)
     run = ps["run"]
     place = share_the_server(run, ps)
-    if bool(place) != bool(ps.get("queued")):
-        ps["queued"] = place
-        st.rerun()          # queued <-> training: a full run sets the fragment timers for it
+    every = QUEUED_EVERY if place else slots.tick_every(TICK_EVERY)
     ps["queued"] = place
+    if run.active and not 0.67 < every / ps.get("every", every) < 1.5:
+        ps["every"] = every
+        st.rerun()          # queued, or many more / fewer runs training: a full run re-sets the timer
+    ps["every"] = every
     if place == 0:
-        train_run.tick(run)
+        train_run.tick(run, slots.tick_seconds(train_run.TICK_SECONDS))
     if was_running and not run.active:
         slots.release(state.session_id())
         st.rerun()          # finished: a full run swaps the buttons and stops both timers

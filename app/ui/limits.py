@@ -48,7 +48,7 @@ MIN_SPEED, MAX_SPEED = 0.5, 20.0   # timesteps per second while playing
 # Sharing one server between a class (app/ui/slots.py). Measured with benchmarks/classroom_load.py:
 # the script threads of one server process share one interpreter lock, so beyond about this many
 # runs training at once every page slows down; later runs wait in a queue and say so.
-MAX_TRAINING_SESSIONS = 8
+MAX_TRAINING_SESSIONS = 30
 IDLE_PAUSE_SECONDS = 600.0     # a run with no click or setting change for this long is paused
 
 # Bias and weight ranges offered by sliders.

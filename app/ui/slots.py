@@ -20,6 +20,8 @@ import time
 from app.ui import limits
 
 STALE_SECONDS = 5.0        # no tick for this long: the slot (or the queue place) is given up
+TICK_COST = 0.025          # server seconds a tick takes with its drawing (measured, roughly)
+FULL_SPEED_RUNS = 2        # this many runs train at full speed side by side (two cores)
 
 _lock = threading.Lock()
 _active: dict[str, float] = {}      # session id -> last tick
@@ -56,6 +58,23 @@ def claim(session: str, now: float | None = None) -> int:
         if session in _active:
             return 0
         return list(_waiting).index(session) + 1
+
+
+def tick_every(alone: float) -> float:
+    """Seconds between one run's timer ticks: ``alone`` when few runs train, longer when many do,
+    so the ticks of all of them fit into what one server process can serve (about one core: the
+    script threads share one interpreter lock; a tick costs ~20 ms of it, drawing included)."""
+    with _lock:
+        n = len(_active)
+    return max(alone, TICK_COST * n)
+
+
+def tick_seconds(alone: float) -> float:
+    """Training time per tick: ``alone`` with up to ``FULL_SPEED_RUNS`` runs training, then a fair
+    share of it, so a tick's cost stays close to its drawing and every run keeps redrawing."""
+    with _lock:
+        n = len(_active)
+    return alone * min(1.0, FULL_SPEED_RUNS / max(n, 1))
 
 
 def release(session: str) -> None:
