@@ -8,7 +8,7 @@ Each session is a light websocket client (``benchmarks/session_client.py``: the 
 protocol, fragment timers included, no browser), so the figures are the server's. Per class of
 N: errors, p50/p95 seconds from a click to the page showing it (Start -> "Pause" button or the
 queue message; Pause -> "Resume"), live-chart updates and sequences per second per session,
-server CPU and RSS sampled every second, and RSS 10 s after the class left. With ``--repeat``
+server CPU and RSS sampled every second, and RSS once the class left (``--after`` seconds). With ``--repeat``
 the same class comes a second time, to see whether memory returns to where the first left it.
 Scenario ``step``: N sessions open Step through a cell and press Forward once a second.
 Without ``--url`` a server is started on a free port (and stopped at the end).
@@ -180,8 +180,9 @@ async def main_async(args: argparse.Namespace) -> dict:
                 during = sampler.samples[mark:]
                 res["server_cpu_percent"] = summary([c for _, c, _ in during])
                 res["server_rss_mb_max"] = max((r for _, _, r in during), default=float("nan"))
-                await asyncio.sleep(10.0)
-                res["server_rss_mb_after_10s"] = sampler.rss()
+                await asyncio.sleep(args.after)
+                res["server_rss_mb_after"] = sampler.rss()
+                res["after_seconds"] = args.after
                 out["classes"].append(res)
                 print(json.dumps(res), flush=True)
     finally:
@@ -202,6 +203,9 @@ def main() -> None:
     ap.add_argument("--url", help="a running server or proxy (default: start one)")
     ap.add_argument("--server-pid", type=int, help="with --url: the server's pid, to sample CPU and RSS")
     ap.add_argument("--repeat", action="store_true", help="each class twice (memory after a second class)")
+    ap.add_argument("--after", type=float, default=75.0,
+                    help="seconds to wait after a class left before reading RSS (sessions are freed "
+                         "60 s after they disconnect: server.disconnectedSessionTTL)")
     ap.add_argument("--out", help="write the results (JSON) here")
     args = ap.parse_args()
     res = asyncio.run(main_async(args))

@@ -20,6 +20,7 @@ import websockets
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
+STALL_SECONDS = 2.0     # a fragment rerun with no answer for this long was dropped: the timer fires again
 PROGRESS = re.compile(r"\*\*([\d,]+)\*\* of ([\d,]+) sequences")
 
 
@@ -32,7 +33,7 @@ class Session:
     query: str = ""
     headers: dict[str, str] = field(default_factory=dict)   # e.g. a proxy's sticky cookie
     ws: Any = None
-    page_hash: str = ""          # "" + page_name: the router picks the page by its url path
+    page_hash: str = ""          # first "" + page_name (the router picks by url path), then the page's hash
     widgets: dict[str, Any] = field(default_factory=dict)    # widget id -> element proto (latest)
     buttons: dict[str, str] = field(default_factory=dict)    # user key -> widget id
     timers: dict[str, float] = field(default_factory=dict)   # fragment id -> interval (s)
@@ -42,7 +43,9 @@ class Session:
     chart_updates: dict[str, int] = field(default_factory=dict)   # live chart key -> updates received
     errors: list[str] = field(default_factory=list)           # st.error / exception texts seen
     events: list[tuple[float, str]] = field(default_factory=list)   # (time, what) for latency
-    _pending: list[BackMsg] = field(default_factory=list)
+    _finished_at: float = 0.0
+    _last_message: float = 0.0
+    _sent_fragment: bool = False
 
     # ------------------------------------------------------------------ connection
     async def open(self) -> None:
@@ -72,6 +75,8 @@ class Session:
         else:
             self.timers.clear()        # as the browser does: a full run re-declares its timers
         self.running = True
+        self._sent_fragment = fragment is not None
+        self._last_message = time.perf_counter()
         self.events.append((time.perf_counter(), f"rerun {'fragment' if fragment else 'page'}"))
         await self.ws.send(msg.SerializeToString())
 
@@ -84,26 +89,33 @@ class Session:
 
     # ------------------------------------------------------------------ receiving
     async def pump(self, seconds: float) -> None:
-        """Receive and handle messages for ``seconds``, rerunning fragments on their timers."""
+        """Receive and handle messages for ``seconds``; like the browser, rerun each fragment
+        ``interval`` seconds after the last script run finished (sleeping until then, not polling)."""
         end = time.perf_counter() + seconds
-        due: dict[str, float] = {}
         while True:
             now = time.perf_counter()
             if now >= end:
                 return
-            # the browser's timers: a fragment reruns ``interval`` after its last run finished
-            if not self.running:
-                for frag, interval in self.timers.items():
-                    t = due.setdefault(frag, now + interval)
-                    if now >= t:
-                        due.pop(frag)
-                        await self.rerun(fragment=frag)
-                        break
-            wait = min(end - now, 0.02 if self.timers else end - now)
+            wake = end
+            if self.running and self._sent_fragment and now - self._last_message > STALL_SECONDS:
+                # A fragment rerun asked for while the server was busy with a full run is dropped
+                # without an answer; the browser's timer simply fires again, and so do we.
+                self.running = False
+                self._finished_at = now
+            if self.running and self._sent_fragment:
+                wake = min(end, self._last_message + STALL_SECONDS)
+            if not self.running and self.timers:
+                frag, interval = min(self.timers.items(), key=lambda kv: kv[1])
+                due = self._finished_at + interval
+                if now >= due:
+                    await self.rerun(fragment=frag)
+                    continue
+                wake = min(end, due)
             try:
-                raw = await asyncio.wait_for(self.ws.recv(), timeout=max(wait, 0.001))
+                raw = await asyncio.wait_for(self.ws.recv(), timeout=max(wake - now, 0.001))
             except asyncio.TimeoutError:
                 continue
+            self._last_message = time.perf_counter()
             self.handle(raw)
 
     def handle(self, raw: bytes) -> None:
@@ -111,13 +123,25 @@ class Session:
         msg.ParseFromString(raw)
         kind = msg.WhichOneof("type")
         now = time.perf_counter()
-        if kind == "auto_rerun":
+        if kind == "navigation" and msg.navigation.page_script_hash:
+            # the page the router chose: later runs name it (an st.rerun() from a fragment reruns
+            # the page the request names, and "" would be the default page)
+            self.page_hash = msg.navigation.page_script_hash
+        elif kind == "auto_rerun":
             self.timers[msg.auto_rerun.fragment_id] = msg.auto_rerun.interval
         elif kind == "stop_auto_rerun":
             for frag in msg.stop_auto_rerun.fragment_ids:
                 self.timers.pop(frag, None)
+        elif kind == "session_status_changed":
+            # the server's word on whether a script runs: a fragment rerun asked for while a full
+            # run (e.g. an st.rerun()) was going on may never get a script_finished of its own
+            running = msg.session_status_changed.script_is_running
+            if self.running and not running:
+                self._finished_at = now
+            self.running = running
         elif kind == "script_finished":
             self.running = False
+            self._finished_at = now
             self.finished_runs += 1
             self.events.append((now, "finished"))
         elif kind == "delta":
