@@ -144,6 +144,7 @@ bench: install
 # The Bias lab's picture on arrival: its default grid (lstm1997, two_sequence T = 50, input x output
 # gate biases) with 16 seeds per cell and a 3,000-sequence budget, trained by the sweep command.
 bias-baseline: install-dev
+	mkdir -p .scratch
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 $(VPY) -m lstm_core.sweep --variant lstm1997 --task two_sequence \
 	    --set T=50 --model n_blocks=3 block_size=1 init_range=0.1 --x input --x-values 0,-1,-2,-3 --x-step -2 \
 	    --y output --y-values 0,-2,-4 --y-step -2 --seeds 16 --algorithm rtrl --lr 1 --budget 3000 --streak 100 \

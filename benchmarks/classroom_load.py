@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -86,6 +87,15 @@ class Sampler:
 
     def rss(self) -> float:
         return round(sum(p.memory_info().rss for p in self._procs()) / 1e6, 1) if self.proc else float("nan")
+
+
+def hold(pids: list[int], sig: int) -> None:
+    """Pause (SIGSTOP) or resume (SIGCONT) other work on this machine while a class trains."""
+    for pid in pids:
+        try:
+            os.kill(pid, sig)
+        except ProcessLookupError:
+            pass
 
 
 # ----------------------------------------------------------------------------- one class
@@ -175,7 +185,11 @@ async def main_async(args: argparse.Namespace) -> dict:
             for repeat in range(2 if args.repeat else 1):
                 mark = len(sampler.samples)
                 run = train_class if args.scenario == "train" else step_class
-                res = await run(url, n, args.seconds)
+                hold(args.pause_pids, signal.SIGSTOP)
+                try:
+                    res = await run(url, n, args.seconds)
+                finally:
+                    hold(args.pause_pids, signal.SIGCONT)
                 res["repeat"] = repeat + 1
                 during = sampler.samples[mark:]
                 res["server_cpu_percent"] = summary([c for _, c, _ in during])
@@ -206,6 +220,9 @@ def main() -> None:
     ap.add_argument("--after", type=float, default=75.0,
                     help="seconds to wait after a class left before reading RSS (sessions are freed "
                          "60 s after they disconnect: server.disconnectedSessionTTL)")
+    ap.add_argument("--pause-pids", type=int, nargs="*", default=[],
+                    help="processes to pause while each class trains (other long jobs on this machine; "
+                         "keep a class under the Dask worker TTL of 5 minutes if they are Dask workers)")
     ap.add_argument("--out", help="write the results (JSON) here")
     args = ap.parse_args()
     res = asyncio.run(main_async(args))

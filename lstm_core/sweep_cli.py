@@ -197,6 +197,23 @@ def _axis(gate: str, values: str, step: float, stagger: bool) -> Axis:
     return Axis.stagger(gate, first=nums[0], step=step) if stagger else Axis.values(gate, nums, step)
 
 
+def command_line(argv: list[str]) -> str:
+    """The command as a reader would type it again; ``--state FILE`` (where the finished units are
+    kept to resume, not what is computed) and ``--workers`` / ``--scheduler`` are left out."""
+    out, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+            continue
+        if a in ("--state", "--workers", "--scheduler"):
+            skip = True
+            continue
+        if a.startswith(("--state=", "--workers=", "--scheduler=")):
+            continue
+        out.append(a)
+    return "python -m lstm_core.sweep " + " ".join(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     from .experiments import add_cluster_arguments, cluster_workers   # noqa: PLC0415
     from .distributed import run_units   # noqa: PLC0415
@@ -246,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"Interrupted: {sum(u.key in report.results for u in units)} of {len(units)} units finished, "
                   f"kept in {state}; run the same command to resume.", file=sys.stderr)
             return 130
-        doc = results_document(d, seeds, [report.results[u.key] for u in units], "python -m lstm_core.sweep " + " ".join(sys.argv[1:] if argv is None else argv))
+        doc = results_document(d, seeds, [report.results[u.key] for u in units], command_line(sys.argv[1:] if argv is None else argv))
         with open(args.out, "w", encoding="utf-8") as f:
             json.dump(doc, f, indent=1, allow_nan=False)
         cells = load_results(json.dumps(doc)).cells()

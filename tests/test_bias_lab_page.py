@@ -98,6 +98,7 @@ def test_the_page_opens_on_the_committed_baseline_sweep_labelled_as_such():
         assert z[r.j][r.i] == pytest.approx(r.success_rate)
     doc = _json.loads(precomputed.BASELINE.read_text())
     assert doc["command"].startswith("python -m lstm_core.sweep ")
+    assert "--state" not in doc["command"] and "--workers" not in doc["command"]   # how, not what
     plan = lab_settings.plan(lab_settings.DEFAULTS)
     base = res.settings["base"]
     assert (base["variant"], base["n_blocks"], base["block_size"]) == (plan.base.variant, plan.base.n_blocks,

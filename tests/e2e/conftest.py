@@ -164,7 +164,9 @@ CHARTS_DRAWN = """() => { if (!(""" + APP_IDLE + """)()) return false;
   const charts = [...document.querySelectorAll(""" + json.dumps(CHART) + """)]
     .filter(c => c.getBoundingClientRect().width > 0);
   return charts.every(c => { const p = c.classList.contains('gatelab-live') ? c : c.querySelector('.js-plotly-plot');
-    return !!p && !!p._fullLayout && !p._transitioning; }); }"""
+    if (!p || !p._fullLayout || p._transitioning) return false;
+    // a chart with traces has painted them (a resize can leave a laid-out but empty plot a moment)
+    return !(p.data || []).length || p.querySelectorAll('.main-svg g.trace, .main-svg image').length > 0; }); }"""
 
 
 def settle(page, timeout_ms: int = 30_000) -> None:
