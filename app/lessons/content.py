@@ -70,7 +70,7 @@ CLOCK_CHOICES = (Choice("Right away (before step 15)", -INF, 15),
                  Choice(f"Never (not within {c.CLOCK_T} steps)", c.CLOCK_T + 1, INF))
 
 VANISHING = Lesson(
-    "vanishing", "1 · Vanishing error vs the carousel",
+    "vanishing", "1 · Vanishing vs the carousel",
     "An error made at the last step of a 60-step sequence is followed back in time by the exact backward "
     "pass, through a plain RNN and through a 1997 LSTM. How much of it is left to learn from, far back?",
     (Question(
@@ -99,7 +99,7 @@ VANISHING = Lesson(
     "gradient_flow.py")
 
 GATES = Lesson(
-    "gates", "2 · What the input and output gates do",
+    "gates", "2 · Input and output gates",
     "The 1997 paper's long-lag task 2a with p = 10: the sequences (x, a₁, …, a₉, x) and (y, a₁, …, a₉, y). "
     "To predict the last symbol the cell must remember the first one across 9 irrelevant symbols. "
     "One cell (g = σ, h = identity), its gates set by hand to show the idea.",
@@ -108,7 +108,7 @@ GATES = Lesson(
         "x writes about 0.95, y about 0.05, each a about 0.5.",
         "At the end of the x-sequence, how much of the cell state was written by the **first symbol** "
         "(the one that matters)?",
-        (Choice("Most of it (more than 60%)", 0.6, INF), Choice("About a quarter to a half (30–60%)", 0.3, 0.6),
+        (Choice("Most of it (more than 60%)", 0.6, INF), Choice("A good part (30–60%)", 0.3, 0.6),
          Choice("A small part (less than 30%)", -INF, 0.3)),
         c.gates_input,
         lambda o: (f"Measured: **{o.value:.0%}** (the state ends at {o.numbers['s_end_open']:.2f}). The carousel "
@@ -135,7 +135,7 @@ GATES = Lesson(
     "step.py")
 
 ABUSE = Lesson(
-    "abuse", "3 · Internal state drift and the abuse problem",
+    "abuse", "3 · State drift and abuse",
     "Two problems of the 1997 LSTM at the start of training, and the negative gate biases the paper used "
     "against them. Untrained networks, real sequences from the papers' tasks.",
     (Question(
@@ -216,8 +216,8 @@ PEEPHOLES = Lesson(
          lambda o: ("Measured: **never** within 80 steps" if math.isinf(o.value) else
                     f"Measured: at step **{o.value:.0f}**") + (
              f". The clock runs the same (s reaches {o.numbers['s_end_no peepholes']:.1f}), but the gate cannot "
-             "see it: its input is the same at every step. (In a full network it might read the cell output "
-             "y_c — but that is 0 while the gate is shut.)"),
+             "see it: its input is the same at every step. (Even wired to the cell output y_c it would see "
+             "little: y_c stays tiny while the gate is shut, σ(−5) ≈ 0.007 times s.)"),
          "lines", "The cell state as a clock (s/10) and the output gate", y_label="value")),
     "Peepholes let the gates see the cell state, so a cell can time its actions: the cell state is a clock.",
     "theory.py")

@@ -67,8 +67,8 @@ def sidebar(values: dict, locked: set[str], answered: dict[str, list[int]]) -> N
         for key, L in LESSONS.items():
             n, done = len(L.questions), len(answered.get(key, []))
             right = sum(a == b for a, b in zip(answered.get(key, []), _answers(key, values["seed"])))
-            mark = "✓" if done == n else f"{done}/{n}"
-            st.caption(f"{mark} {L.title}" + (f" — {right} of {done} predicted right" if done else ""))
+            mark = "✓" if done == n else "○"
+            st.caption(f"{mark} {L.title} · {done}/{n} revealed" + (f", {right} predicted right" if done else ""))
         with st.expander("Random sequences and weights"):
             controls.render_fields(PAGE, SCHEMA, ["seed"], disabled=locked)
             st.caption("Another seed gives other random sequences and initial weights; the answers are "
@@ -89,7 +89,12 @@ def lesson_view(values: dict, answered: dict[str, list[int]], large: bool) -> No
     if step != values["step"]:
         _set(step=step)                          # no widget draws it: safe to change during the run
     st.subheader(L.title)
-    st.markdown(L.intro)
+    # The lesson's introduction in full before its first question, folded away afterwards.
+    if step == 0:
+        st.markdown(L.intro)
+    else:
+        with st.expander("About this lesson"):
+            st.markdown(L.intro)
     st.progress((len(done)) / len(L.questions),
                 text=f"Question {step + 1} of {len(L.questions)} · {len(done)} revealed")
     question(L, step, done, seed, large)
@@ -133,9 +138,13 @@ def question(L: Lesson, index: int, done: list[int], seed: int, large: bool) -> 
                f"Not quite: you predicted *{q.choices[done[index]].label}*; the model says "
                f"**{q.choices[right].label}**.")
     (st.success if done[index] == right else st.warning)(verdict)
+    # Chart and explanation side by side, so a laptop (1366 × 768) shows both after one scroll;
+    # on a projector (large fonts) the chart gets the full width and the text goes below it.
+    where, text = (st.container(), st.container()) if large else st.columns([3, 2])
     fig, alt = chart(q, o, large, uirevision=f"lesson-{L.key}-{index}")
-    figures.show(fig, alt, state.wkey(PAGE, "chart"))
-    st.markdown(q.why(o))
+    figures.show(fig, alt, state.wkey(PAGE, "chart"), where, caption=False)
+    text.markdown(q.why(o))
+    text.caption(alt)
 
 
 def takeaway(L: Lesson, values: dict) -> None:
