@@ -13,8 +13,12 @@ def chart(question: Question, outcome: Outcome, large: bool, uirevision: str) ->
     x = np.asarray(outcome.x)
     if question.chart == "flow":
         curves = [figures.FlowCurve(name, x, np.asarray(y)) for name, y in outcome.curves.items()]
-        return figures.flow_chart(curves, title=question.chart_title, large=large, uirevision=uirevision,
-                                  height=360)
+        fig, alt = figures.flow_chart(curves, title=question.chart_title, large=large, uirevision=uirevision,
+                                      height=360)
+        # Legend above the plot, not beside it: the chart sits in a narrow column next to its text.
+        fig.update_layout(legend=dict(orientation="h", yanchor="bottom", y=1.01, x=0, xanchor="left"),
+                          margin=dict(t=72 + (24 if large else 0), r=12))
+        return fig, alt
     # The contrasting setting is dashed and shares its partner's colour (same position in its group),
     # so the pairs read apart without relying on colour.
     solid = [n for n in outcome.curves if n not in outcome.dashed]
