@@ -9,27 +9,27 @@ from __future__ import annotations
 import streamlit as st
 
 from app.lessons import progress
-from app.lessons.view import DEFAULTS, PAGE, SCHEMA, SHARED, lesson_view, sidebar
+from app.lessons.view import DEFAULTS, GROUPS, PAGE, SCHEMA, lesson_view, sidebar
 from app.ui import classlink, controls, state
 
 
 def page() -> None:
     large = state.display_options()
     controls.start_page(PAGE, SCHEMA, DEFAULTS)
-    locked = classlink.enforce(PAGE, SCHEMA, DEFAULTS)
+    classlink.enforce(PAGE, SCHEMA, DEFAULTS, GROUPS)      # before any widget: locked values, greyed out
     st.title("Guided lessons")
     state.intro("Five short lessons on the 1997–2002 LSTM. Each question sets up a small real network: "
                 "predict first, then reveal what the model does — every number comes from running it.")
-    classlink.banner(PAGE, SCHEMA, DEFAULTS, locked, SHARED)
+    classlink.banner(PAGE, SCHEMA, DEFAULTS, GROUPS)
     values = SCHEMA.read(PAGE)
     answered, bad = progress.parse(values["answers"])
     if bad:
         st.warning(f"Some saved answers in the link were not understood and were left out: {', '.join(bad)}.")
-    sidebar(values, locked, answered)
+    sidebar(values, answered)
     values = SCHEMA.read(PAGE)
     lesson_view(values, answered, large)
     if not state.presenting():
-        classlink.share_panel(PAGE, SCHEMA, values, DEFAULTS, SHARED, start={"step": 0, "answers": ""})
+        classlink.share_panel(PAGE, SCHEMA, values, DEFAULTS, GROUPS, start={"step": 0, "answers": ""})
     controls.finish_page(PAGE, SCHEMA.read(PAGE), DEFAULTS)
 
 

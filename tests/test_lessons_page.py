@@ -11,7 +11,7 @@ import lstm_core as lc
 from app.lessons import compute as c
 from app.lessons import progress
 from app.lessons.content import LESSONS
-from app.lessons.view import DEFAULTS, SCHEMA, SHARED
+from app.lessons.view import DEFAULTS, GROUPS, SCHEMA
 from app.ui import classlink, urlstate
 from helpers import chart_specs
 from test_app_pages import open_page
@@ -198,13 +198,13 @@ def test_presenter_and_large_fonts_keep_working_with_progress():
 
 # ----------------------------------------------------------------------------- class link
 def class_link(lock: list[str], **teacher) -> dict[str, str]:
-    url = classlink.link({**DEFAULTS, **teacher}, DEFAULTS, lock, SHARED, start={"step": 0, "answers": ""},
+    url = classlink.link({**DEFAULTS, **teacher}, DEFAULTS, lock, GROUPS, start={"step": 0, "answers": ""},
                          base="")
     return {urlstate.PARAM: url.split("=", 1)[1]}
 
 
 def test_class_link_locks_controls_which_stay_locked_after_a_rerun_and_reopening():
-    query = class_link(["lesson"], lesson="forget", seed=7)
+    query = class_link(["Lesson"], lesson="forget", seed=7)
     at = open_page(PAGE, query)
     lesson, seed = at.selectbox(key="lessons.lesson"), at.number_input(key="lessons.seed")
     assert lesson.value == "forget" and lesson.disabled
@@ -213,7 +213,7 @@ def test_class_link_locks_controls_which_stay_locked_after_a_rerun_and_reopening
     seed.set_value(8).run()
     at.run()                                                                 # a rerun
     assert at.selectbox(key="lessons.lesson").disabled and at.selectbox(key="lessons.lesson").value == "forget"
-    assert cfg(at)[classlink.LOCK] == ["lesson"] and cfg(at)["seed"] == 8    # the lock list stays in the URL
+    assert cfg(at)[classlink.LOCK] == ["Lesson"] and cfg(at)["seed"] == 8    # the lock list stays in the URL
     # a student who edits the link's lesson still gets the teacher's
     at.session_state["lessons.lesson"] = "vanishing"
     at.run()
@@ -229,9 +229,9 @@ def test_class_link_locks_controls_which_stay_locked_after_a_rerun_and_reopening
 
 
 def test_class_link_with_everything_locked_and_a_damaged_link():
-    at = open_page(PAGE, class_link(["lesson", "seed"], lesson="gates", seed=2))
+    at = open_page(PAGE, class_link(["Lesson", "Seed"], lesson="gates", seed=2))
     assert at.number_input(key="lessons.seed").disabled and at.selectbox(key="lessons.lesson").disabled
-    bad = {**DEFAULTS, classlink.LOCK: ["lesson"], classlink.TEACHER: "not-a-config"}
+    bad = {**DEFAULTS, classlink.LOCK: ["Lesson"], classlink.TEACHER: "not-a-config"}
     at = open_page(PAGE, {urlstate.PARAM: urlstate.encode(bad, DEFAULTS)})
     assert not at.exception and "class link is damaged" in at.error[0].value
     assert not at.selectbox(key="lessons.lesson").disabled
@@ -239,9 +239,9 @@ def test_class_link_with_everything_locked_and_a_damaged_link():
 
 def test_share_panel_makes_a_link_with_the_lock_list():
     at = open_page(PAGE, link(lesson="abuse", seed=4, answers="abuse:2"))
-    at.multiselect(key="lessons.classlink.choose").set_value(["lesson"]).run()
+    at.multiselect(key="lessons.classlink.choose").set_value(["Lesson"]).run()
     url = at.code[-1].value
     values, errors = urlstate.decode(url.split(f"{urlstate.PARAM}=", 1)[1], SCHEMA.check)
     assert not errors
-    assert values[classlink.LOCK] == ["lesson"] and values["lesson"] == "abuse" and values["seed"] == 4
+    assert values[classlink.LOCK] == ["Lesson"] and values["lesson"] == "abuse" and values["seed"] == 4
     assert "answers" not in values                                           # students start afresh

@@ -17,14 +17,14 @@ from app.ui.controls import Field
 
 PAGE = "lessons"
 MAX_QUESTIONS = max(len(L.questions) for L in LESSONS.values())
-SHARED = ("lesson", "seed")            # what a teacher shares (and may lock)
+GROUPS = {"Lesson": ["lesson"], "Seed": ["seed"]}      # what a teacher shares (and may lock)
 SCHEMA = controls.Schema([
     Field("lesson", "Lesson", "choice", next(iter(LESSONS)), choices=tuple(LESSONS), widget="select",
           fmt=lambda k: LESSONS[k].title),
     controls.seed_field(),
     Field("step", "Question", "int", 0, 0, MAX_QUESTIONS - 1, 1, widget="none"),
     Field("answers", "Predictions so far", "text", "", hi=200, widget="none"),
-    *classlink.fields(SHARED),
+    *classlink.fields(GROUPS),
 ])
 DEFAULTS = SCHEMA.defaults()
 
@@ -61,16 +61,17 @@ def _pick_key(lesson: str, index: int) -> str:
 
 
 # ----------------------------------------------------------------------------- drawing
-def sidebar(values: dict, locked: set[str], answered: dict[str, list[int]]) -> None:
+def sidebar(values: dict, answered: dict[str, list[int]]) -> None:
+    """Lesson picker, progress per lesson, seed (a class link's locks grey them out: Field.render)."""
     with st.sidebar:
-        controls.render_fields(PAGE, SCHEMA, ["lesson"], disabled=locked)
+        controls.render_fields(PAGE, SCHEMA, ["lesson"])
         for key, L in LESSONS.items():
             n, done = len(L.questions), len(answered.get(key, []))
             right = sum(a == b for a, b in zip(answered.get(key, []), _answers(key, values["seed"])))
             mark = "✓" if done == n else "○"
             st.caption(f"{mark} {L.title} · {done}/{n} revealed" + (f", {right} predicted right" if done else ""))
         with st.expander("Random sequences and weights"):
-            controls.render_fields(PAGE, SCHEMA, ["seed"], disabled=locked)
+            controls.render_fields(PAGE, SCHEMA, ["seed"])
             st.caption("Another seed gives other random sequences and initial weights; the answers are "
                        "computed again, so they may change.")
 
@@ -152,7 +153,7 @@ def takeaway(L: Lesson, values: dict) -> None:
     keys = list(LESSONS)
     cols = st.columns(2)
     i = keys.index(L.key)
-    if i + 1 < len(keys) and "lesson" not in set(values[classlink.LOCK]):
+    if i + 1 < len(keys) and not classlink.is_locked(PAGE, "lesson"):
         nxt = keys[i + 1]
         cols[0].button(f"Next lesson: {LESSONS[nxt].title}", key=state.wkey(PAGE, "next_lesson"),
                        icon=":material/skip_next:", type="primary", on_click=_set,
