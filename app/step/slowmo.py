@@ -11,6 +11,7 @@ is the one the core recorded for this step.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, Callable
 
 import streamlit as st
@@ -103,11 +104,14 @@ def latex(rows_by_op: list[list[Row]], op: int) -> str:
     parts = []
     for k, rows in enumerate(rows_by_op):
         for lhs, formula, numbers in rows:
-            if k < op:
-                parts.append(rf"{lhs} &= {formula} = {numbers}")
-            elif k == op:
-                parts.append(rf"\color{{#D55E00}}{{{lhs}}} &\color{{#D55E00}}{{= {formula} = {numbers}}}")
-            else:
+            head, sep, result = numbers.rpartition(" = ")
+            if k < op:          # done: the formula and its result (the substitution was shown before)
+                parts.append(rf"{lhs} &= {formula} = {result if sep else numbers}")
+            elif k == op:       # now: the formula, then this step's numbers (long ones over two lines)
+                c = r"\color{#D55E00}"
+                lines = [head, result] if sep and len(re.sub(r"\\[a-zA-Z]+", "x", numbers)) > 36 else [numbers]
+                parts.append(rf"{c}{{{lhs}}} &{c}{{= {formula}}}" + "".join(rf" \\ &{c}{{= {x}}}" for x in lines))
+            else:               # still to come: the formula only, greyed
                 parts.append(rf"\color{{#AAAAAA}}{{{lhs}}} &\color{{#AAAAAA}}{{= {formula}}}")
     return r"\small\begin{aligned} " + r" \\[4pt] ".join(parts) + r" \end{aligned}"
 
@@ -137,10 +141,10 @@ def _move(delta: int, t: int, T: int, set_cursor: Callable[[int], None]) -> None
 def controls_row(cfg: lc.ModelConfig, t: int, T: int, playing: bool, set_cursor: Callable[[int], None]) -> int | None:
     """The slow-motion switch and its Back / Next operation buttons; the operation to show, or None
     (switched off, playing, or a cell without gates to go through)."""
-    left, b1, b2, info = st.columns([2.2, 1.5, 1.5, 2.6], vertical_alignment="center")
-    on = left.toggle("Slow motion: one operation at a time", key=ON_KEY, persist_state=controls.PERSIST,
+    left, b1, b2, info = st.columns([1.5, 1.2, 1.7, 2.6], vertical_alignment="center")
+    on = left.toggle("Slow motion", key=ON_KEY, persist_state=controls.PERSIST,
                      disabled=not supported(cfg),
-                     help="Go through one timestep operation by operation: net inputs → gate activations → "
+                     help="One operation at a time inside a timestep: net inputs → gate activations → "
                           "cell input → CEC update → squashing → output gate → output (LSTM cells).")
     if not on or not supported(cfg):
         return None
@@ -151,7 +155,8 @@ def controls_row(cfg: lc.ModelConfig, t: int, T: int, playing: bool, set_cursor:
     if ps.get("op_t") != t:                 # a new timestep (Forward, the slider): start at its first operation
         ps["op"], ps["op_t"] = 0, t
     op = min(max(int(ps.get("op", 0)), 0), len(OPS) - 1)
-    b1.button("Previous operation", key=state.wkey(PAGE, "op_back"), icon=":material/undo:", width="stretch",
+    b1.button("Previous", key=state.wkey(PAGE, "op_back"), icon=":material/undo:", width="stretch",
+              help="Back one operation (from the first, to the previous timestep's last).",
               on_click=_move, args=(-1, t, T, set_cursor), disabled=op == 0 and t <= 1)
     b2.button("Next operation", key=state.wkey(PAGE, "op_next"), icon=":material/redo:", type="primary",
               width="stretch", on_click=_move, args=(1, t, T, set_cursor), disabled=op == len(OPS) - 1 and t >= T)
