@@ -153,7 +153,7 @@ def test_every_lesson_predict_reveal_takeaway(lesson):
         drawn = {tr["name"] for tr in specs[0]["data"] if tr.get("name")}
         assert set(q.run(0).curves) <= drawn                                # the outcome's curves
         assert at.radio(key=f"lessons.pick.{lesson}.{i}").disabled          # the prediction is kept
-        assert cfg(at)["answers"] == progress.format({lesson: picks})
+        assert cfg(at)["answers"] == progress.to_text({lesson: picks})
         if i + 1 < len(L.questions):
             at.button(key="lessons.next").click().run()
             assert cfg(at)["step"] == i + 1
@@ -245,3 +245,12 @@ def test_share_panel_makes_a_link_with_the_lock_list():
     assert not errors
     assert values[classlink.LOCK] == ["Lesson"] and values["lesson"] == "abuse" and values["seed"] == 4
     assert "answers" not in values                                           # students start afresh
+
+
+def test_a_failing_computation_is_an_error_message_not_a_traceback(monkeypatch):
+    def boom(seed, which):
+        raise ValueError("the sequence is too short for this question; choose T ≥ 51")
+
+    monkeypatch.setattr(c, "vanishing", boom)
+    at = open_page(PAGE, link(lesson="vanishing", seed=99, answers="vanishing:2"))
+    assert not at.exception and any("too short" in e.value for e in at.error)

@@ -24,7 +24,7 @@ def parse(text: str) -> tuple[dict[str, list[int]], list[str]]:
     return out, bad
 
 
-def format(answers: dict[str, list[int]]) -> str:
+def to_text(answers: dict[str, list[int]]) -> str:
     """The inverse of ``parse`` (lessons in the page's order, empty ones left out)."""
     return ",".join(f"{k}:{''.join(map(str, answers[k]))}" for k in LESSONS if answers.get(k))
 
@@ -40,11 +40,11 @@ def record(text: str, lesson: str, step: int, choice: int) -> str:
     else:
         raise ValueError(f"question {step + 1} of lesson {lesson!r} cannot be answered before question "
                          f"{len(done) + 1}; answer the questions in order")
-    return format(answers)
+    return to_text(answers)
 
 
 def forget(text: str, lesson: str) -> str:
     """``text`` without ``lesson``'s answers (start the lesson again)."""
     answers, _ = parse(text)
     answers.pop(lesson, None)
-    return format(answers)
+    return to_text(answers)

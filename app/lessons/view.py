@@ -30,9 +30,11 @@ DEFAULTS = SCHEMA.defaults()
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def outcome(lesson: str, index: int, seed: int) -> Outcome:
-    """The real computation behind question ``index`` of ``lesson`` (cached on small arguments)."""
-    return LESSONS[lesson].questions[index].run(seed)
+def outcome(lesson: str, index: int, seed: int) -> tuple[Outcome, int]:
+    """The real computation behind question ``index`` of ``lesson`` and the choice it makes right
+    (cached on small arguments). ValueError if the result fits none of the choices."""
+    o = LESSONS[lesson].questions[index].run(seed)
+    return o, LESSONS[lesson].questions[index].answer(o)
 
 
 # ----------------------------------------------------------------------------- callbacks
@@ -67,18 +69,23 @@ def sidebar(values: dict, answered: dict[str, list[int]]) -> None:
         controls.render_fields(PAGE, SCHEMA, ["lesson"])
         for key, L in LESSONS.items():
             n, done = len(L.questions), len(answered.get(key, []))
-            right = sum(a == b for a, b in zip(answered.get(key, []), _answers(key, values["seed"])))
             mark = "✓" if done == n else "○"
-            st.caption(f"{mark} {L.title} · {done}/{n} revealed" + (f", {right} predicted right" if done else ""))
+            st.caption(f"{mark} {L.title} · {done}/{n} revealed" + _score(key, answered.get(key, []), values["seed"]))
         with st.expander("Random sequences and weights"):
             controls.render_fields(PAGE, SCHEMA, ["seed"])
             st.caption("Another seed gives other random sequences and initial weights; the answers are "
                        "computed again, so they may change.")
 
 
-def _answers(lesson: str, seed: int) -> list[int]:
-    """The right choice of every question of ``lesson`` (computed)."""
-    return [q.answer(outcome(lesson, i, seed)) for i, q in enumerate(LESSONS[lesson].questions)]
+def _score(lesson: str, done: list[int], seed: int) -> str:
+    """", k predicted right" for the revealed questions (computed again: the seed may have changed)."""
+    if not done:
+        return ""
+    try:
+        right = sum(pick == outcome(lesson, i, seed)[1] for i, pick in enumerate(done))
+    except state.USER_ERRORS:
+        return ""                       # the question itself reports it with st.error
+    return f", {right} predicted right"
 
 
 def lesson_view(values: dict, answered: dict[str, list[int]], large: bool) -> None:
@@ -132,8 +139,7 @@ def question(L: Lesson, index: int, done: list[int], seed: int, large: bool) -> 
     state.report(result, "this question's computation")
     if result.value is None:
         return
-    o = result.value
-    right = q.answer(o)
+    o, right = result.value
     verdict = (f"Your prediction — *{q.choices[done[index]].label}* — is right."
                if done[index] == right else
                f"Not quite: you predicted *{q.choices[done[index]].label}*; the model says "

@@ -85,7 +85,7 @@ def test_every_lesson_step_revealed_from_a_link(streamlit_server, page):
         rights = [q.answer(q.run(0)) for q in L.questions]
         for i, q in enumerate(L.questions):
             cfg = urlstate.encode({**DEFAULTS, "lesson": key, "step": i,
-                                   "answers": progress.format({key: rights})}, DEFAULTS)
+                                   "answers": progress.to_text({key: rights})}, DEFAULTS)
             page.goto(f"{streamlit_server}/lessons?cfg={cfg}")
             wait_for_app(page)
             expect(page.get_by_text("is right")).to_be_visible()
