@@ -99,10 +99,10 @@ def banner(page: str, schema: Schema, defaults: dict, groups: Groups) -> None:
     except ValueError:
         return                                  # enforce() already said why
     chosen = [g for g in groups if g in set(schema[LOCK].read(page))]
-    box = st.container(border=True)
-    box.markdown(f"**Class link from your teacher.** Locked (greyed out): {', '.join(chosen) or 'nothing'}; "
-                 "everything else you may change.")
-    box.button("Reset to the teacher's settings", key=state.wkey(page, "classlink.reset"),
+    text, button = st.container(border=True).columns([2.3, 1.5], vertical_alignment="center")   # one short row
+    text.markdown(f"**Class link from your teacher.** Locked (greyed out): {', '.join(chosen) or 'nothing'}; "
+                  "everything else you may change.")
+    button.button("Reset to the teacher's settings", width="stretch", key=state.wkey(page, "classlink.reset"),
                icon=":material/restart_alt:", on_click=reset_to_teacher,
                args=(page, schema, defaults, shared_names(groups)),
                help="Put every setting back to what the teacher shared.")

@@ -93,3 +93,20 @@ def test_every_lesson_step_revealed_from_a_link(streamlit_server, page):
             expect(page.locator("[data-testid='stException']")).to_have_count(0)
             page.locator(CHART).first.scroll_into_view_if_needed()
             screenshot(page, f"lesson-{key}-{i + 1}", full_page=False)
+
+
+def test_class_link_opens_locked_and_stays_locked_after_a_reload(streamlit_server, page):
+    from app.lessons.view import DEFAULTS, GROUPS
+    from app.ui import classlink
+
+    page.set_viewport_size(LAPTOP)
+    url = classlink.link({**DEFAULTS, "lesson": "peepholes", "seed": 3}, DEFAULTS, ["Lesson"], GROUPS,
+                         start={"step": 0, "answers": ""}, base=f"{streamlit_server}/lessons")
+    for _ in range(2):                                                   # open, then reload
+        page.goto(url) if _ == 0 else page.reload()
+        wait_for_app(page)
+        expect(page.get_by_text("Class link from your teacher")).to_be_visible()
+        expect(page.get_by_role("heading", name=LESSONS["peepholes"].title)).to_be_visible()
+        picker = page.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").first
+        expect(picker.locator("input")).to_be_disabled()
+    screenshot(page, "lesson-class-link", full_page=False)
