@@ -61,6 +61,7 @@ def page() -> None:
             "gates and their bias initialisations do. Every number on screen comes from a small NumPy core "
             "that steps the real cells one timestep at a time, with exact gradients."
         )
+        guided_lessons_link()
     # On a projector (large fonts) the chart gets the full width (its title was cut at 1280 × 720).
     left, right = (st.container(), st.container()) if large else st.columns([2, 1])
     try:
@@ -86,6 +87,22 @@ def page() -> None:
     st.caption("Follow the cards in order; each opens a page with settings chosen to show its point. "
                "Every page keeps its settings in the link, so a teacher can hand out the exact view.")
     lesson_cards(large)
+
+
+def guided_lessons_link() -> None:
+    """New here: the guided lessons (predict, then reveal) are the way in without a teacher."""
+    r = routes.route("lessons.py")
+    if not (routes.PAGES_DIR / r.file).exists():
+        return
+    with st.container(border=True):
+        text, button = st.columns([3, 1], vertical_alignment="center")
+        text.markdown("**New here? Start with the guided lessons.** Five short lessons — vanishing vs the "
+                      "carousel, the gates, state drift, the forget gate, peepholes — where you predict what "
+                      "a real network will do, then reveal what it does and why.")
+        try:
+            button.page_link(routes.PAGES_DIR / r.file, label="Start the lessons", icon=r.icon, width="stretch")
+        except StreamlitAPIException:   # the router does not list the page (yet): no link
+            pass
 
 
 def lesson_cards(large: bool) -> None:

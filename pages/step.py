@@ -11,14 +11,15 @@ import streamlit as st
 
 from app.step import equations
 from app.step.player import PLAY_KEY, PLAY_LABELS, is_playing, on_play_change, player
-from app.step.settings import DEFAULTS, PAGE, SCHEMA, compute
-from app.ui import controls, export, state
+from app.step.settings import CLASS_GROUPS, DEFAULTS, PAGE, SCHEMA, compute
+from app.ui import classlink, controls, export, state
 
 
 def page() -> None:
     """The page: controls -> cached run -> player fragment -> export/import."""
     large = state.display_options()
     controls.start_page(PAGE, SCHEMA, DEFAULTS)
+    classlink.enforce(PAGE, SCHEMA, DEFAULTS, CLASS_GROUPS)     # a teacher's locks, before any widget
     st.title("Step through a cell")
     state.intro("Pick a cell and an input sequence, then play it or step one timestep at a time: the "
                "diagram shades each gate by how open it is, the equations show this step's numbers. "
@@ -34,6 +35,7 @@ def page() -> None:
             controls.bias_group(PAGE, SCHEMA, variant)
         with st.expander("Seed"):
             controls.seed_group(PAGE, SCHEMA)
+    classlink.banner(PAGE, SCHEMA, DEFAULTS, CLASS_GROUPS)
 
     values = SCHEMA.read(PAGE)
     outcome = state.keep_good(PAGE, "run", lambda: compute(values))
@@ -59,6 +61,8 @@ def page() -> None:
     speed = SCHEMA["speed"].render(PAGE, c_speed)
     st.fragment(player, run_every=1.0 / speed if armed else None)(cfg, data, labels, large, speed)
 
+    if not state.presenting():
+        classlink.share_panel(PAGE, SCHEMA, SCHEMA.read(PAGE), DEFAULTS, CLASS_GROUPS)
     export.io_panel(PAGE, SCHEMA, csv=lambda: export.traces_csv(data["outputs"], data["internals"],
                                                                 data["targets"], data["mask"]),
                     csv_name=f"gatelab-{cfg.variant}-traces.csv", doc_name=f"gatelab-step-{cfg.variant}.json",

@@ -92,7 +92,7 @@ def test_home_shows_the_real_error_flow_of_rnn_and_lstm1997():
 def test_home_links_only_to_pages_that_exist():
     at = open_page("home")
     links = at.get("page_link")
-    expected = [f for f in ("step.py", "gradient_flow.py", "theory.py", "train.py", "bias_lab.py",
+    expected = [f for f in ("lessons.py", "step.py", "gradient_flow.py", "theory.py", "train.py", "bias_lab.py",
                             "experiments.py") if (PAGES_DIR / f).exists()]
     assert len(links) == len(expected) >= 2
 

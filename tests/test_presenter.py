@@ -11,7 +11,7 @@ from app.ui import state
 
 from test_app_pages import open_page
 
-PAGES = ["step", "train", "gradient_flow", "bias_lab", "experiments", "theory", "home"]
+PAGES = ["step", "train", "gradient_flow", "bias_lab", "experiments", "theory", "home", "lessons"]
 
 
 def expander_labels(at: AppTest) -> list[str]:

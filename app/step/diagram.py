@@ -7,6 +7,7 @@ one step). Layout coordinates: x in [0, 10], y in [0, 6]; data flows left to rig
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import plotly.graph_objects as go
@@ -16,6 +17,7 @@ from app.ui.figures import font_size, make_figure
 
 OPEN = (0x00, 0x72, 0xB2)      # Okabe–Ito blue = fully open
 STATE_FILL, EDGE = "#F2F2F2", "#333333"
+FOCUS = "#D55E00"              # slow motion: the boxes the current operation works on
 # Gate boxes above the data path: names on two lines ("input / gate") so they fit the box.
 GATE_Y, GATE_H = 4.75, 1.35
 
@@ -36,25 +38,35 @@ class Box:
     gate: bool = False
     w: float = 1.5
     h: float = 1.0
+    key: str = ""                # what slow motion calls it (``slowmo.HIGHLIGHT``)
 
     def __post_init__(self) -> None:
         if self.gate and self.h == 1.0:        # gate boxes hold a two-line name and a value
             self.h = GATE_H
 
 
+def value_text(v: float | None) -> str:
+    """A value in the diagram; NaN = not computed yet in this step (slow motion): "?"."""
+    return "?" if v is None or math.isnan(v) else f"{v:.3g}"
+
+
 class Canvas:
-    def __init__(self, large: bool) -> None:
+    def __init__(self, large: bool, highlight: frozenset[str] = frozenset()) -> None:
         self.shapes: list[dict] = []
         self.notes: list[dict] = []
         self.f = font_size(large)
+        self.highlight = highlight
 
     def box(self, b: Box) -> None:
-        fill = shade(b.value) if b.gate and b.value is not None else STATE_FILL
+        known = b.value is not None and not math.isnan(b.value)
+        fill = shade(b.value) if b.gate and known else STATE_FILL
+        focus = b.key in self.highlight
         self.shapes.append(dict(type="rect", x0=b.x - b.w / 2, x1=b.x + b.w / 2, y0=b.y - b.h / 2,
-                                y1=b.y + b.h / 2, fillcolor=fill, line=dict(color=EDGE, width=1.5),
+                                y1=b.y + b.h / 2, fillcolor=fill,
+                                line=dict(color=FOCUS if focus else EDGE, width=4 if focus else 1.5),
                                 layer="below"))
-        dark = b.gate and b.value is not None and b.value > 0.55
-        text = b.label if b.value is None else f"{b.label}<br><b>{b.value:.3g}</b>"
+        dark = b.gate and known and b.value > 0.55
+        text = b.label if b.value is None else f"{b.label}<br><b>{value_text(b.value)}</b>"
         self.text(b.x, b.y, text, colour="white" if dark else "black")
 
     def op(self, x: float, y: float, symbol: str) -> None:
@@ -99,42 +111,45 @@ def _gated_cell(c: Canvas, s: dict, labels: dict, forget: float | None, out_gate
                 peep: bool) -> None:
     """Shared drawing of the 1997-family memory cell and the modern LSTM cell."""
     y = 2.3
-    c.text(0.6, y + 0.75, labels["in"], size=c.f - 1)
+    c.text(0.6, y + 0.75, labels["in"], size=c.f - 1, colour=FOCUS if "net" in c.highlight else "black")
     c.arrow(0.0, y, 0.85, y)
-    c.box(Box(1.6, y, labels["g"], s[labels["g_key"]]))
+    c.box(Box(1.6, y, labels["g"], s[labels["g_key"]], key="cell input"))
     c.arrow(2.35, y, 3.02, y)
     c.op(3.3, y, "×")
-    c.box(Box(3.3, GATE_Y, "input<br>gate", s[labels["ig"]], gate=True))
+    c.box(Box(3.3, GATE_Y, "input<br>gate", s[labels["ig"]], gate=True, key="input gate"))
     c.arrow(3.3, GATE_Y - GATE_H / 2, 3.3, y + 0.3)
     c.arrow(3.58, y, 4.6, y)
-    c.box(Box(5.4, y, labels["state"], s[labels["state_key"]]))
+    c.box(Box(5.4, y, labels["state"], s[labels["state_key"]], key="state"))
     if forget is None:
         c.loop(5.4, y, "× 1 (CEC)", below=True)
     else:
         c.loop(5.4, y, "", below=True)
-        c.box(Box(7.0, 0.45, "forget gate", forget, gate=True, w=1.9, h=0.8))
+        c.box(Box(7.0, 0.45, "forget gate", forget, gate=True, w=1.9, h=0.8, key="forget gate"))
         c.arrow(6.25, 0.45, 5.75, y - 1.05)         # the forget gate scales the self-loop
         c.text(4.35, y - 1.2, "× forget", size=c.f - 1)
     c.arrow(6.2, y, 6.7, y)
-    c.box(Box(7.45, y, labels["h"], s[labels["h_key"]], w=1.3))
+    c.box(Box(7.45, y, labels["h"], s[labels["h_key"]], w=1.3, key="squash"))
     if out_gate is None:
         c.arrow(8.1, y, 9.3, y)
     else:
         c.arrow(8.1, y, 8.62, y)
         c.op(8.9, y, "×")
-        c.box(Box(8.9, GATE_Y, "output<br>gate", out_gate, gate=True))
+        c.box(Box(8.9, GATE_Y, "output<br>gate", out_gate, gate=True, key="output gate"))
         c.arrow(8.9, GATE_Y - GATE_H / 2, 8.9, y + 0.3)
         c.arrow(9.18, y, 9.7, y)
-    c.text(9.6, y - 0.7, f"{labels['out']}<br><b>{s[labels['out_key']]:.3g}</b>")
+    c.text(9.6, y - 0.7, f"{labels['out']}<br><b>{value_text(s[labels['out_key']])}</b>",
+           colour=FOCUS if "output" in c.highlight else "black")
     if peep:
         for gx, gy in ((3.3, GATE_Y - GATE_H / 2), (8.9, GATE_Y - GATE_H / 2)):
             c.arrow(5.4, y + 0.5, gx + (0.4 if gx < 5 else -0.4), gy, dash=True)
         c.text(5.4, 3.55, "peepholes (dashed)", size=c.f - 2, colour="#555555")
 
 
-def cell_diagram(cfg: lc.ModelConfig, s: dict, unit_label: str, t: int, large: bool = False) -> tuple[go.Figure, str]:
-    """Diagram of one unit of ``cfg``'s cell at (1-based) step ``t``; returns (figure, alt)."""
-    c, v = Canvas(large), cfg.record.family        # one drawing per family (the cell class that runs it)
+def cell_diagram(cfg: lc.ModelConfig, s: dict, unit_label: str, t: int, large: bool = False,
+                 highlight: frozenset[str] = frozenset()) -> tuple[go.Figure, str]:
+    """Diagram of one unit of ``cfg``'s cell at (1-based) step ``t``; returns (figure, alt).
+    ``highlight``: keys of the boxes to outline (slow motion's current operation)."""
+    c, v = Canvas(large, highlight), cfg.record.family   # one drawing per family (the cell class that runs it)
     if v == "memory_cell":
         labels = dict(**{"in": "net_c(t)", "g": "g", "g_key": "g", "ig": "y_ig", "state": "s_c (cell)",
                          "state_key": "s", "h": "h(s)", "h_key": "h", "out": "y_c(t)", "out_key": "y_c"})

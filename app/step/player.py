@@ -14,7 +14,7 @@ import time
 import streamlit as st
 
 import lstm_core as lc
-from app.step import diagram, equations
+from app.step import diagram, equations, slowmo
 from app.step.settings import DEFAULTS, PAGE, SCHEMA
 from app.ui import controls, figures, state
 
@@ -109,13 +109,21 @@ def player(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, spee
                         format_func=labels.__getitem__, key=state.wkey(PAGE, "unit"),
                         persist_state=controls.PERSIST)
     snap = equations.snapshot(cfg, data["internals"], t - 1, unit, data["params"])
+    op = slowmo.controls_row(cfg, t, T, is_playing(), _set_cursor)
     # On a projector (large fonts) the diagram gets the full width and the equations go below it.
     left, right = (st.container(), st.container()) if large else st.columns([1, 1.1])
-    fig, alt = diagram.cell_diagram(cfg, snap, labels[unit], t, large)
+    if op is None:
+        fig, alt = diagram.cell_diagram(cfg, snap, labels[unit], t, large)
+    else:        # slow motion: only what this step has computed so far, the current operation outlined
+        fig, alt = diagram.cell_diagram(cfg, slowmo.hidden(cfg, snap, op), labels[unit], t, large,
+                                        highlight=frozenset(slowmo.HIGHLIGHT[op]))
     figures.show(fig, alt, state.wkey(PAGE, "diagram"), left, config={"displayModeBar": False})
     with right:
         st.markdown(f"**{cfg.variant} equations at step t = {t}** ({labels[unit]})")
-        st.latex(equations.latex(equations.lines(cfg, snap)))
+        if op is None:
+            st.latex(equations.latex(equations.lines(cfg, snap)))
+        else:
+            st.latex(slowmo.latex(slowmo.stages(cfg, snap), op))
         st.caption(equations.note(cfg))
     panels(cfg, data, labels, large, t, unit)
     if not ps.get("armed"):     # while playing, the URL is written by full runs only (no history spam)

@@ -13,12 +13,16 @@ import numpy as np
 import streamlit as st
 
 import lstm_core as lc
-from app.ui import controls, export, limits
+from app.ui import classlink, controls, export, limits
 from app.ui.controls import Field
 
 PAGE = "step"
+_MODEL, _BIAS, _TASK = controls.model_fields(), controls.bias_fields(), controls.task_fields("adding")
+# What a teacher's class link can lock, by the sidebar's groups (playback stays the student's).
+CLASS_GROUPS = {"Network": [f.name for f in _MODEL], "Input sequence": [f.name for f in _TASK],
+                "Gate biases": [f.name for f in _BIAS], "Seed": ["seed"]}
 SCHEMA = controls.Schema(
-    controls.model_fields() + controls.bias_fields() + controls.task_fields("adding")
+    _MODEL + _BIAS + _TASK + classlink.fields(CLASS_GROUPS)
     + [controls.seed_field(),
        Field("speed", "Speed (steps per second)", "float", 4.0, limits.MIN_SPEED, limits.MAX_SPEED, 0.5,
              widget="slider"),

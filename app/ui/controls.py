@@ -108,6 +108,7 @@ class Field:
     def render(self, page: str, where: Any = st, label: str | None = None, disabled: bool = False) -> Any:
         """Draw the widget (its value comes from session state, set by ``start_page``)."""
         key, label = state.wkey(page, self.name), label or self.label
+        disabled = disabled or self.name in state.page_state(page).get("_locked", ())   # app.ui.classlink
         common = dict(key=key, help=self.help, disabled=disabled, persist_state=PERSIST)
         w = self.widget
         if self.kind == "optfloat":

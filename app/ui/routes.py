@@ -18,6 +18,7 @@ class Route(NamedTuple):
 # only has to be unique; "/home" is "Page not found").
 PAGES: tuple[Route, ...] = (
     Route("home.py", "Home", ":material/home:", "home"),
+    Route("lessons.py", "Guided lessons", ":material/school:", "lessons"),
     Route("step.py", "Step through a cell", ":material/step_into:", "step"),
     Route("train.py", "Train and watch", ":material/monitoring:", "train"),
     Route("gradient_flow.py", "Gradient flow", ":material/waterfall_chart:", "gradient-flow"),

@@ -129,9 +129,10 @@ def test_home_shows_vanishing_vs_the_carousel_and_a_path_through_the_lessons(str
     assert rnn[0] == pytest.approx(1) and min(rnn) < 1e-3          # the RNN's error fades …
     assert min(cec) > 0.99                                          # … the carousel keeps it
     cards = page.locator("[data-testid='stMain'] [data-testid='stPageLink']")
-    expect(cards).to_have_count(6)
+    expect(cards).to_have_count(7)                                  # the guided lessons + six cards
+    expect(page.get_by_text("Start the lessons")).to_be_visible()
     expect(page.get_by_text("Step 1 · Step through a cell")).to_be_visible()
-    cards.first.click()                                             # the path starts on Step
+    cards.nth(1).click()                                            # the path starts on Step
     wait_for_app(page)
     expect(page.get_by_role("heading", name="Step through a cell").first).to_be_visible()
 

@@ -1,0 +1,1 @@
+"""Guided lessons: predict, then reveal what the real model does (issue 15)."""

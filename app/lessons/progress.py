@@ -1,0 +1,50 @@
+"""A student's progress as one short text (kept in the URL with the page's settings).
+
+``"vanishing:20,gates:1"`` = in lesson *vanishing* the first two questions were revealed after
+predicting choices 2 and 0; in *gates* the first after choice 1. A question is revealed when
+its prediction is recorded; questions are answered in order.
+"""
+from __future__ import annotations
+
+from app.lessons.content import LESSONS
+
+
+def parse(text: str) -> tuple[dict[str, list[int]], list[str]]:
+    """``{lesson: [choice, …]}`` and messages about the parts that were ignored (never raises)."""
+    out: dict[str, list[int]] = {}
+    bad: list[str] = []
+    for part in filter(None, (p.strip() for p in (text or "").split(","))):
+        key, _, digits = part.partition(":")
+        lesson = LESSONS.get(key)
+        if lesson is None or not digits.isdigit() or len(digits) > len(lesson.questions) \
+                or any(int(d) > 2 for d in digits):
+            bad.append(part)
+            continue
+        out[key] = [int(d) for d in digits]
+    return out, bad
+
+
+def to_text(answers: dict[str, list[int]]) -> str:
+    """The inverse of ``parse`` (lessons in the page's order, empty ones left out)."""
+    return ",".join(f"{k}:{''.join(map(str, answers[k]))}" for k in LESSONS if answers.get(k))
+
+
+def record(text: str, lesson: str, step: int, choice: int) -> str:
+    """``text`` with the prediction ``choice`` for question ``step`` of ``lesson`` recorded."""
+    answers, _ = parse(text)
+    done = answers.setdefault(lesson, [])
+    if step < len(done):
+        done[step] = choice
+    elif step == len(done):
+        done.append(choice)
+    else:
+        raise ValueError(f"question {step + 1} of lesson {lesson!r} cannot be answered before question "
+                         f"{len(done) + 1}; answer the questions in order")
+    return to_text(answers)
+
+
+def forget(text: str, lesson: str) -> str:
+    """``text`` without ``lesson``'s answers (start the lesson again)."""
+    answers, _ = parse(text)
+    answers.pop(lesson, None)
+    return to_text(answers)

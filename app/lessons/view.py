@@ -1,0 +1,170 @@
+"""The Lessons page's settings and drawing: lesson picker, one question at a time, reveal, takeaway.
+
+Settings (all in the URL through the Schema): ``lesson``, ``seed``, ``step`` (the question shown),
+``answers`` (the predictions made so far, ``app.lessons.progress``) and the class-link fields.
+Buttons change them in ``on_click`` callbacks, the only moment Streamlit allows it.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+from app.lessons import progress
+from app.lessons.compute import Outcome
+from app.lessons.content import LESSONS, Lesson, Question
+from app.lessons.figures import chart
+from app.ui import classlink, controls, figures, routes, state
+from app.ui.controls import Field
+
+PAGE = "lessons"
+MAX_QUESTIONS = max(len(L.questions) for L in LESSONS.values())
+GROUPS = {"Lesson": ["lesson"], "Seed": ["seed"]}      # what a teacher shares (and may lock)
+SCHEMA = controls.Schema([
+    Field("lesson", "Lesson", "choice", next(iter(LESSONS)), choices=tuple(LESSONS), widget="select",
+          fmt=lambda k: LESSONS[k].title),
+    controls.seed_field(),
+    Field("step", "Question", "int", 0, 0, MAX_QUESTIONS - 1, 1, widget="none"),
+    Field("answers", "Predictions so far", "text", "", hi=200, widget="none"),
+    *classlink.fields(GROUPS),
+])
+DEFAULTS = SCHEMA.defaults()
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def outcome(lesson: str, index: int, seed: int) -> tuple[Outcome, int]:
+    """The real computation behind question ``index`` of ``lesson`` and the choice it makes right
+    (cached on small arguments). ValueError if the result fits none of the choices."""
+    o = LESSONS[lesson].questions[index].run(seed)
+    return o, LESSONS[lesson].questions[index].answer(o)
+
+
+# ----------------------------------------------------------------------------- callbacks
+def _set(**values) -> None:
+    SCHEMA.apply(PAGE, values)
+
+
+def _reveal(lesson: str, index: int) -> None:
+    pick = st.session_state.get(_pick_key(lesson, index))
+    if pick is None:
+        state.flash(PAGE, "Pick one of the three answers first: predicting before looking is the point.",
+                    kind="warning")
+        return
+    answers = SCHEMA["answers"].read(PAGE)
+    _set(answers=progress.record(answers, lesson, index, int(pick)))
+
+
+def _restart(lesson: str) -> None:
+    _set(answers=progress.forget(SCHEMA["answers"].read(PAGE), lesson), step=0)
+    for i in range(MAX_QUESTIONS):
+        st.session_state.pop(_pick_key(lesson, i), None)
+
+
+def _pick_key(lesson: str, index: int) -> str:
+    return state.wkey(PAGE, f"pick.{lesson}.{index}")
+
+
+# ----------------------------------------------------------------------------- drawing
+def sidebar(values: dict, answered: dict[str, list[int]]) -> None:
+    """Lesson picker, progress per lesson, seed (a class link's locks grey them out: Field.render)."""
+    with st.sidebar:
+        controls.render_fields(PAGE, SCHEMA, ["lesson"])
+        for key, L in LESSONS.items():
+            n, done = len(L.questions), len(answered.get(key, []))
+            mark = "✓" if done == n else "○"
+            st.caption(f"{mark} {L.title} · {done}/{n} revealed" + _score(key, answered.get(key, []), values["seed"]))
+        with st.expander("Random sequences and weights"):
+            controls.render_fields(PAGE, SCHEMA, ["seed"])
+            st.caption("Another seed gives other random sequences and initial weights; the answers are "
+                       "computed again, so they may change.")
+
+
+def _score(lesson: str, done: list[int], seed: int) -> str:
+    """", k predicted right" for the revealed questions (computed again: the seed may have changed)."""
+    if not done:
+        return ""
+    try:
+        right = sum(pick == outcome(lesson, i, seed)[1] for i, pick in enumerate(done))
+    except state.USER_ERRORS:
+        return ""                       # the question itself reports it with st.error
+    return f", {right} predicted right"
+
+
+def lesson_view(values: dict, answered: dict[str, list[int]], large: bool) -> None:
+    """The current lesson: its introduction, the current question, and at the end the takeaway."""
+    key, seed = values["lesson"], values["seed"]
+    L = LESSONS[key]
+    done = answered.get(key, [])
+    step = min(values["step"], len(done), len(L.questions) - 1)   # no skipping past unrevealed questions
+    if step != values["step"]:
+        _set(step=step)                          # no widget draws it: safe to change during the run
+    st.subheader(L.title)
+    # The lesson's introduction in full before its first question, folded away afterwards.
+    if step == 0:
+        st.markdown(L.intro)
+    else:
+        with st.expander("About this lesson"):
+            st.markdown(L.intro)
+    st.progress((len(done)) / len(L.questions),
+                text=f"Question {step + 1} of {len(L.questions)} · {len(done)} revealed")
+    question(L, step, done, seed, large)
+    nav = st.columns(3)
+    nav[0].button("Back", key=state.wkey(PAGE, "back"), icon=":material/arrow_back:", disabled=step == 0,
+                  on_click=_set, kwargs=dict(step=step - 1), width="stretch")
+    last = step == len(L.questions) - 1
+    if not last:
+        nav[1].button("Next question", key=state.wkey(PAGE, "next"), icon=":material/arrow_forward:",
+                      type="primary", disabled=step >= len(done), on_click=_set, kwargs=dict(step=step + 1),
+                      width="stretch", help="Reveal this question's answer first.")
+    nav[2].button("Start this lesson again", key=state.wkey(PAGE, "restart"), icon=":material/replay:",
+                  on_click=_restart, args=(key,), width="stretch")
+    if len(done) == len(L.questions):
+        takeaway(L, values)
+
+
+def question(L: Lesson, index: int, done: list[int], seed: int, large: bool) -> None:
+    q: Question = L.questions[index]
+    revealed = index < len(done)
+    st.markdown(f"**{index + 1}.** {q.setup}")
+    st.markdown(f"**Predict:** {q.ask}")
+    key = _pick_key(L.key, index)
+    if revealed:
+        st.session_state[key] = done[index]      # the recorded prediction (e.g. from a link)
+    picked = st.radio("Your prediction", range(len(q.choices)), format_func=lambda i: q.choices[i].label,
+                      index=None, key=key, disabled=revealed, label_visibility="collapsed")
+    if not revealed:
+        st.button("Reveal", key=state.wkey(PAGE, f"reveal.{L.key}.{index}"), type="primary",
+                  icon=":material/visibility:", disabled=picked is None, on_click=_reveal, args=(L.key, index),
+                  help="Run the model and show what it does." if picked is not None else "Pick an answer first.")
+        return
+    result = state.keep_good(PAGE, f"{L.key}.{index}", lambda: outcome(L.key, index, seed))
+    state.report(result, "this question's computation")
+    if result.value is None:
+        return
+    o, right = result.value
+    verdict = (f"Your prediction — *{q.choices[done[index]].label}* — is right."
+               if done[index] == right else
+               f"Not quite: you predicted *{q.choices[done[index]].label}*; the model says "
+               f"**{q.choices[right].label}**.")
+    (st.success if done[index] == right else st.warning)(verdict)
+    # Chart and explanation side by side, so a laptop (1366 × 768) shows both after one scroll;
+    # on a projector (large fonts) the chart gets the full width and the text goes below it.
+    where, text = (st.container(), st.container()) if large else st.columns([3, 2])
+    fig, alt = chart(q, o, large, uirevision=f"lesson-{L.key}-{index}")
+    figures.show(fig, alt, state.wkey(PAGE, "chart"), where, caption=False)
+    text.markdown(q.why(o))
+    text.caption(alt)
+
+
+def takeaway(L: Lesson, values: dict) -> None:
+    st.info(f"**Takeaway.** {L.takeaway}", icon=":material/lightbulb:")
+    keys = list(LESSONS)
+    cols = st.columns(2)
+    i = keys.index(L.key)
+    if i + 1 < len(keys) and not classlink.is_locked(PAGE, "lesson"):
+        nxt = keys[i + 1]
+        cols[0].button(f"Next lesson: {LESSONS[nxt].title}", key=state.wkey(PAGE, "next_lesson"),
+                       icon=":material/skip_next:", type="primary", on_click=_set,
+                       kwargs=dict(lesson=nxt, step=0), width="stretch")
+    r = routes.route(L.see_also)
+    if (routes.PAGES_DIR / r.file).exists():
+        cols[1].page_link(routes.PAGES_DIR / r.file, label=f"Explore further: {r.title}", icon=r.icon,
+                          width="stretch")
