@@ -71,7 +71,9 @@ def comparison_chart(*, paper: float | None, baseline: pd.DataFrame, here: dict 
         lo, hi = np.log10(min(xs)), np.log10(max(xs))
         steps = (1,) if hi - lo >= 1 else (1, 2, 5)
         ticks = [m * 10.0 ** e for e in range(int(np.floor(lo)) - 1, int(np.ceil(hi)) + 2) for m in steps]
-        lay["xaxis"].update(tickmode="array", tickvals=ticks, ticktext=[f"{t:,.0f}" for t in ticks])
+        lay["xaxis"].update(tickmode="array", tickvals=ticks, ticktext=[f"{t:,.0f}" for t in ticks],
+                            # room on the right for the "✗ n" label next to a marker at the budget
+                            range=[lo - 0.08 * max(hi - lo, 0.3), hi + 0.18 * max(hi - lo, 0.3) + 0.05])
     lay["yaxis"].update(categoryorder="array", categoryarray=rows[::-1], type="category")
     lay["hovermode"] = "closest"
     # room for the row labels (measured in characters of the tick font)
