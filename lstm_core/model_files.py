@@ -91,9 +91,15 @@ class LoadedModel:
 
 
 # ----------------------------------------------------------------------------- file formats
+def _looks_like_safetensors(data: bytes) -> bool:
+    return len(data) >= 9 and int.from_bytes(data[:8], "little") <= len(data) - 8 and data[8:9] == b"{"
+
+
 def _check_not_pickle(data: bytes, name: str) -> None:
-    low = name.lower()
-    if low.endswith(PICKLE_SUFFIXES) or data[:1] == b"\x80":
+    # A pickle starts with PROTO (0x80) and a protocol number; a safetensors header length can
+    # start with 0x80 too (a 384-byte header), so a plausible safetensors file is not mistaken.
+    pickled = data[:1] == b"\x80" and data[1:2] in (b"\x02", b"\x03", b"\x04", b"\x05")
+    if name.lower().endswith(PICKLE_SUFFIXES) or (pickled and not _looks_like_safetensors(data)):
         raise ValueError(f"{name or 'the file'} is a PyTorch/pickle file (torch.save); Gate Lab never "
                          f"unpickles uploads because loading a pickle can run any code on the server — {HOW_TO_EXPORT}")
 
@@ -329,7 +335,7 @@ def load_model_file(data: bytes, name: str = "", *, max_bytes: int = MAX_BYTES,
     if data[:4] == b"PK\x03\x04" or name.lower().endswith(".npz"):
         tensors, meta = read_npz(data, max_bytes)
         fmt = "npz"
-    elif name.lower().endswith(".safetensors") or (len(data) >= 9 and data[8:9] == b"{"):
+    elif name.lower().endswith(".safetensors") or _looks_like_safetensors(data):
         tensors, meta = read_safetensors(data)
         fmt = "safetensors"
     else:
