@@ -46,9 +46,9 @@ EMBED_NAMES = ("embedding", "embed")
 ACTIVATIONS = ("identity", "softmax", "sigmoid", "tanh")
 PICKLE_SUFFIXES = (".pt", ".pth", ".pkl", ".pickle", ".ckpt", ".bin", ".tar")
 MAX_BYTES = 64_000_000          # the core's own cap; the app passes its smaller one
-HOW_TO_EXPORT = ("export the weights without pickle: `from safetensors.numpy import save_file; "
-                 "save_file({k: v.numpy() for k, v in net.state_dict().items()}, 'model.safetensors')` "
-                 "or `np.savez('model.npz', **{k: v.numpy() for k, v in net.state_dict().items()})`")
+HOW_TO_EXPORT = ("save the state_dict as safetensors (`safetensors.torch.save_file(net.state_dict(), "
+                 "'model.safetensors')`) or NumPy (`np.savez('model.npz', **{k: v.numpy() for k, v in "
+                 "net.state_dict().items()})`)")
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ def page() -> None:
     controls.start_page(PAGE, SCHEMA, DEFAULTS)
     classlink.enforce(PAGE, SCHEMA, DEFAULTS, CLASS_GROUPS)     # a teacher's locks, before any widget
     st.title("Step through a cell")
-    state.intro("Pick a cell and an input sequence, then play it or step one timestep at a time: the "
+    state.intro(upload.INTRO if upload.chosen() else "Pick a cell and an input sequence, then play it or step one timestep at a time: the "
                "diagram shades each gate by how open it is, the equations show this step's numbers. "
                "The network is untrained; its first settings use milder gate biases (−1, −2) and larger "
                "weights (±1) than the adding experiment (−3, −6 and ±0.1, which leave an untrained cell "

@@ -25,6 +25,18 @@ INPUTS = {"typed": "Typed text", "task": "A task"}
 NO_LINK = "A link (or class link) does not carry an uploaded model: it opens with the network built here."
 
 
+INTRO = ("Step through a trained PyTorch network of your own: upload a one-layer nn.LSTM or nn.GRU "
+         "(safetensors or .npz, never pickle) in the sidebar, type characters in its vocabulary or pick a "
+         "task, then play it or step one timestep at a time — the diagram shades each gate by how open it "
+         "is, the equations show this step's numbers from the uploaded weights, and the error flow below "
+         "shows how far back its gradient reaches.")
+
+
+def chosen() -> bool:
+    """Whether this session chose the uploaded network (read before the sidebar is drawn)."""
+    return st.session_state.get(SOURCE_KEY) == "uploaded"
+
+
 def source() -> str:
     """The sidebar's network source switch ("built" or "uploaded"); not a URL setting."""
     st.session_state.setdefault(SOURCE_KEY, "built")
