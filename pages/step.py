@@ -77,8 +77,7 @@ def page() -> None:
     st.fragment(player, run_every=1.0 / speed if armed else None)(cfg, data, labels, large, speed)
 
     if byo is not None:           # the uploaded network's error flow; links and exports carry settings, not weights
-        upload.error_flow(byo, data, large)
-        st.caption(upload.NO_LINK)
+        upload.extras(byo, data, large)
         controls.finish_page(PAGE, SCHEMA.read(PAGE), DEFAULTS)
         return
     if not state.presenting():

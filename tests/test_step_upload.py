@@ -134,3 +134,13 @@ def test_an_uploaded_gru_in_npz_shows_its_own_gates_and_back_to_built_restores_t
     at.segmented_control(key=SOURCE).set_value("built").run()
     assert not at.exception and at.selectbox(key="step.variant").value == "lstm1997"
     assert fig(at, "step-gates")["data"] and not any("does not carry" in c.value for c in at.caption)
+
+
+def test_the_traces_download_and_a_class_link_that_locks_the_network_keeps_it_built():
+    at = uploaded()
+    assert any(b.label == "Traces (CSV)" for b in at.get("download_button"))
+    from test_classlink import query
+    at = open_page("step", query(["Network"]))
+    switch = at.segmented_control(key=SOURCE)
+    assert switch.disabled and switch.value == "built"
+    assert not any(u.key == FILE for u in at.file_uploader)

@@ -16,7 +16,7 @@ import streamlit as st
 
 import lstm_core as lc
 from app.step.settings import PAGE
-from app.ui import controls, figures, limits, state
+from app.ui import classlink, controls, export, figures, limits, state
 
 SOURCE_KEY, FILE_KEY = state.wkey(PAGE, "net_source"), state.wkey(PAGE, "byo_file")
 INPUT_KEY, TEXT_KEY, TASK_KEY = state.wkey(PAGE, "byo_input"), state.wkey(PAGE, "byo_text"), state.wkey(PAGE, "byo_task")
@@ -32,17 +32,27 @@ INTRO = ("Step through a trained PyTorch network of your own: upload a one-layer
          "shows how far back its gradient reaches.")
 
 
+def _locked() -> bool:
+    """A teacher's class link that locks the Network group also keeps the network built here."""
+    locked = classlink.is_locked(PAGE, "variant")
+    if locked:
+        st.session_state[SOURCE_KEY] = "built"
+    return locked
+
+
 def chosen() -> bool:
     """Whether this session chose the uploaded network (read before the sidebar is drawn)."""
-    return st.session_state.get(SOURCE_KEY) == "uploaded"
+    return not _locked() and st.session_state.get(SOURCE_KEY) == "uploaded"
 
 
 def source() -> str:
     """The sidebar's network source switch ("built" or "uploaded"); not a URL setting."""
     st.session_state.setdefault(SOURCE_KEY, "built")
+    locked = _locked()
     return st.segmented_control("Network source", list(SOURCES), format_func=SOURCES.get, key=SOURCE_KEY,
-                                required=True, persist_state=controls.PERSIST,
-                                help="Step through a network built from the settings below, or a trained "
+                                required=True, persist_state=controls.PERSIST, disabled=locked,
+                                help="Locked by your teacher's class link." if locked else
+                                     "Step through a network built from the settings below, or a trained "
                                      "one-layer PyTorch nn.LSTM / nn.GRU you upload.")
 
 
@@ -182,3 +192,13 @@ def error_flow(model: lc.LoadedModel, data: dict, large: bool) -> None:
     st.caption("‖dL/dstate(t)‖ for a loss at the last step only, relative to that step (exact backward pass "
                "through the uploaded weights). Through an LSTM's cell state the error fades about as fast as "
                "the trained forget gates f(t) let it.")
+
+
+def extras(model: lc.LoadedModel, data: dict, large: bool) -> None:
+    """Below the player: the error flow, the traces as CSV, and why a link has no model in it."""
+    error_flow(model, data, large)
+    st.download_button("Traces (CSV)", lambda: export.traces_csv(data["outputs"], data["internals"],
+                                                                 data["targets"], data["mask"]),
+                       file_name=f"gatelab-uploaded-{model.variant}-traces.csv", mime="text/csv",
+                       key=state.wkey(PAGE, "byo_csv"), icon=":material/download:", on_click="ignore")
+    st.caption(NO_LINK)
