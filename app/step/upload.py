@@ -16,6 +16,7 @@ import streamlit as st
 
 import lstm_core as lc
 from app.step.settings import PAGE
+from lstm_core.model_files import PICKLE_SUFFIXES     # offered, so that they get our "why not" message
 from app.ui import classlink, controls, export, figures, limits, state
 
 SOURCE_KEY, FILE_KEY = state.wkey(PAGE, "net_source"), state.wkey(PAGE, "byo_file")
@@ -90,7 +91,7 @@ def _on_upload() -> None:
 
 def network_group() -> lc.LoadedModel | None:
     """The uploader, its messages right under it, and a summary of the loaded model."""
-    st.file_uploader("Trained model (.safetensors or .npz)", type=["safetensors", "npz", "pt", "pth", "pkl", "bin"],
+    st.file_uploader("Trained model (.safetensors or .npz)", type=["safetensors", "npz", *(x[1:] for x in PICKLE_SUFFIXES)],
                      key=FILE_KEY, on_change=_on_upload, max_upload_size=max(1, limits.MAX_MODEL_BYTES // 1_000_000),
                      help="A one-layer nn.LSTM or nn.GRU state_dict (optionally with an nn.Linear output layer "
                           "fc/out/linear/head and an nn.Embedding), saved with safetensors or np.savez. "

@@ -40,6 +40,14 @@ def test_upload_the_example_type_a_name_and_step(streamlit_server, page, tmp_pat
     screenshot(page, "step-upload-names", full_page=False)
     page.get_by_text("Error flow of the uploaded network").scroll_into_view_if_needed()
     screenshot(page, "step-upload-flow", full_page=False)
+    page.get_by_text("Play", exact=True).click()                       # plays on to the end of ".olivia"
+    expect(page.get_by_test_id("stMetricValue").first).to_have_text("7 / 7", timeout=30_000)
+    expect(page.get_by_text("LSTM equations at step t = 7", exact=False)).to_be_visible()
+    page.get_by_text("Pause", exact=True).click()
+    page.get_by_role("button", name="Back").click()
+    page.get_by_role("button", name="Back").click()
+    page.get_by_role("button", name="Back").click()
+    expect(page.get_by_test_id("stMetricValue").first).to_have_text("4 / 7")
 
     bad = tmp_path / "model.pt"
     bad.write_bytes(b"\x80\x04\x95" + b"\x00" * 40)
