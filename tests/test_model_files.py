@@ -220,3 +220,22 @@ def test_the_committed_example_equals_torchs_own_forward():
     with torch.no_grad():
         want = torch.softmax(fc(lstm(torch.from_numpy(got.encode(".olivia.")))[0]), -1).numpy()
     np.testing.assert_allclose(out, want, rtol=0, atol=1e-12)
+
+
+@pytest.mark.torch_live
+@pytest.mark.parametrize("kind", ["LSTM", "GRU"])
+def test_a_batch_first_torch_net_with_embedding_and_head_loads_exactly(kind):
+    """batch_first is not in a state_dict: the same file whatever it was; embedding folded exactly."""
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    emb, rnn, head = torch.nn.Embedding(6, 3).double(), getattr(torch.nn, kind)(3, 5, batch_first=True).double(), \
+        torch.nn.Linear(5, 2).double()
+    sd = {f"embedding.{k}": v for k, v in emb.state_dict().items()}
+    sd.update({f"rnn.{k}": v for k, v in rnn.state_dict().items()})
+    sd.update({f"head.{k}": v for k, v in head.state_dict().items()})
+    got = lc.load_model_file(st_bytes({k: v.numpy() for k, v in sd.items()}), "net.safetensors")
+    ids = torch.tensor([[5, 0, 3, 3, 1]])
+    with torch.no_grad():
+        want = head(rnn(emb(ids))[0])[0].numpy()
+    out = lc.forward(got.model, np.eye(6)[ids[0].numpy()][:, None]).outputs[:, 0]
+    np.testing.assert_allclose(out, want, rtol=0, atol=1e-12)
