@@ -124,7 +124,7 @@ test: install-dev chromium nginx
 	$(VPY) -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
 
 test-torch: install-torch
-	$(VPY) -m pytest -q -p no:cacheprovider -m torch_live tests/test_torch_live.py $(PYTEST_ARGS)
+	$(VPY) -m pytest -q -p no:cacheprovider -m torch_live tests/test_torch_live.py tests/test_model_files.py $(PYTEST_ARGS)
 
 torch-fixtures: install-torch
 	$(VPY) tests/torch_fixtures.py

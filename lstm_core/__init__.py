@@ -11,10 +11,11 @@ from .numerics import NonFiniteError
 from .rtrl import RTRL, rtrl_gradients
 from .sequence import Run, forward
 from .torch_io import from_torch, to_torch
+from .model_files import LoadedModel, load_model_file
 
 __all__ = ["VARIANTS", "REGISTRY", "Variant", "variant", "LIMITS", "ModelConfig", "Model", "build", "build_population", "stack",
            "forward", "Run", "gradients", "backward", "error_flow", "ErrorFlow", "RTRL",
-           "rtrl_gradients", "from_torch", "to_torch", "NonFiniteError"]
+           "rtrl_gradients", "from_torch", "to_torch", "NonFiniteError", "LoadedModel", "load_model_file"]
 from .tasks import TASKS, Batch, Criterion, Report, Task, get_task
 
 __all__ += ["TASKS", "Task", "Batch", "Report", "Criterion", "get_task"]

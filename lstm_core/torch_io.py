@@ -26,11 +26,12 @@ def _np(v) -> np.ndarray:
 
 
 def from_torch(state_dict: dict, variant: str | None = None, output_weight=None, output_bias=None,
-               output_activation: str = "identity", seed: int = 0) -> Model:
+               output_activation: str = "identity", seed: int = 0, loss: str | None = None) -> Model:
     """Build an ``lstm``/``gru`` model from a PyTorch state_dict (layer 0).
 
     Without an output layer given, W_out = I and b_out = 0 with an identity output, so the
-    model's outputs are exactly the hidden states h(t) PyTorch returns.
+    model's outputs are exactly the hidden states h(t) PyTorch returns. ``loss`` defaults to
+    cross-entropy with a softmax output and to squared error otherwise (the core pairs them).
     """
     try:
         w_ih, w_hh = _np(state_dict["weight_ih_l0"]), _np(state_dict["weight_hh_l0"])
@@ -52,7 +53,8 @@ def from_torch(state_dict: dict, variant: str | None = None, output_weight=None,
     b_hh = _np(state_dict.get("bias_hh_l0", np.zeros(G * H)))
     n_out = H if output_weight is None else _np(output_weight).shape[0]
     model = build(variant, n_in=w_ih.shape[1], n_out=n_out, n_hidden=H,
-                  output_activation=output_activation, seed=seed)
+                  output_activation=output_activation, seed=seed,
+                  loss=loss or ("ce" if output_activation == "softmax" else "mse"))
     p = model.params
     for n, k in enumerate(gates):
         rows = slice(n * H, (n + 1) * H)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app.step import equations
+from app.step import equations, upload
 from app.step.player import PLAY_KEY, PLAY_LABELS, is_playing, on_play_change, player
 from app.step.settings import CLASS_GROUPS, DEFAULTS, PAGE, SCHEMA, compute
 from app.ui import classlink, controls, export, state
@@ -21,24 +21,39 @@ def page() -> None:
     controls.start_page(PAGE, SCHEMA, DEFAULTS)
     classlink.enforce(PAGE, SCHEMA, DEFAULTS, CLASS_GROUPS)     # a teacher's locks, before any widget
     st.title("Step through a cell")
-    state.intro("Pick a cell and an input sequence, then play it or step one timestep at a time: the "
+    state.intro(upload.INTRO if upload.chosen() else "Pick a cell and an input sequence, then play it or step one timestep at a time: the "
                "diagram shades each gate by how open it is, the equations show this step's numbers. "
                "The network is untrained; its first settings use milder gate biases (−1, −2) and larger "
                "weights (±1) than the adding experiment (−3, −6 and ±0.1, which leave an untrained cell "
                "almost still) — *Reset to paper defaults* under Network and under Gate biases puts the paper's back.")
+    byo = None        # an uploaded PyTorch model replaces the network and input settings (app/step/upload.py)
     with st.sidebar:
         with st.expander("Network", expanded=True):
-            variant = controls.model_group(PAGE, SCHEMA)
+            src = upload.source()
+            if src == "uploaded":
+                byo = upload.network_group()
+            else:
+                variant = controls.model_group(PAGE, SCHEMA)
         with st.expander("Input sequence", expanded=True):
-            controls.task_group(PAGE, SCHEMA)
-        with st.expander("Gate biases", expanded=True):
-            controls.bias_group(PAGE, SCHEMA, variant)
+            if byo is not None:
+                upload.input_group(byo)
+            elif src == "built":
+                controls.task_group(PAGE, SCHEMA)
+            else:
+                st.caption("Upload a model first.")
+        if src == "built":
+            with st.expander("Gate biases", expanded=True):
+                controls.bias_group(PAGE, SCHEMA, variant)
         with st.expander("Seed"):
             controls.seed_group(PAGE, SCHEMA)
     classlink.banner(PAGE, SCHEMA, DEFAULTS, CLASS_GROUPS)
 
     values = SCHEMA.read(PAGE)
-    outcome = state.keep_good(PAGE, "run", lambda: compute(values))
+    if src == "uploaded" and byo is None:
+        controls.finish_page(PAGE, values, DEFAULTS)
+        return
+    outcome = state.keep_good(PAGE, "byo" if byo else "run",
+                              (lambda: upload.compute(byo, values["seed"])) if byo else (lambda: compute(values)))
     state.report(outcome)
     if outcome.value is None:
         controls.finish_page(PAGE, values, DEFAULTS)
@@ -61,6 +76,10 @@ def page() -> None:
     speed = SCHEMA["speed"].render(PAGE, c_speed)
     st.fragment(player, run_every=1.0 / speed if armed else None)(cfg, data, labels, large, speed)
 
+    if byo is not None:           # the uploaded network's error flow; links and exports carry settings, not weights
+        upload.extras(byo, data, large)
+        controls.finish_page(PAGE, SCHEMA.read(PAGE), DEFAULTS)
+        return
     if not state.presenting():
         classlink.share_panel(PAGE, SCHEMA, SCHEMA.read(PAGE), DEFAULTS, CLASS_GROUPS)
     export.io_panel(PAGE, SCHEMA, csv=lambda: export.traces_csv(data["outputs"], data["internals"],

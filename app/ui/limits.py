@@ -23,6 +23,7 @@ TASK_MAX_SETTING = 100_000   # any integer task setting (checked again via task.
 MAX_TYPED_CHARS = 20_000     # the hand-typed input sequence
 MAX_UPLOAD_BYTES = 64_000    # an uploaded configuration JSON
 MAX_QUERY_CHARS = 4_000      # the encoded configuration in the URL
+MAX_MODEL_BYTES = 2_000_000  # an uploaded PyTorch model (a 32-unit LSTM with 128 inputs in F64 is ~0.2 MB)
 
 # Train and watch. A tick trains ~0.03 s whatever these are; the caps bound how long one run
 # can keep a share of the server busy and its memory.

@@ -1,0 +1,205 @@
+"""Step through a cell, "Bring your own model": a trained PyTorch nn.LSTM / nn.GRU from a file.
+
+The file is read by ``lc.load_model_file`` (safetensors or .npz, never pickle) in the
+uploader's callback; a refused file leaves its message under the uploader and the last good
+model in place. The model lives in this session's page state only (never in ``st.cache_*``,
+which all users share) and never in the URL: links carry settings, not weights. Its input is
+text typed in the model's vocabulary (the next character is the target, as a character model
+is trained) or a task with as many inputs as the model has. The page then draws the uploaded
+network with the same diagram, equations and charts, plus its error flow.
+"""
+from __future__ import annotations
+
+import hashlib
+import numpy as np
+import streamlit as st
+
+import lstm_core as lc
+from app.step.settings import PAGE
+from lstm_core.model_files import PICKLE_SUFFIXES     # offered, so that they get our "why not" message
+from app.ui import classlink, controls, export, figures, limits, state
+
+SOURCE_KEY, FILE_KEY = state.wkey(PAGE, "net_source"), state.wkey(PAGE, "byo_file")
+INPUT_KEY, TEXT_KEY, TASK_KEY = state.wkey(PAGE, "byo_input"), state.wkey(PAGE, "byo_text"), state.wkey(PAGE, "byo_task")
+SOURCES = {"built": "Built here", "uploaded": "Uploaded PyTorch model"}
+INPUTS = {"typed": "Typed text", "task": "A task"}
+NO_LINK = "A link (or class link) does not carry an uploaded model: it opens with the network built here."
+
+
+INTRO = ("Step through a trained PyTorch network of your own: upload a one-layer nn.LSTM or nn.GRU "
+         "(safetensors or .npz, never pickle) in the sidebar, type characters in its vocabulary or pick a "
+         "task, then play it or step one timestep at a time — the diagram shades each gate by how open it "
+         "is, the equations show this step's numbers from the uploaded weights, and the error flow below "
+         "shows how far back its gradient reaches.")
+
+
+def _locked() -> bool:
+    """A teacher's class link that locks the Network group also keeps the network built here."""
+    locked = classlink.is_locked(PAGE, "variant")
+    if locked:
+        st.session_state[SOURCE_KEY] = "built"
+    return locked
+
+
+def chosen() -> bool:
+    """Whether this session chose the uploaded network (read before the sidebar is drawn)."""
+    return not _locked() and st.session_state.get(SOURCE_KEY) == "uploaded"
+
+
+def source() -> str:
+    """The sidebar's network source switch ("built" or "uploaded"); not a URL setting."""
+    st.session_state.setdefault(SOURCE_KEY, "built")
+    locked = _locked()
+    return st.segmented_control("Network source", list(SOURCES), format_func=SOURCES.get, key=SOURCE_KEY,
+                                required=True, persist_state=controls.PERSIST, disabled=locked,
+                                help="Locked by your teacher's class link." if locked else
+                                     "Step through a network built from the settings below, or a trained "
+                                     "one-layer PyTorch nn.LSTM / nn.GRU you upload.")
+
+
+def loaded() -> dict | None:
+    """The session's last good uploaded model: {"name", "digest", "model": lc.LoadedModel}."""
+    return state.page_state(PAGE).get("byo")
+
+
+def _default_text(vocab: str) -> str:
+    words = ".emma." if set(".emma.") <= set(vocab) else vocab[:8]
+    return words if set(words) <= set(vocab) else vocab[:8]
+
+
+def _on_upload() -> None:
+    """Uploader callback: read and validate the file; keep the previous model on any error."""
+    up = st.session_state.get(FILE_KEY)
+    if up is None:
+        return
+    data = up.getvalue()
+    try:
+        got = lc.load_model_file(data, up.name, max_bytes=limits.MAX_MODEL_BYTES, max_hidden=limits.MAX_HIDDEN,
+                                 max_inputs=limits.MAX_INPUTS, max_outputs=limits.MAX_INPUTS)
+    except ValueError as e:
+        keep = " The previous model is still loaded." if loaded() else ""
+        state.flash(PAGE, f"Could not load {up.name}: {e}.{keep}", where="byo")
+        return
+    state.page_state(PAGE)["byo"] = {"name": up.name, "digest": hashlib.sha256(data).hexdigest()[:16], "model": got}
+    for k in ("byo_run", "_good.byo"):          # runs of the previous model are not "last good" any more
+        state.page_state(PAGE).pop(k, None)
+    if got.vocab:
+        st.session_state[TEXT_KEY] = _default_text(got.vocab)
+    st.session_state[INPUT_KEY] = "typed" if got.vocab else "task"
+    state.flash(PAGE, f"Loaded {up.name}.", kind="success", where="byo")
+
+
+def network_group() -> lc.LoadedModel | None:
+    """The uploader, its messages right under it, and a summary of the loaded model."""
+    st.file_uploader("Trained model (.safetensors or .npz)", type=["safetensors", "npz", *(x[1:] for x in PICKLE_SUFFIXES)],
+                     key=FILE_KEY, on_change=_on_upload, max_upload_size=max(1, limits.MAX_MODEL_BYTES // 1_000_000),
+                     help="A one-layer nn.LSTM or nn.GRU state_dict (optionally with an nn.Linear output layer "
+                          "fc/out/linear/head and an nn.Embedding), saved with safetensors or np.savez. "
+                          "Pickle files (.pt, .pth) are refused: loading one could run code on the server.")
+    state.show_flashes(PAGE, "byo")
+    got = loaded()
+    if got is None:
+        st.info("No model loaded yet. Try docs/examples/names_lstm.safetensors (a character LSTM trained on "
+                "names by examples/train_names_lstm.py).", icon=":material/upload_file:")
+        return None
+    st.markdown(f"**{got['name']}** — {got['model'].summary()}.")
+    st.caption(NO_LINK)
+    return got["model"]
+
+
+def _tasks_for(model: lc.LoadedModel) -> list[str]:
+    return [n for n in lc.TASKS if lc.get_task(n).n_in == model.n_in]
+
+
+def input_group(model: lc.LoadedModel) -> None:
+    """Typed text in the model's vocabulary, or a task whose input size matches the model's."""
+    tasks = _tasks_for(model)
+    offered = [k for k in INPUTS if k != "typed" or model.vocab]
+    if not tasks:
+        offered = [k for k in offered if k != "task"]
+    if not offered:
+        st.warning(f"The model has {model.n_in} inputs, no task has that many and the file has no "
+                   "vocabulary for typed text: save it with __metadata__ {\"vocab\": \"…\"} to type input.")
+        return
+    if st.session_state.get(INPUT_KEY) not in offered:
+        st.session_state[INPUT_KEY] = offered[0]
+    choice = st.segmented_control("Input", offered, format_func=INPUTS.get, key=INPUT_KEY, required=True)
+    if choice == "typed":
+        st.session_state.setdefault(TEXT_KEY, _default_text(model.vocab))
+        st.text_input("Characters, one per timestep", key=TEXT_KEY, max_chars=limits.STEP_MAX_T + 1,
+                      help=f"The model's vocabulary: {model.vocab!r}. Each character is one one-hot input; "
+                           "the next character is the target.")
+        if "." in model.vocab:
+            st.caption("Character models trained on the names task start and end a name with '.'.")
+    else:
+        if st.session_state.get(TASK_KEY) not in tasks:
+            st.session_state[TASK_KEY] = tasks[0]
+        st.selectbox("Task (with the model's input size)", tasks, key=TASK_KEY,
+                     format_func=lambda n: lc.TASKS[n].title)
+
+
+def _inputs(model: lc.LoadedModel, seed: int) -> dict:
+    if st.session_state.get(INPUT_KEY) == "typed":
+        text = str(st.session_state.get(TEXT_KEY, ""))
+        limits.check_length(len(text), limits.STEP_MAX_T + 1, "typed text")
+        xs = model.encode(text)
+        symbols = tuple(model.vocab) if model.n_out == model.n_in else None
+        if len(text) >= 2 and model.n_out == model.n_in:     # a character model: the next character is the target
+            return dict(xs=xs[:-1], targets=xs[1:], mask=np.ones((len(text) - 1, 1)), symbols=symbols)
+        return dict(xs=xs, targets=None, mask=None, symbols=symbols)
+    tk = lc.get_task(str(st.session_state.get(TASK_KEY)))
+    limits.check_task(tk, limits.STEP_MAX_T)
+    b = tk.generate(np.random.default_rng(seed), batch=1)
+    T = int(b.lengths[0])
+    fits = tk.n_out == model.n_out
+    return dict(xs=b.xs[:T], targets=b.targets[:T] if fits else None, mask=b.mask[:T] if fits else None,
+                symbols=tk.symbols if tk.n_out == tk.n_in == model.n_out else None)
+
+
+def compute(model: lc.LoadedModel, seed: int) -> tuple[lc.ModelConfig, dict]:
+    """The uploaded network's recorded run on the chosen input (kept per input in the session)."""
+    key = (loaded()["digest"], st.session_state.get(INPUT_KEY), st.session_state.get(TEXT_KEY),
+           st.session_state.get(TASK_KEY), seed)
+    ps = state.page_state(PAGE)
+    if ps.get("byo_run", (None,))[0] != key:
+        data = _inputs(model, seed)
+        run = lc.forward(model.model, data["xs"])
+        data.update(outputs=run.outputs, internals=run.internals, params={})
+        ps["byo_run"] = (key, data)
+    return model.model.config, ps["byo_run"][1]
+
+
+def error_flow(model: lc.LoadedModel, data: dict, large: bool) -> None:
+    """How much of the error at the last step reaches each earlier state of the uploaded network."""
+    st.subheader("Error flow of the uploaded network")
+    T = data["xs"].shape[0]
+    if T < 2:
+        st.caption("The error flow needs at least two timesteps.")
+        return
+    if data["targets"] is None and model.output_activation == "softmax":
+        st.caption("The error flow of a softmax output needs targets: type text in the model's vocabulary "
+                   "(the next character is the target) or pick a task with as many outputs as the model.")
+        return
+    try:
+        f = lc.error_flow(model.model, data["xs"], data["targets"], data["mask"])
+    except (ValueError, lc.NonFiniteError) as e:
+        st.error(f"Cannot compute the error flow: {e}")
+        return
+    names = {"c": "cell state c(t)", "h": "hidden state h(t)"}
+    curves = [figures.relative_flow(names.get(k, k), f.norms[k][: f.at + 1]) for k in f.norms]
+    fig, alt = figures.flow_chart(curves, title=f"Error from the loss at step {T} flowing back (relative to step {T})",
+                                  large=large, uirevision="step-byo-flow", height=340)
+    figures.show(fig, alt, state.wkey(PAGE, "byo_flow"))
+    st.caption("‖dL/dstate(t)‖ for a loss at the last step only, relative to that step (exact backward pass "
+               "through the uploaded weights). Through an LSTM's cell state the error fades about as fast as "
+               "the trained forget gates f(t) let it.")
+
+
+def extras(model: lc.LoadedModel, data: dict, large: bool) -> None:
+    """Below the player: the error flow, the traces as CSV, and why a link has no model in it."""
+    error_flow(model, data, large)
+    st.download_button("Traces (CSV)", lambda: export.traces_csv(data["outputs"], data["internals"],
+                                                                 data["targets"], data["mask"]),
+                       file_name=f"gatelab-uploaded-{model.variant}-traces.csv", mime="text/csv",
+                       key=state.wkey(PAGE, "byo_csv"), icon=":material/download:", on_click="ignore")
+    st.caption(NO_LINK)
