@@ -210,7 +210,7 @@ def test_the_committed_example_loads_and_equals_from_torch_on_its_numbers():
 
 @pytest.mark.torch_live
 def test_the_committed_example_equals_torchs_own_forward():
-    torch = pytest.importorskip("torch")
+    import torch  # noqa: PLC0415  (torch_live: run by make test-torch, which installs it; a missing torch fails)
     tensors, _ = read_safetensors(EXAMPLE.read_bytes())
     lstm, fc = torch.nn.LSTM(27, tensors["lstm.weight_hh_l0"].shape[1]).double(), torch.nn.Linear(1, 1).double()
     lstm.load_state_dict({k[5:]: torch.from_numpy(v) for k, v in tensors.items() if k.startswith("lstm.")})
@@ -226,7 +226,7 @@ def test_the_committed_example_equals_torchs_own_forward():
 @pytest.mark.parametrize("kind", ["LSTM", "GRU"])
 def test_a_batch_first_torch_net_with_embedding_and_head_loads_exactly(kind):
     """batch_first is not in a state_dict: the same file whatever it was; embedding folded exactly."""
-    torch = pytest.importorskip("torch")
+    import torch  # noqa: PLC0415  (torch_live: run by make test-torch, which installs it; a missing torch fails)
     torch.manual_seed(0)
     emb, rnn, head = torch.nn.Embedding(6, 3).double(), getattr(torch.nn, kind)(3, 5, batch_first=True).double(), \
         torch.nn.Linear(5, 2).double()
