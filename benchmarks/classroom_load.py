@@ -210,6 +210,10 @@ async def main_async(args: argparse.Namespace) -> dict:
 
 
 def main() -> None:
+    def resume_and_exit(signum: int, frame: object) -> None:      # never leave other jobs stopped
+        hold(args.pause_pids, signal.SIGCONT)
+        raise SystemExit(128 + signum)
+
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sessions", type=int, nargs="+", default=[1, 10, 30, 60])
     ap.add_argument("--seconds", type=float, default=120.0, help="how long each class trains (s)")
@@ -225,6 +229,8 @@ def main() -> None:
                          "keep a class under the Dask worker TTL of 5 minutes if they are Dask workers)")
     ap.add_argument("--out", help="write the results (JSON) here")
     args = ap.parse_args()
+    signal.signal(signal.SIGTERM, resume_and_exit)
+    signal.signal(signal.SIGINT, resume_and_exit)
     res = asyncio.run(main_async(args))
     if args.out:
         Path(args.out).write_text(json.dumps(res, indent=1))
