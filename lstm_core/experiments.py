@@ -28,21 +28,31 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .diagnostics import diagnose
+from .diagnostics import summary as diagnostics_summary
 from .training import PRESETS, get_preset
+
+DIAGNOSTIC_STREAM = 2**32 - 3     # the diagnostics' sequences: default_rng([data seed, DIAGNOSTIC_STREAM])
 
 # The set behind the results table (docs/results.md, docs/results.json):
 # (preset, trials, task settings, reduced, budget). The noise-free long-lag rows use the reduced
 # criterion (1,000 correct in a row instead of 10,000; labelled) and one budget for LSTM and RNN.
+# Each faithful preset is followed by its *_assisted* recipe where one exists (labelled ASSISTED).
 ALL_RUNS: list[tuple[str, int, dict, bool, int | None]] = [
     ("long_lag", 10, {"p": 100}, True, 20_000),
+    ("long_lag_assisted", 10, {"p": 100}, True, 20_000),
     ("long_lag_rnn", 10, {"p": 4}, True, 20_000),
     ("long_lag_rnn", 10, {"p": 10}, True, 20_000),
     ("long_lag_rnn", 10, {"p": 100}, True, 20_000),
-    ("long_lag_random", 10, {"p": 100}, True, 10_000),
+    ("long_lag_random", 10, {"p": 100}, True, 20_000),
+    ("long_lag_random_assisted", 10, {"p": 100}, True, 10_000),
     ("two_sequence_3a", 10, {}, False, 100_000),
+    ("two_sequence_3a_assisted", 10, {}, False, 100_000),
     ("temporal_order_4", 10, {}, False, 60_000),
-    ("adding", 10, {}, False, 100_000),
+    ("adding", 10, {}, False, 200_000),
     ("embedded_reber", 10, {}, False, None),
+    ("embedded_reber_4x1", 10, {}, False, None),
+    ("embedded_reber_assisted", 10, {}, False, None),
     ("periodic_cos_f10", 10, {}, False, 2_000),
     ("periodic_cos_f10_lstm2000", 10, {}, False, 2_000),
     ("periodic_cos_f25", 10, {}, False, 2_000),
@@ -69,6 +79,9 @@ class Outcome:
     paper_sequences: float | None
     command: str
     notes: list[str] = field(default_factory=list)
+    # per network that did not meet the criterion: {"seed", "status", "best_streak", and the
+    # symptoms of lstm_core.diagnostics (input-gate openness, max |s|, h'(s), ...), "flags"}
+    diagnostics: list[dict] = field(default_factory=list)
 
     @property
     def percent(self) -> float:
@@ -171,26 +184,32 @@ def run_unit(spec: dict) -> dict:
     for _ in trainer.run(report_every=max(trainer.config.batch, min(trainer.config.budget // 20, 1000))):
         pass
     res = trainer.results()
+    # symptoms of every network on fresh sequences (the same ones for each member of a row)
+    diags = diagnose(trainer.model, trainer.task, np.random.default_rng([spec.get("seed", 0), DIAGNOSTIC_STREAM]))
     members = [{"seed": int(r.seed), "status": str(r.status), "sequences": int(r.sequences),
                 "solved_at": None if r.solved_at is None or r.solved_at != r.solved_at else int(r.solved_at),
-                "best_streak": int(r.best_streak), "message": str(r.message or "")}
-               for r in res.itertuples()]
+                "best_streak": int(r.best_streak), "message": str(r.message or ""), "diagnostics": d}
+               for r, d in zip(res.itertuples(), diags)]
     return {"members": members, "wall": time.perf_counter() - t0}
 
 
-def chunks(trials: int, size: int) -> list[tuple[int, int]]:
-    """(first seed, count) of each chunk of ``trials`` networks (seeds 0 … trials − 1)."""
+def chunks(trials: int, size: int, first_seed: int = 0) -> list[tuple[int, int]]:
+    """(first seed, count) of each chunk of ``trials`` networks (seeds first_seed … first_seed + trials − 1)."""
     size = max(1, int(size))
-    return [(first, min(size, trials - first)) for first in range(0, trials, size)]
+    return [(first_seed + first, min(size, trials - first)) for first in range(0, trials, size)]
 
 
 def units_for(name: str, trials: int, settings: dict | None = None, reduced: bool = False,
-              budget: int | None = None, seed: int = 0, chunk: int | None = None, row: int = 0) -> list:
+              budget: int | None = None, seed: int = 0, chunk: int | None = None, row: int = 0,
+              first_seed: int = 0) -> list:
     """The units of one table row: chunks of its trials (``chunk`` networks each; default all)."""
     from .distributed import Unit   # noqa: PLC0415
 
     if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
         raise ValueError(f"trials must be a whole number ≥ 1, got {trials!r}")
+    if isinstance(first_seed, bool) or not isinstance(first_seed, int) or not 0 <= first_seed < 2**32 - trials:
+        raise ValueError(f"--first-seed must be a whole number ≥ 0 (model seeds first_seed … first_seed + trials − 1), "
+                         f"got {first_seed!r}")
     preset = _preset(name, settings)                     # validates the name and task settings now
     per = budget if budget is not None else preset.train_config(reduced).budget
     T = preset.build_task(reduced).max_length
@@ -198,11 +217,11 @@ def units_for(name: str, trials: int, settings: dict | None = None, reduced: boo
                                 "budget": budget, "seed": seed, "first_seed": first, "trials": k},
                  label=f"{name} seeds {first}–{first + k - 1}", members=k, sequences=k * per,
                  cost=float(per * T * (1 + 0.1 * k)))       # a population step costs little more per member
-            for first, k in chunks(trials, chunk or trials)]
+            for first, k in chunks(trials, chunk or trials, first_seed)]
 
 
 def summarise(name: str, trials: int, settings: dict | None, reduced: bool, budget: int | None, seed: int,
-              results: list[dict]) -> Outcome:
+              results: list[dict], first_seed: int = 0) -> Outcome:
     """The row's Outcome from its units' results (in seed order)."""
     preset = _preset(name, settings)
     members = [m for r in results for m in r["members"]]
@@ -223,6 +242,8 @@ def summarise(name: str, trials: int, settings: dict | None, reduced: bool, budg
         cmd += " --reduced"
     if seed:
         cmd += f" --seed {seed}"
+    if first_seed:
+        cmd += f" --first-seed {first_seed}"
     notes = []
     if reduced and preset.reduced.get("note"):
         notes.append("reduced: " + preset.reduced["note"])
@@ -237,11 +258,21 @@ def summarise(name: str, trials: int, settings: dict | None, reduced: bool, budg
     diverged = [mm for mm in members if mm["status"] == "diverged"]
     if diverged:
         notes.append(f"{len(diverged)} diverged: " + next((mm["message"] for mm in diverged if mm["message"]), ""))
+    diags = [{"seed": mm["seed"], "status": mm["status"], "best_streak": mm["best_streak"], **mm["diagnostics"]}
+             for mm in unsolved if mm.get("diagnostics")]
+    if diags:
+        counts: dict[str, int] = {}
+        for d in diags:
+            for flag in d["flags"]:
+                key = flag.split(":")[0].split(" (")[0]
+                counts[key] = counts.get(key, 0) + 1
+        notes.append("diagnostics of the unsolved networks: " + (", ".join(f"{k} in {v}" for k, v in counts.items())
+                                                                 or "no symptom flagged"))
     wall = float(sum(r["wall"] for r in results))
     return Outcome(name, preset.title + (f" ({_short(settings)})" if settings else ""), trials, len(at),
                    len(diverged), float(np.median(at)) if len(at) else None,
                    int(at.min()) if len(at) else None, int(at.max()) if len(at) else None,
-                   wall, cfg.budget, reduced, setup, preset.reported, preset.paper_sequences, cmd, notes)
+                   wall, cfg.budget, reduced, setup, preset.reported, preset.paper_sequences, cmd, notes, diags)
 
 
 def run_experiment(name: str, trials: int, settings: dict | None = None, reduced: bool = False,
@@ -265,6 +296,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reduced", action="store_true", help="apply the preset's documented reductions (labelled)")
     ap.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE", help="task settings, e.g. p=10")
     ap.add_argument("--seed", type=int, default=0, help="data seed")
+    ap.add_argument("--first-seed", type=int, default=0,
+                    help="model seed of the first network (fresh trials: e.g. --first-seed 10 trains seeds 10..19)")
     ap.add_argument("--markdown", nargs="?", const="-", default=None, metavar="FILE",
                     help="print a markdown table row (or append it to FILE)")
     ap.add_argument("--json", default=None, metavar="FILE",
@@ -290,7 +323,8 @@ def main(argv: list[str] | None = None) -> int:
         for i, (name, trials, sets, reduced, budget) in enumerate(runs):
             size = args.chunk or (trials if workers <= 1 and not args.scheduler else -(-trials // workers))
             rows.append((name, trials, sets, reduced, budget, units_for(name, trials, sets, reduced, budget,
-                                                                        args.seed, size, row=i)))
+                                                                        args.seed, size, row=i,
+                                                                        first_seed=args.first_seed)))
             print(_preset(name, sets).describe(reduced, budget) + "\n", flush=True)
         state = args.state or next((f + ".units.jsonl" for f in (args.json, args.markdown) if f and f != "-"), None)
         from .distributed import run_units   # noqa: PLC0415
@@ -303,8 +337,13 @@ def main(argv: list[str] | None = None) -> int:
                 done = sum(u.key in report.results for u in row_units)
                 print(f"{name}: {done} of {len(row_units)} units finished — not summarised", flush=True)
                 continue
-            out = summarise(name, trials, sets, reduced, budget, args.seed, [report.results[u.key] for u in row_units])
-            print(out.title + ": " + out.line() + "\n", flush=True)
+            out = summarise(name, trials, sets, reduced, budget, args.seed, [report.results[u.key] for u in row_units],
+                            args.first_seed)
+            print(out.title + ": " + out.line(), flush=True)
+            for d in out.diagnostics:
+                print(f"  unsolved seed {d['seed']} ({d['status']}, best streak {d['best_streak']:,}): "
+                      + diagnostics_summary(d), flush=True)
+            print(flush=True)
             lines.append(out.markdown())
             if not report.interrupted:
                 if args.markdown and args.markdown != "-":

@@ -74,7 +74,8 @@ class Trainer:
         self.criterion = crit.description + (f" — REDUCED here to {self.required:,} in a row"
                                               if config.streak and config.streak != crit.streak else "")
         self.book = Bookkeeper(self.n, self.required, crit.mean_abs_error_below, config.budget)
-        self.opt = SGD(config.lr, config.momentum, config.clip_value, config.clip_norm, model.K)
+        self.opt = SGD(config.lr, config.momentum, config.clip_value, config.clip_norm, model.K,
+                       masks=model.masks())
         seeds = [c.seed for c in model.members] if model.K else [mc.seed]
         self.streams = [MemberStream(self.task, np.random.default_rng([config.seed, s]), config.batch)
                         for s in seeds]
