@@ -19,17 +19,17 @@ from __future__ import annotations
 
 import argparse
 import ast
-import dataclasses
-import json
+import dataclasses  # noqa: F401 — tests read experiments.dataclasses.fields(Outcome)
 import os
 import sys
 import time
-from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
 from .diagnostics import diagnose
 from .diagnostics import summary as diagnostics_summary
+from .results import MARKDOWN_HEADER, Outcome, append_markdown, write_json  # noqa: F401 — re-exported
 from .training import PRESETS, get_preset
 
 DIAGNOSTIC_STREAM = 2**32 - 3     # the diagnostics' sequences: default_rng([data seed, DIAGNOSTIC_STREAM])
@@ -61,97 +61,6 @@ ALL_RUNS: list[tuple[str, int, dict, bool, int | None]] = [
 ]
 
 
-@dataclass
-class Outcome:
-    name: str
-    title: str
-    trials: int
-    solved: int
-    diverged: int
-    median: float | None
-    low: int | None
-    high: int | None
-    wall: float
-    budget: int
-    reduced: bool
-    setup: str
-    paper: str
-    paper_sequences: float | None
-    command: str
-    notes: list[str] = field(default_factory=list)
-    # per network that did not meet the criterion: {"seed", "status", "best_streak", and the
-    # symptoms of lstm_core.diagnostics (input-gate openness, max |s|, h'(s), ...), "flags"}
-    diagnostics: list[dict] = field(default_factory=list)
-
-    @property
-    def percent(self) -> float:
-        return 100.0 * self.solved / self.trials
-
-    def line(self) -> str:
-        med = "—" if self.median is None else f"{self.median:,.0f} (range {self.low:,}–{self.high:,})"
-        paper = f"; paper: {self.paper_sequences:,.0f}" if self.paper_sequences else ""
-        div = f", {self.diverged} diverged" if self.diverged else ""
-        red = "  [REDUCED]" if self.reduced else ""
-        return (f"ours: {self.solved}/{self.trials} trials solved ({self.percent:.0f}%){div}; median sequences "
-                f"to criterion {med}{paper}; budget {self.budget:,} per network; wall time {self.wall:.0f} s{red}")
-
-    def markdown(self) -> str:
-        med = "—" if self.median is None else f"{self.median:,.0f} ({self.low:,}–{self.high:,})"
-        paper_n = f"{self.paper_sequences:,.0f}" if self.paper_sequences else "—"
-        notes = "; ".join(self.notes)
-        cells = [f"{self.title}" + (" **(reduced)**" if self.reduced else ""), self.setup, self.paper, paper_n,
-                 f"{self.solved}/{self.trials} ({self.percent:.0f}%)", med, f"{self.budget:,}", f"{self.wall:.0f} s",
-                 notes, f"`{self.command}`"]
-        return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
-
-
-def append_markdown(path: str, out: Outcome) -> None:
-    """Append ``out``'s table row to ``path``, starting the table (header) if the file has none."""
-    text = ""
-    if os.path.isfile(path):
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    with open(path, "a", encoding="utf-8") as f:
-        if MARKDOWN_HEADER.splitlines()[0] not in text:
-            f.write(("\n" if text and not text.endswith("\n") else "") + ("\n" if text else "")
-                    + MARKDOWN_HEADER + "\n")
-        f.write(out.markdown() + "\n")
-
-
-def write_json(path: str, outcomes: list[Outcome]) -> None:
-    """Add ``outcomes`` to the JSON results file ``path`` (a list of objects with Outcome's fields).
-
-    An entry with the same command is replaced (re-running a command updates its row); the
-    others are kept in order. A missing, empty or unreadable file starts a new list.
-    """
-    entries: list = []
-    if os.path.isfile(path):
-        try:
-            with open(path, encoding="utf-8") as f:
-                loaded = json.load(f)
-            entries = loaded if isinstance(loaded, list) else []
-        except (OSError, ValueError):
-            entries = []
-    for out in outcomes:
-        d = dataclasses.asdict(out)
-        d["percent"] = out.percent
-        i = next((j for j, e in enumerate(entries) if isinstance(e, dict) and e.get("command") == out.command), None)
-        if i is None:
-            entries.append(d)
-        else:
-            entries[i] = d
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(entries, f, indent=1, ensure_ascii=False)
-        f.write("\n")
-    os.replace(tmp, path)
-
-
-MARKDOWN_HEADER = ("| experiment | setup (ours) | paper reports | paper: sequences | ours: solved | ours: median "
-                   "sequences to criterion (range) | budget / network | wall time | notes | command |\n"
-                   "|---|---|---|---|---|---|---|---|---|---|")
-
-
 def _parse_settings(items: list[str]) -> dict:
     out = {}
     for item in items or []:
@@ -170,10 +79,19 @@ def _preset(name: str, settings: dict | None):
     return preset.with_task(**settings) if settings else preset
 
 
-def run_unit(spec: dict) -> dict:
+class UnitInterrupted(KeyboardInterrupt):
+    """Ctrl-C inside a unit: carries the unit's partial result (never stored as finished)."""
+
+    def __init__(self, partial: dict) -> None:
+        super().__init__("interrupted")
+        self.partial = partial
+
+
+def run_unit(spec: dict, report: Callable[[int, int], None] | None = None) -> dict:
     """One unit of work: ``spec["trials"]`` networks of a preset with model seeds
     ``first_seed`` … as one population. Returns one JSON-able record per network (a member's
-    result depends only on its own seeds, so any chunking of a row gives the same records)."""
+    result depends only on its own seeds, so any chunking of a row gives the same records).
+    ``report(sequences so far, at most)`` is called after every progress report (in-process runs)."""
     preset = _preset(spec["name"], spec.get("settings"))
     overrides = {"seed": spec.get("seed", 0), "probe": False}
     if spec.get("budget") is not None:
@@ -181,12 +99,22 @@ def run_unit(spec: dict) -> dict:
     trainer = preset.trainer(trials=spec["trials"], first_seed=spec.get("first_seed", 0),
                              reduced=spec.get("reduced", False), **overrides)
     t0 = time.perf_counter()
-    for _ in trainer.run(report_every=max(trainer.config.batch, min(trainer.config.budget // 20, 1000))):
-        pass
+    total = spec["trials"] * trainer.config.budget
+    try:
+        for _ in trainer.run(report_every=max(trainer.config.batch, min(trainer.config.budget // 20, 1000))):
+            if report is not None:
+                report(int(np.sum(trainer.book.seen)), total)
+    except KeyboardInterrupt:
+        raise UnitInterrupted(_unit_result(trainer, spec, t0, interrupted=True)) from None
+    return _unit_result(trainer, spec, t0)
+
+
+def _unit_result(trainer, spec: dict, t0: float, interrupted: bool = False) -> dict:
     res = trainer.results()
     # symptoms of every network on fresh sequences (the same ones for each member of a row)
     diags = diagnose(trainer.model, trainer.task, np.random.default_rng([spec.get("seed", 0), DIAGNOSTIC_STREAM]))
-    members = [{"seed": int(r.seed), "status": str(r.status), "sequences": int(r.sequences),
+    members = [{"seed": int(r.seed), "status": "interrupted" if interrupted and r.status == "running" else str(r.status),
+                "sequences": int(r.sequences),
                 "solved_at": None if r.solved_at is None or r.solved_at != r.solved_at else int(r.solved_at),
                 "best_streak": int(r.best_streak), "message": str(r.message or ""), "diagnostics": d}
                for r, d in zip(res.itertuples(), diags)]
@@ -284,6 +212,20 @@ def run_experiment(name: str, trials: int, settings: dict | None = None, reduced
     return summarise(name, trials, settings, reduced, budget, seed, [run_unit(spec)])
 
 
+def _print_partial(name, trials, sets, reduced, budget, args, row_units, report) -> None:
+    """Ctrl-C: the row so far (finished units and the interrupted one), labelled and never written."""
+    parts = [report.results.get(u.key) or report.partial.get(u.key) for u in row_units]
+    if not any(u.key in report.partial for u in row_units):
+        return
+    got = [p for p in parts if p is not None]
+    n = sum(len(p["members"]) for p in got)
+    out = summarise(name, n, sets, reduced, budget, args.seed, got, args.first_seed)
+    print(f"  PARTIAL (interrupted, not written to any file): {n} of {trials} networks — " + out.line(), flush=True)
+    for d in out.diagnostics:
+        print(f"    seed {d['seed']} ({d['status']}, best streak {d['best_streak']:,}): " + diagnostics_summary(d),
+              flush=True)
+
+
 def _short(settings: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in settings.items() if k != "streak")
 
@@ -336,6 +278,7 @@ def main(argv: list[str] | None = None) -> int:
             if not all(u.key in report.results for u in row_units):
                 done = sum(u.key in report.results for u in row_units)
                 print(f"{name}: {done} of {len(row_units)} units finished — not summarised", flush=True)
+                _print_partial(name, trials, sets, reduced, budget, args, row_units, report)
                 continue
             out = summarise(name, trials, sets, reduced, budget, args.seed, [report.results[u.key] for u in row_units],
                             args.first_seed)
