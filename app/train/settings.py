@@ -157,7 +157,11 @@ def _model_values(cfg: lc.ModelConfig) -> tuple[dict, list[str]]:
             bias[gate] = {"linspace": [hi, lo]}
             notes.append(f"The paper draws the {gate} gate biases at random in [{lo:g}, {hi:g}]; this page "
                          f"staggers them evenly from {hi:g} to {lo:g} instead.")
-    cfg = lc.ModelConfig.from_dict({**d, "bias": bias, "init": init})
+    if d.get("absent"):
+        # this page has no control for absent connections: say so instead of dropping them silently
+        notes.append(f"The paper's network has no {', '.join(d['absent'])} (never trained, held at 0); this page "
+                     "trains them, starting from their random initial values.")
+    cfg = lc.ModelConfig.from_dict({**d, "bias": bias, "init": init, "absent": []})
     values, _ = export.values_from_model(cfg, SCHEMA)
     values["input_to_output"] = cfg.input_to_output
     values["out_bias"] = None if out_bias is None else float(out_bias)
