@@ -58,6 +58,8 @@ ALL_RUNS: list[tuple[str, int, dict, bool, int | None]] = [
     ("periodic_cos_f25", 10, {}, False, 2_000),
     ("periodic_cos_f25_lstm2000", 10, {}, False, 2_000),
     ("periodic_cos_f10", 10, {}, False, 20_000),
+    ("periodic_cos_f10_stream", 10, {}, False, 50_000),
+    ("periodic_cos_f25_stream", 10, {}, False, 50_000),
 ]
 
 

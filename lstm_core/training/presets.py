@@ -335,6 +335,21 @@ for _F in (10, 25):
             "The peephole LSTM learns cos for F = 10 and 25 (its cell state is a clock); LSTM 2000 managed "
             "only F = 10, slowly. Cos, F = 25, tolerance 0.15: RMSE 0.086 ± 0.002 after (2,704 ± 49) × 10³ steps.",
             notes=f"{_LR_2002}; each sequence (100 steps) restarts from the zero state."))
+# The 2002 stream protocol (notes, "實驗細節"): one continuous stream per trial that stops — the
+# net is reset — at the first step with abs error ≥ the tolerance, or after enough correct steps;
+# here a stream is a sequence of up to 1,000 steps (= the criterion: 1,000 correct steps in a
+# row), trained online (RTRL, batch 1) with reset_on_error. The budget counts streams.
+for _F in (10, 25):
+    _LIST.append(_preset(
+        f"periodic_cos_f{_F}_stream", f"Periodic cos, F = {_F}, peephole LSTM, stream protocol", f"{G02}, PFG",
+        "periodic", {"shape": "cos", "F": _F, "length": 1000},
+        _mc("lstm2002", bias=_BIAS_2002, **_NET_2002),
+        TrainConfig(algorithm="rtrl", lr=1e-3, momentum=0.99, budget=5_000, reset_on_error=True),
+        "The peephole LSTM learns cos for F = 10 and 25 (its cell state is a clock); LSTM 2000 managed "
+        "only F = 10, slowly.",
+        notes=f"{_LR_2002}; the paper's stream protocol: a stream stops (the net is reset) at its first step "
+              "with abs error ≥ 0.3; solved = one stream of 1,000 correct steps; budget and 'sequences' count "
+              "streams."))
 _LIST += [
     _preset("latching", "Information latching, 5 classes", "Frasconi, Gori & Soda 1992, example 1", "latching",
             {"k": 5},
