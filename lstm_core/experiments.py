@@ -248,6 +248,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="add each run's outcome to the JSON results FILE (the app prefers it; same command replaces)")
     ap.add_argument("--all", action="store_true", help="run the results table's set (ALL_RUNS)")
     ap.add_argument("--list", action="store_true", help="list the presets")
+    ap.add_argument("--summarise-only", action="store_true",
+                    help="train nothing: summarise (and write) only the rows whose units are all in the state file")
     add_cluster_arguments(ap, "networks")
     args = ap.parse_args(argv)
     if args.list:
@@ -271,10 +273,19 @@ def main(argv: list[str] | None = None) -> int:
                                                                         first_seed=args.first_seed)))
             print(_preset(name, sets).describe(reduced, budget) + "\n", flush=True)
         state = args.state or next((f + ".units.jsonl" for f in (args.json, args.markdown) if f and f != "-"), None)
-        from .distributed import run_units   # noqa: PLC0415
+        from .distributed import RunReport, load_state, run_units   # noqa: PLC0415
         units = [u for row in rows for u in row[-1]]
-        report = run_units(units, workers=workers, scheduler=args.scheduler, state=state,
-                           progress=not args.no_progress, log=lambda m: print(m, file=sys.stderr, flush=True))
+        if args.summarise_only:
+            # the rows whose units are all in the state file (e.g. while the run goes on elsewhere)
+            if not state:
+                raise ValueError("--summarise-only reads finished units from the state file: give --state FILE "
+                                 "(or --json / --markdown FILE, whose state file is FILE.units.jsonl)")
+            done = load_state(state)
+            report = RunReport(results={u.key: done[u.key] for u in units if u.key in done})
+            report.reused = len(report.results)
+        else:
+            report = run_units(units, workers=workers, scheduler=args.scheduler, state=state,
+                               progress=not args.no_progress, log=lambda m: print(m, file=sys.stderr, flush=True))
         lines = []
         for name, trials, sets, reduced, budget, row_units in rows:
             if not all(u.key in report.results for u in row_units):

@@ -107,3 +107,17 @@ def test_ctrl_c_inside_a_unit_prints_a_partial_summary_not_a_traceback(tmp_path,
     assert not out.exists()                                            # nothing half-done is written
     state = tmp_path / "r.json.units.jsonl"
     assert not state.exists() or state.read_text().strip() == ""      # the partial unit is not "finished"
+
+
+def test_summarise_only_writes_the_finished_rows_from_the_state_file(tmp_path, capsys):
+    state = tmp_path / "units.jsonl"
+    assert experiments.main(ARGS + ["--state", str(state), "--no-progress"]) == 0
+    out = tmp_path / "r.json"
+    both = ["--workers", "1", "long_lag_rnn", "long_lag", "--trials", "2", "--budget", "20", "--set", "p=4",
+            "--reduced", "--state", str(state), "--json", str(out), "--summarise-only"]
+    assert experiments.main(both) == 0
+    text = capsys.readouterr().out
+    assert "long_lag: 0 of 1 units finished — not summarised" in text
+    rows = json.loads(out.read_text())
+    assert [r["name"] for r in rows] == ["long_lag_rnn"]             # nothing was trained for long_lag
+    assert experiments.main(["long_lag", "--summarise-only", "--workers", "1"]) == 2     # no state file: error
