@@ -49,7 +49,7 @@ ALL_RUNS: list[tuple[str, int, dict, bool, int | None]] = [
     ("two_sequence_3a", 10, {}, False, 100_000),
     ("two_sequence_3a_assisted", 10, {}, False, 100_000),
     ("temporal_order_4", 10, {}, False, 60_000),
-    ("adding", 10, {}, False, 200_000),
+    ("adding", 10, {}, False, 100_000),
     ("embedded_reber", 10, {}, False, None),
     ("embedded_reber_4x1", 10, {}, False, None),
     ("embedded_reber_assisted", 10, {}, False, None),
