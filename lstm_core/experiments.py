@@ -44,7 +44,7 @@ ALL_RUNS: list[tuple[str, int, dict, bool, int | None]] = [
     ("long_lag_rnn", 10, {"p": 4}, True, 20_000),
     ("long_lag_rnn", 10, {"p": 10}, True, 20_000),
     ("long_lag_rnn", 10, {"p": 100}, True, 20_000),
-    ("long_lag_random", 10, {"p": 100}, True, 20_000),
+    ("long_lag_random", 10, {"p": 100}, True, 10_000),
     ("long_lag_random_assisted", 10, {"p": 100}, True, 10_000),
     ("two_sequence_3a", 10, {}, False, 100_000),
     ("two_sequence_3a_assisted", 10, {}, False, 100_000),
