@@ -36,6 +36,11 @@ CELL_OUTPUT = ("h1997", "tanh", "identity")
 LOSSES = ("mse", "ce")
 
 
+# What ``absent`` may name: the memory-cell family's biases and its recurrent connections
+# (the columns of W_ig / W_og / W_fg / W_c that read r(t−1)); every network's output bias.
+ABSENT_MEMORY_CELL = ("b_c", "b_ig", "b_og", "b_fg", "b_out", "recurrent")
+
+
 def _check_spec(name: str, spec: Any) -> Any:
     """Validate one initialisation spec and return it in canonical JSON-able form."""
     if isinstance(spec, bool):
@@ -109,6 +114,10 @@ class ModelConfig:
     bias: tuple = field(default=())   # ((gate name, spec), …) — see module docstring
     init: tuple = field(default=())   # ((parameter name, spec), …) overrides by parameter name
     seed: int = 0
+    # connections the network does not have: held at 0 and never trained (see ABSENT). The 1997
+    # paper's weight counts leave out e.g. the cell-input and output-unit biases (experiment 1)
+    # or every recurrent connection (experiment 2a); a bias that merely starts at 0 would learn.
+    absent: tuple = field(default=())
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
@@ -156,6 +165,16 @@ class ModelConfig:
         set_("seed", _int_setting("seed", self.seed, 0, 2**32 - 1))
         set_("bias", self._check_specs(self.bias, "bias"))
         set_("init", self._check_specs(self.init, "init"))
+        if isinstance(self.absent, str) or not isinstance(self.absent, (tuple, list)):
+            raise ValueError(f"absent must be a list of connection names (e.g. ['b_c', 'b_out']), got {self.absent!r}")
+        allowed = ABSENT_MEMORY_CELL if self.record.memory_cell else ("b_out",)
+        bad = [a for a in self.absent if a not in allowed]
+        if bad:
+            raise ValueError(f"absent: {self.variant} cannot leave out {bad}; it can leave out {list(allowed)} "
+                             "(b_* = a bias, 'recurrent' = every connection from r(t−1))")
+        if not self.output_gate and "b_og" in self.absent:
+            raise ValueError("absent: 'b_og' needs an output gate (output_gate=True)")
+        set_("absent", tuple(sorted(set(self.absent))))
         valid = GATE_BIASES[self.variant]
         for gate, _ in self.bias:
             if gate not in valid:
@@ -201,6 +220,7 @@ class ModelConfig:
     # -- JSON round trip ---------------------------------------------------------------
     def to_dict(self) -> dict:
         d = dataclasses.asdict(self)
+        d["absent"] = list(self.absent)
         d["bias"] = {k: _spec_to_json(v) for k, v in self.bias}
         d["init"] = {k: _spec_to_json(v) for k, v in self.init}
         return d

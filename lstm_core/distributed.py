@@ -57,6 +57,7 @@ class RunReport:
     ran: int = 0                    # units run now
     interrupted: bool = False       # Ctrl-C: some units did not run
     dashboard: str | None = None    # the Dask dashboard, when a cluster was used
+    partial: dict[str, Any] = field(default_factory=dict)    # unit key -> partial result (Ctrl-C, in-process)
     seconds: float = 0.0            # elapsed time of this call
 
     def complete(self, units: Iterable[Unit]) -> bool:
@@ -87,8 +88,8 @@ def _tune_malloc() -> None:
         pass
 
 
-def execute(kind: str, spec: dict) -> Any:
-    """Run one unit (in this process or on a worker)."""
+def execute(kind: str, spec: dict, report: Callable[[int, int], None] | None = None) -> Any:
+    """Run one unit (in this process or on a worker); ``report`` (in-process only) gets progress."""
     _tune_malloc()
     marker = os.environ.get(DIE_ONCE_ENV)
     if marker and not os.path.exists(marker):          # test hook: die mid-unit, once
@@ -96,7 +97,8 @@ def execute(kind: str, spec: dict) -> Any:
             f.write(str(os.getpid()))
         os._exit(1)
     module, name = KINDS[kind].split(":")
-    return getattr(importlib.import_module(module), name)(spec)
+    fn = getattr(importlib.import_module(module), name)
+    return fn(spec) if report is None else fn(spec, report)
 
 
 def load_state(path: str | None) -> dict[str, Any]:
@@ -128,6 +130,24 @@ def _append(path: str | None, unit: Unit, result: Any) -> None:
         f.write(line + "\n")
         f.flush()
         os.fsync(f.fileno())
+
+
+class _InUnit:
+    """Progress inside a long unit (in-process runs): a line with the sequences trained, the total
+    and the time left, at most every ``every`` seconds — a unit can take many minutes."""
+
+    def __init__(self, unit: Unit, show: bool, log: Callable[[str], None], every: float = 15.0) -> None:
+        self.unit, self.show, self.log, self.every = unit, show, log, every
+        self.t0 = self.last = time.perf_counter()
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if not self.show or now - self.last < self.every or done <= 0:
+            return
+        self.last = now
+        left = (now - self.t0) * max(total - done, 0) / done     # an upper bound: solved networks stop early
+        self.log(f"  {self.unit.label}: {done:,}/{total:,} sequences ({100 * done / total:.0f}%), "
+                 f"{now - self.t0:.0f} s, at most about {left:.0f} s left")
 
 
 class _Lines:
@@ -184,7 +204,12 @@ def run_units(units: list[Unit], *, workers: int = 1, scheduler: str | None = No
     try:
         if scheduler is None and workers <= 1:
             for u in todo:
-                result = execute(u.kind, u.spec)
+                try:
+                    result = execute(u.kind, u.spec, _InUnit(u, progress, log) if u.kind == "experiment" else None)
+                except KeyboardInterrupt as e:
+                    if getattr(e, "partial", None) is not None:
+                        report.partial[u.key] = e.partial
+                    raise
                 report.results[u.key] = result
                 report.ran += 1
                 _append(state, u, result)

@@ -19,124 +19,48 @@ from __future__ import annotations
 
 import argparse
 import ast
-import dataclasses
-import json
+import dataclasses  # noqa: F401 — tests read experiments.dataclasses.fields(Outcome)
 import os
 import sys
 import time
-from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
+from .diagnostics import diagnose
+from .diagnostics import summary as diagnostics_summary
+from .results import MARKDOWN_HEADER, Outcome, append_markdown, write_json  # noqa: F401 — re-exported
 from .training import PRESETS, get_preset
+
+DIAGNOSTIC_STREAM = 2**32 - 3     # the diagnostics' sequences: default_rng([data seed, DIAGNOSTIC_STREAM])
 
 # The set behind the results table (docs/results.md, docs/results.json):
 # (preset, trials, task settings, reduced, budget). The noise-free long-lag rows use the reduced
 # criterion (1,000 correct in a row instead of 10,000; labelled) and one budget for LSTM and RNN.
+# Each faithful preset is followed by its *_assisted* recipe where one exists (labelled ASSISTED).
 ALL_RUNS: list[tuple[str, int, dict, bool, int | None]] = [
     ("long_lag", 10, {"p": 100}, True, 20_000),
+    ("long_lag_assisted", 10, {"p": 100}, True, 20_000),
     ("long_lag_rnn", 10, {"p": 4}, True, 20_000),
     ("long_lag_rnn", 10, {"p": 10}, True, 20_000),
     ("long_lag_rnn", 10, {"p": 100}, True, 20_000),
     ("long_lag_random", 10, {"p": 100}, True, 10_000),
+    ("long_lag_random_assisted", 10, {"p": 100}, True, 10_000),
     ("two_sequence_3a", 10, {}, False, 100_000),
+    ("two_sequence_3a_assisted", 10, {}, False, 100_000),
     ("temporal_order_4", 10, {}, False, 60_000),
     ("adding", 10, {}, False, 100_000),
     ("embedded_reber", 10, {}, False, None),
+    ("embedded_reber_4x1", 10, {}, False, None),
+    ("embedded_reber_assisted", 10, {}, False, None),
     ("periodic_cos_f10", 10, {}, False, 2_000),
     ("periodic_cos_f10_lstm2000", 10, {}, False, 2_000),
     ("periodic_cos_f25", 10, {}, False, 2_000),
     ("periodic_cos_f25_lstm2000", 10, {}, False, 2_000),
     ("periodic_cos_f10", 10, {}, False, 20_000),
+    ("periodic_cos_f10_stream", 10, {}, False, 50_000),
+    ("periodic_cos_f25_stream", 10, {}, False, 50_000),
 ]
-
-
-@dataclass
-class Outcome:
-    name: str
-    title: str
-    trials: int
-    solved: int
-    diverged: int
-    median: float | None
-    low: int | None
-    high: int | None
-    wall: float
-    budget: int
-    reduced: bool
-    setup: str
-    paper: str
-    paper_sequences: float | None
-    command: str
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def percent(self) -> float:
-        return 100.0 * self.solved / self.trials
-
-    def line(self) -> str:
-        med = "—" if self.median is None else f"{self.median:,.0f} (range {self.low:,}–{self.high:,})"
-        paper = f"; paper: {self.paper_sequences:,.0f}" if self.paper_sequences else ""
-        div = f", {self.diverged} diverged" if self.diverged else ""
-        red = "  [REDUCED]" if self.reduced else ""
-        return (f"ours: {self.solved}/{self.trials} trials solved ({self.percent:.0f}%){div}; median sequences "
-                f"to criterion {med}{paper}; budget {self.budget:,} per network; wall time {self.wall:.0f} s{red}")
-
-    def markdown(self) -> str:
-        med = "—" if self.median is None else f"{self.median:,.0f} ({self.low:,}–{self.high:,})"
-        paper_n = f"{self.paper_sequences:,.0f}" if self.paper_sequences else "—"
-        notes = "; ".join(self.notes)
-        cells = [f"{self.title}" + (" **(reduced)**" if self.reduced else ""), self.setup, self.paper, paper_n,
-                 f"{self.solved}/{self.trials} ({self.percent:.0f}%)", med, f"{self.budget:,}", f"{self.wall:.0f} s",
-                 notes, f"`{self.command}`"]
-        return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
-
-
-def append_markdown(path: str, out: Outcome) -> None:
-    """Append ``out``'s table row to ``path``, starting the table (header) if the file has none."""
-    text = ""
-    if os.path.isfile(path):
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    with open(path, "a", encoding="utf-8") as f:
-        if MARKDOWN_HEADER.splitlines()[0] not in text:
-            f.write(("\n" if text and not text.endswith("\n") else "") + ("\n" if text else "")
-                    + MARKDOWN_HEADER + "\n")
-        f.write(out.markdown() + "\n")
-
-
-def write_json(path: str, outcomes: list[Outcome]) -> None:
-    """Add ``outcomes`` to the JSON results file ``path`` (a list of objects with Outcome's fields).
-
-    An entry with the same command is replaced (re-running a command updates its row); the
-    others are kept in order. A missing, empty or unreadable file starts a new list.
-    """
-    entries: list = []
-    if os.path.isfile(path):
-        try:
-            with open(path, encoding="utf-8") as f:
-                loaded = json.load(f)
-            entries = loaded if isinstance(loaded, list) else []
-        except (OSError, ValueError):
-            entries = []
-    for out in outcomes:
-        d = dataclasses.asdict(out)
-        d["percent"] = out.percent
-        i = next((j for j, e in enumerate(entries) if isinstance(e, dict) and e.get("command") == out.command), None)
-        if i is None:
-            entries.append(d)
-        else:
-            entries[i] = d
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(entries, f, indent=1, ensure_ascii=False)
-        f.write("\n")
-    os.replace(tmp, path)
-
-
-MARKDOWN_HEADER = ("| experiment | setup (ours) | paper reports | paper: sequences | ours: solved | ours: median "
-                   "sequences to criterion (range) | budget / network | wall time | notes | command |\n"
-                   "|---|---|---|---|---|---|---|---|---|---|")
 
 
 def _parse_settings(items: list[str]) -> dict:
@@ -157,10 +81,19 @@ def _preset(name: str, settings: dict | None):
     return preset.with_task(**settings) if settings else preset
 
 
-def run_unit(spec: dict) -> dict:
+class UnitInterrupted(KeyboardInterrupt):
+    """Ctrl-C inside a unit: carries the unit's partial result (never stored as finished)."""
+
+    def __init__(self, partial: dict) -> None:
+        super().__init__("interrupted")
+        self.partial = partial
+
+
+def run_unit(spec: dict, report: Callable[[int, int], None] | None = None) -> dict:
     """One unit of work: ``spec["trials"]`` networks of a preset with model seeds
     ``first_seed`` … as one population. Returns one JSON-able record per network (a member's
-    result depends only on its own seeds, so any chunking of a row gives the same records)."""
+    result depends only on its own seeds, so any chunking of a row gives the same records).
+    ``report(sequences so far, at most)`` is called after every progress report (in-process runs)."""
     preset = _preset(spec["name"], spec.get("settings"))
     overrides = {"seed": spec.get("seed", 0), "probe": False}
     if spec.get("budget") is not None:
@@ -168,29 +101,45 @@ def run_unit(spec: dict) -> dict:
     trainer = preset.trainer(trials=spec["trials"], first_seed=spec.get("first_seed", 0),
                              reduced=spec.get("reduced", False), **overrides)
     t0 = time.perf_counter()
-    for _ in trainer.run(report_every=max(trainer.config.batch, min(trainer.config.budget // 20, 1000))):
-        pass
+    total = spec["trials"] * trainer.config.budget
+    try:
+        for _ in trainer.run(report_every=max(trainer.config.batch, min(trainer.config.budget // 20, 1000))):
+            if report is not None:
+                report(int(np.sum(trainer.book.seen)), total)
+    except KeyboardInterrupt:
+        raise UnitInterrupted(_unit_result(trainer, spec, t0, interrupted=True)) from None
+    return _unit_result(trainer, spec, t0)
+
+
+def _unit_result(trainer, spec: dict, t0: float, interrupted: bool = False) -> dict:
     res = trainer.results()
-    members = [{"seed": int(r.seed), "status": str(r.status), "sequences": int(r.sequences),
+    # symptoms of every network on fresh sequences (the same ones for each member of a row)
+    diags = diagnose(trainer.model, trainer.task, np.random.default_rng([spec.get("seed", 0), DIAGNOSTIC_STREAM]))
+    members = [{"seed": int(r.seed), "status": "interrupted" if interrupted and r.status == "running" else str(r.status),
+                "sequences": int(r.sequences),
                 "solved_at": None if r.solved_at is None or r.solved_at != r.solved_at else int(r.solved_at),
-                "best_streak": int(r.best_streak), "message": str(r.message or "")}
-               for r in res.itertuples()]
+                "best_streak": int(r.best_streak), "message": str(r.message or ""), "diagnostics": d}
+               for r, d in zip(res.itertuples(), diags)]
     return {"members": members, "wall": time.perf_counter() - t0}
 
 
-def chunks(trials: int, size: int) -> list[tuple[int, int]]:
-    """(first seed, count) of each chunk of ``trials`` networks (seeds 0 … trials − 1)."""
+def chunks(trials: int, size: int, first_seed: int = 0) -> list[tuple[int, int]]:
+    """(first seed, count) of each chunk of ``trials`` networks (seeds first_seed … first_seed + trials − 1)."""
     size = max(1, int(size))
-    return [(first, min(size, trials - first)) for first in range(0, trials, size)]
+    return [(first_seed + first, min(size, trials - first)) for first in range(0, trials, size)]
 
 
 def units_for(name: str, trials: int, settings: dict | None = None, reduced: bool = False,
-              budget: int | None = None, seed: int = 0, chunk: int | None = None, row: int = 0) -> list:
+              budget: int | None = None, seed: int = 0, chunk: int | None = None, row: int = 0,
+              first_seed: int = 0) -> list:
     """The units of one table row: chunks of its trials (``chunk`` networks each; default all)."""
     from .distributed import Unit   # noqa: PLC0415
 
     if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
         raise ValueError(f"trials must be a whole number ≥ 1, got {trials!r}")
+    if isinstance(first_seed, bool) or not isinstance(first_seed, int) or not 0 <= first_seed < 2**32 - trials:
+        raise ValueError(f"--first-seed must be a whole number ≥ 0 (model seeds first_seed … first_seed + trials − 1), "
+                         f"got {first_seed!r}")
     preset = _preset(name, settings)                     # validates the name and task settings now
     per = budget if budget is not None else preset.train_config(reduced).budget
     T = preset.build_task(reduced).max_length
@@ -198,11 +147,11 @@ def units_for(name: str, trials: int, settings: dict | None = None, reduced: boo
                                 "budget": budget, "seed": seed, "first_seed": first, "trials": k},
                  label=f"{name} seeds {first}–{first + k - 1}", members=k, sequences=k * per,
                  cost=float(per * T * (1 + 0.1 * k)))       # a population step costs little more per member
-            for first, k in chunks(trials, chunk or trials)]
+            for first, k in chunks(trials, chunk or trials, first_seed)]
 
 
 def summarise(name: str, trials: int, settings: dict | None, reduced: bool, budget: int | None, seed: int,
-              results: list[dict]) -> Outcome:
+              results: list[dict], first_seed: int = 0) -> Outcome:
     """The row's Outcome from its units' results (in seed order)."""
     preset = _preset(name, settings)
     members = [m for r in results for m in r["members"]]
@@ -223,6 +172,8 @@ def summarise(name: str, trials: int, settings: dict | None, reduced: bool, budg
         cmd += " --reduced"
     if seed:
         cmd += f" --seed {seed}"
+    if first_seed:
+        cmd += f" --first-seed {first_seed}"
     notes = []
     if reduced and preset.reduced.get("note"):
         notes.append("reduced: " + preset.reduced["note"])
@@ -237,11 +188,21 @@ def summarise(name: str, trials: int, settings: dict | None, reduced: bool, budg
     diverged = [mm for mm in members if mm["status"] == "diverged"]
     if diverged:
         notes.append(f"{len(diverged)} diverged: " + next((mm["message"] for mm in diverged if mm["message"]), ""))
+    diags = [{"seed": mm["seed"], "status": mm["status"], "best_streak": mm["best_streak"], **mm["diagnostics"]}
+             for mm in unsolved if mm.get("diagnostics")]
+    if diags:
+        counts: dict[str, int] = {}
+        for d in diags:
+            for flag in d["flags"]:
+                key = flag.split(":")[0].split(" (")[0]
+                counts[key] = counts.get(key, 0) + 1
+        notes.append("diagnostics of the unsolved networks: " + (", ".join(f"{k} in {v}" for k, v in counts.items())
+                                                                 or "no symptom flagged"))
     wall = float(sum(r["wall"] for r in results))
     return Outcome(name, preset.title + (f" ({_short(settings)})" if settings else ""), trials, len(at),
                    len(diverged), float(np.median(at)) if len(at) else None,
                    int(at.min()) if len(at) else None, int(at.max()) if len(at) else None,
-                   wall, cfg.budget, reduced, setup, preset.reported, preset.paper_sequences, cmd, notes)
+                   wall, cfg.budget, reduced, setup, preset.reported, preset.paper_sequences, cmd, notes, diags)
 
 
 def run_experiment(name: str, trials: int, settings: dict | None = None, reduced: bool = False,
@@ -251,6 +212,20 @@ def run_experiment(name: str, trials: int, settings: dict | None = None, reduced
         print(_preset(name, settings).describe(reduced, budget), flush=True)
     spec = units_for(name, trials, settings, reduced, budget, seed)[0].spec
     return summarise(name, trials, settings, reduced, budget, seed, [run_unit(spec)])
+
+
+def _print_partial(name, trials, sets, reduced, budget, args, row_units, report) -> None:
+    """Ctrl-C: the row so far (finished units and the interrupted one), labelled and never written."""
+    parts = [report.results.get(u.key) or report.partial.get(u.key) for u in row_units]
+    if not any(u.key in report.partial for u in row_units):
+        return
+    got = [p for p in parts if p is not None]
+    n = sum(len(p["members"]) for p in got)
+    out = summarise(name, n, sets, reduced, budget, args.seed, got, args.first_seed)
+    print(f"  PARTIAL (interrupted, not written to any file): {n} of {trials} networks — " + out.line(), flush=True)
+    for d in out.diagnostics:
+        print(f"    seed {d['seed']} ({d['status']}, best streak {d['best_streak']:,}): " + diagnostics_summary(d),
+              flush=True)
 
 
 def _short(settings: dict) -> str:
@@ -265,12 +240,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reduced", action="store_true", help="apply the preset's documented reductions (labelled)")
     ap.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE", help="task settings, e.g. p=10")
     ap.add_argument("--seed", type=int, default=0, help="data seed")
+    ap.add_argument("--first-seed", type=int, default=0,
+                    help="model seed of the first network (fresh trials: e.g. --first-seed 10 trains seeds 10..19)")
     ap.add_argument("--markdown", nargs="?", const="-", default=None, metavar="FILE",
                     help="print a markdown table row (or append it to FILE)")
     ap.add_argument("--json", default=None, metavar="FILE",
                     help="add each run's outcome to the JSON results FILE (the app prefers it; same command replaces)")
     ap.add_argument("--all", action="store_true", help="run the results table's set (ALL_RUNS)")
     ap.add_argument("--list", action="store_true", help="list the presets")
+    ap.add_argument("--summarise-only", action="store_true",
+                    help="train nothing: summarise (and write) only the rows whose units are all in the state file")
     add_cluster_arguments(ap, "networks")
     args = ap.parse_args(argv)
     if args.list:
@@ -290,21 +269,37 @@ def main(argv: list[str] | None = None) -> int:
         for i, (name, trials, sets, reduced, budget) in enumerate(runs):
             size = args.chunk or (trials if workers <= 1 and not args.scheduler else -(-trials // workers))
             rows.append((name, trials, sets, reduced, budget, units_for(name, trials, sets, reduced, budget,
-                                                                        args.seed, size, row=i)))
+                                                                        args.seed, size, row=i,
+                                                                        first_seed=args.first_seed)))
             print(_preset(name, sets).describe(reduced, budget) + "\n", flush=True)
         state = args.state or next((f + ".units.jsonl" for f in (args.json, args.markdown) if f and f != "-"), None)
-        from .distributed import run_units   # noqa: PLC0415
+        from .distributed import RunReport, load_state, run_units   # noqa: PLC0415
         units = [u for row in rows for u in row[-1]]
-        report = run_units(units, workers=workers, scheduler=args.scheduler, state=state,
-                           progress=not args.no_progress, log=lambda m: print(m, file=sys.stderr, flush=True))
+        if args.summarise_only:
+            # the rows whose units are all in the state file (e.g. while the run goes on elsewhere)
+            if not state:
+                raise ValueError("--summarise-only reads finished units from the state file: give --state FILE "
+                                 "(or --json / --markdown FILE, whose state file is FILE.units.jsonl)")
+            done = load_state(state)
+            report = RunReport(results={u.key: done[u.key] for u in units if u.key in done})
+            report.reused = len(report.results)
+        else:
+            report = run_units(units, workers=workers, scheduler=args.scheduler, state=state,
+                               progress=not args.no_progress, log=lambda m: print(m, file=sys.stderr, flush=True))
         lines = []
         for name, trials, sets, reduced, budget, row_units in rows:
             if not all(u.key in report.results for u in row_units):
                 done = sum(u.key in report.results for u in row_units)
                 print(f"{name}: {done} of {len(row_units)} units finished — not summarised", flush=True)
+                _print_partial(name, trials, sets, reduced, budget, args, row_units, report)
                 continue
-            out = summarise(name, trials, sets, reduced, budget, args.seed, [report.results[u.key] for u in row_units])
-            print(out.title + ": " + out.line() + "\n", flush=True)
+            out = summarise(name, trials, sets, reduced, budget, args.seed, [report.results[u.key] for u in row_units],
+                            args.first_seed)
+            print(out.title + ": " + out.line(), flush=True)
+            for d in out.diagnostics:
+                print(f"  unsolved seed {d['seed']} ({d['status']}, best streak {d['best_streak']:,}): "
+                      + diagnostics_summary(d), flush=True)
+            print(flush=True)
             lines.append(out.markdown())
             if not report.interrupted:
                 if args.markdown and args.markdown != "-":

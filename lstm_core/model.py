@@ -69,7 +69,28 @@ def init_params(cfg: ModelConfig, cell) -> dict[str, Array]:
             raise ValueError(f"{label}: this {cfg.variant} network has no parameter {pname!r}; "
                              f"its parameters are {sorted(params)}")
         params[pname] = _resolve_spec(spec, shapes[pname], label, cfg, rng)
+    for pname, mask in connection_masks(cfg, shapes).items():
+        params[pname] = params[pname] * mask            # absent connections are exactly 0
     return params
+
+
+def connection_masks(cfg: ModelConfig, shapes: dict[str, tuple]) -> dict[str, Array]:
+    """parameter name -> 0/1 array of its shape (0 = an absent connection, ``cfg.absent``);
+    only parameters with an absent entry are listed. The trainer multiplies their gradients by
+    it, so an absent connection stays exactly 0."""
+    masks: dict[str, Array] = {}
+    for name in cfg.absent:
+        if name == "recurrent":
+            for pname, shape in shapes.items():
+                if pname.startswith("W_") and pname != "W_out":
+                    m = masks.setdefault(pname, np.ones(shape))
+                    m[..., cfg.n_in:] = 0.0             # z(t) = [x(t), r(t−1)]: the r part
+        elif name in shapes:
+            masks[name] = np.zeros(shapes[name])
+        else:
+            raise ValueError(f"absent: this {cfg.variant} network has no parameter {name!r}; its parameters "
+                             f"are {sorted(shapes)}")
+    return masks
 
 
 @dataclass
@@ -141,6 +162,16 @@ class Model:
 
     def n_parameters(self) -> int:
         return int(sum(p[0].size if self.K else p.size for p in self.params.values()))
+
+    def masks(self) -> dict[str, Array]:
+        """0/1 masks of the parameters with absent connections (see ``connection_masks``)."""
+        return connection_masks(self.config, {n: p.shape[1:] if self.K else p.shape for n, p in self.params.items()})
+
+    def n_trainable(self) -> int:
+        """Weights the training can change: all minus the absent connections (the papers' weight count)."""
+        masks = self.masks()
+        return int(sum(masks[n].sum() if n in masks else (p[0].size if self.K else p.size)
+                       for n, p in self.params.items()))
 
 
 def build(variant: str | ModelConfig, n_in: int | None = None, n_out: int | None = None, **settings) -> Model:

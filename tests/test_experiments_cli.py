@@ -61,3 +61,63 @@ def test_all_runs_are_valid_presets_with_at_least_ten_trials():
             preset = preset.with_task(**settings)           # raises on a bad setting
         assert trials >= 10 and (budget is None or budget >= 1)
         assert isinstance(reduced, bool)
+
+
+def test_header_shows_the_budget_and_unsolved_networks_get_diagnostics(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    assert experiments.main(["long_lag", "--trials", "2", "--set", "p=5", "--budget", "30", "--reduced",
+                             "--workers", "1", "--first-seed", "7", "--json", str(out), "--no-progress"]) == 0
+    text = capsys.readouterr().out
+    assert "budget 30 sequences per network" in text                  # the header names --budget
+    assert "unsolved seed 7 (budget" in text and "max |s|" in text     # diagnostics of each failed network
+    row = json.loads(out.read_text())[0]
+    assert row["command"].endswith("--first-seed 7") and [d["seed"] for d in row["diagnostics"]] == [7, 8]
+    assert {"ig_relevant", "s_max", "hprime", "og_mean", "out_std_ratio", "flags"} <= set(row["diagnostics"][0])
+
+
+def test_progress_inside_a_unit_names_the_total_and_the_time_left():
+    from lstm_core import distributed
+    lines = []
+    unit = experiments.units_for("long_lag", 2, {"p": 5}, True, 100)[0]
+    progress = distributed._InUnit(unit, True, lines.append, every=0.0)
+    progress(50, 200)
+    assert len(lines) == 1 and "50/200 sequences (25%)" in lines[0] and "s left" in lines[0]
+    distributed._InUnit(unit, False, lines.append, every=0.0)(50, 200)      # --no-progress: silent
+    assert len(lines) == 1
+
+
+def test_ctrl_c_inside_a_unit_prints_a_partial_summary_not_a_traceback(tmp_path, capsys, monkeypatch):
+    from lstm_core import distributed
+
+    class CtrlC:
+        def __init__(self, *a, **k):
+            pass
+
+        def __call__(self, done, total):
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(distributed, "_InUnit", CtrlC)
+    out = tmp_path / "r.json"
+    code = experiments.main(["long_lag", "--trials", "2", "--set", "p=5", "--budget", "400", "--reduced",
+                             "--workers", "1", "--json", str(out), "--no-progress"])
+    captured = capsys.readouterr()
+    assert code == 130 and "Interrupted (Ctrl-C)" in captured.err and "Traceback" not in captured.err
+    assert "PARTIAL (interrupted, not written to any file): 2 of 2 networks" in captured.out
+    assert "seed 0 (interrupted" in captured.out
+    assert not out.exists()                                            # nothing half-done is written
+    state = tmp_path / "r.json.units.jsonl"
+    assert not state.exists() or state.read_text().strip() == ""      # the partial unit is not "finished"
+
+
+def test_summarise_only_writes_the_finished_rows_from_the_state_file(tmp_path, capsys):
+    state = tmp_path / "units.jsonl"
+    assert experiments.main(ARGS + ["--state", str(state), "--no-progress"]) == 0
+    out = tmp_path / "r.json"
+    both = ["--workers", "1", "long_lag_rnn", "long_lag", "--trials", "2", "--budget", "20", "--set", "p=4",
+            "--reduced", "--state", str(state), "--json", str(out), "--summarise-only"]
+    assert experiments.main(both) == 0
+    text = capsys.readouterr().out
+    assert "long_lag: 0 of 1 units finished — not summarised" in text
+    rows = json.loads(out.read_text())
+    assert [r["name"] for r in rows] == ["long_lag_rnn"]             # nothing was trained for long_lag
+    assert experiments.main(["long_lag", "--summarise-only", "--workers", "1"]) == 2     # no state file: error

@@ -251,6 +251,12 @@ class Task:
         n = np.maximum(a.mask.sum(0) * a.out.shape[-1], 1)
         return err.sum((0, -1)) / n, err.max((0, -1))
 
+    @property
+    def step_tolerance(self) -> float | None:
+        """The abs error that ends a training stream at its first step beyond it (the 2002 timing
+        protocol, ``TrainConfig.reset_on_error``); None: the task has no per-step criterion."""
+        return None
+
     def _report(self, a: Aligned, tol: float, **extra: np.ndarray) -> Report:
         """The common case: a sequence is correct when every masked entry is within tol."""
         mean, mx = self.errors(a)

@@ -2,7 +2,12 @@
 
 Shared 2002 setup: 1 block x 1 cell with forget gate and peepholes, g = h = identity, forget /
 input / output gate biases -2 / 0 / +2, init [-0.1, 0.1], gradient descent with momentum,
-lr 1e-5. A sequence ends (training) at the first step with too large an error.
+lr 1e-5. The paper trains on one continuous stream that stops — the net is reset to its zero
+state and a new stream begins — at the first step whose abs error exceeds the task's tolerance
+(or after enough correct spikes / steps). ``TrainConfig(reset_on_error=True)`` does this with
+RTRL: a sequence is such a stream (make it long, e.g. ``length=1000`` or ``n_spikes=100``), the
+updates stop after its first step beyond ``Task.step_tolerance`` and the next sequence starts
+from the zero state. Without it, every sequence is trained to its end.
 """
 from __future__ import annotations
 
@@ -102,6 +107,8 @@ class SpikeDelay(Task):
             xs.append(x); ts.append(t); ms.append(m)
         return pack(xs, ts, ms, {"delays": I, "spike_times": T})
 
+    step_tolerance = property(lambda self: 0.49)
+
     def _evaluate(self, a: Aligned) -> Report:
         return self._report(a, 0.49)
 
@@ -161,6 +168,8 @@ class SpikeGeneration(Task):
             t[T[b], 0] = 1.0
             xs.append(x); ts.append(t); ms.append(np.ones(L))
         return pack(xs, ts, ms, {"delays": I, "spike_times": T})
+
+    step_tolerance = property(lambda self: 0.49)
 
     def _evaluate(self, a: Aligned) -> Report:
         return self._report(a, 0.49)
@@ -240,6 +249,8 @@ class Periodic(Task):
             xs[0] = 1.0
         tgt = np.broadcast_to(wave(self.shape, np.arange(L), self.F)[:, None, None], (L, batch, 1))
         return Batch(xs, tgt.copy(), np.ones((L, batch)), np.full(batch, L, dtype=np.int64), {})
+
+    step_tolerance = property(lambda self: self.tolerance)
 
     def _evaluate(self, a: Aligned) -> Report:
         return self._report(a, self.tolerance)

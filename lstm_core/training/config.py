@@ -66,6 +66,9 @@ class TrainConfig:
     streak       override the task's "correct sequences in a row" (None = the paper's) —
                  a reduced criterion, labelled as such wherever results are shown
     probe        record a probe-sequence trace with every progress report
+    reset_on_error  the 2002 timing protocol (rtrl, batch 1, a task with ``step_tolerance``): a
+                 sequence is a stream whose updates stop at its first step with abs error beyond
+                 the task's tolerance; the next sequence starts from the zero state
     """
 
     algorithm: str = "bptt"
@@ -80,6 +83,7 @@ class TrainConfig:
     report_every: int = 100
     streak: int | None = None
     probe: bool = True
+    reset_on_error: bool = False
 
     def __post_init__(self) -> None:
         set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731 — normalise a frozen dataclass
@@ -110,6 +114,12 @@ class TrainConfig:
             set_("streak", _whole("streak (correct sequences in a row to stop)", self.streak, 1, MAX_BUDGET))
         if not isinstance(self.probe, bool):
             raise ValueError(f"probe must be true or false, got {self.probe!r}")
+        if not isinstance(self.reset_on_error, bool):
+            raise ValueError(f"reset_on_error must be true or false, got {self.reset_on_error!r}")
+        if self.reset_on_error and (self.algorithm != "rtrl" or self.batch != 1):
+            raise ValueError("reset_on_error (stop a stream at its first too-large error, the 2002 protocol) needs "
+                             f"algorithm='rtrl' with batch=1 (online updates), got {self.algorithm!r} with batch "
+                             f"{self.batch}")
 
     def check_model(self, model_config) -> None:
         """Settings that depend on the network (ValueError with the alternative to use)."""

@@ -95,3 +95,12 @@ def population_batch(streams: list[MemberStream], active: np.ndarray, population
     return Batch(xs, tg, mk, lengths, info), steps
 
 
+
+
+def stop_streams(y: np.ndarray, tg: np.ndarray, mk: np.ndarray, t: int, steps: np.ndarray, tol: float) -> np.ndarray:
+    """The 2002 timing protocol (``TrainConfig.reset_on_error``): a stream (batch 1) whose step t
+    has an abs error ≥ ``tol`` at a target gets no later update — its ``steps`` ends at t + 1 —
+    and the next sequence starts from the zero state. Shapes: y, tg ([K,] B, n_out), mk ([K,] B)."""
+    err = np.where(mk[..., None] > 0, np.abs(y - tg), 0.0).max(-1)
+    bad = (err >= tol).any(-1) | ~np.isfinite(err).all(-1)            # per member
+    return np.where(bad, np.minimum(steps, t + 1), steps)

@@ -43,6 +43,8 @@ class SGD:
     clip_norm: float | None = None
     K: int | None = None
     velocity: dict[str, Array] | None = field(default=None, repr=False)
+    # parameter name -> 0/1 array (Model.masks): absent connections get no update, so they stay 0
+    masks: dict[str, Array] = field(default_factory=dict, repr=False)
 
     def _member(self, x: Array, like: Array) -> Array:
         """A per-member () or (K,) array broadcast against a parameter of shape ([K], ...)."""
@@ -84,6 +86,8 @@ class SGD:
         where: dict[int, Array] = {}                              # the mask, shaped per ndim
         for n, g in grads.items():
             p = params[n]
+            if n in self.masks:
+                g = g * self.masks[n]
             if idx is None:
                 if self.momentum:
                     v = self.velocity[n]

@@ -36,7 +36,7 @@ from ..sequence import forward, loss_and_output_error
 from ..tasks import Task, get_task
 from .bookkeeping import BUDGET, DIVERGED, RUNNING, SOLVED, STATUS_NAMES, Bookkeeper
 from .config import TrainConfig
-from .data import MemberStream, population_batch
+from .data import MemberStream, population_batch, stop_streams
 from .optimizer import SGD, sq_norms
 from .progress import ProbeTrace, Progress, group_norms
 from .stuck import PINNED_CHECKS, StuckWatch, advice, saturated_fractions
@@ -67,6 +67,9 @@ class Trainer:
             if m != t:
                 raise ValueError(f"the model has {m} {what} but the task {self.task.name} needs {t}; "
                                  f"build the model with n_in={self.task.n_in}, n_out={self.task.n_out}")
+        if config.reset_on_error and self.task.step_tolerance is None:
+            raise ValueError(f"reset_on_error needs a task with a per-step tolerance (spike_delay, spike_generation, "
+                             f"periodic); {self.task.name} has none — set reset_on_error=False")
         self.model, self.config, self.K = model, config, model.K
         self.n = model.K or 1
         crit = self.task.criterion
@@ -74,7 +77,8 @@ class Trainer:
         self.criterion = crit.description + (f" — REDUCED here to {self.required:,} in a row"
                                               if config.streak and config.streak != crit.streak else "")
         self.book = Bookkeeper(self.n, self.required, crit.mean_abs_error_below, config.budget)
-        self.opt = SGD(config.lr, config.momentum, config.clip_value, config.clip_norm, model.K)
+        self.opt = SGD(config.lr, config.momentum, config.clip_value, config.clip_norm, model.K,
+                       masks=model.masks())
         seeds = [c.seed for c in model.members] if model.K else [mc.seed]
         self.streams = [MemberStream(self.task, np.random.default_rng([config.seed, s]), config.batch)
                         for s in seeds]
@@ -276,6 +280,8 @@ class Trainer:
         alive, outs, total, last = active.copy(), [], 0.0, None
         xs, tg, mk = model.check_inputs(batch.xs), batch.targets, batch.mask    # checked once per batch
         silent = ~mk.reshape(mk.shape[0], -1).any(1)    # steps where no sequence carries a target
+        tol = self.task.step_tolerance if self.config.reset_on_error else None
+        steps = np.array(steps, copy=True)
         prepare = model.cell.prepare
         P = prepare(model.params)                       # the packed weights, redone after every update
         for t in range(xs.shape[0]):
@@ -290,6 +296,8 @@ class Trainer:
                 continue
             y, lt, g = r.step(xs[t], tg[t], mk[t], prepared=P, checked=True)    # P: the newest weights
             outs.append(y)
+            if tol is not None:                         # this step is still trained, later ones not
+                steps = stop_streams(y, tg[t], mk[t], t, steps, tol)
             if not np.isfinite(lt).all():
                 alive = self._forward_failures(lt, alive, step=t)
             if self.opt.clip_norm is not None:
@@ -302,6 +310,11 @@ class Trainer:
             P = prepare(model.params)
             total = total + lt
             last = g
+            if tol is not None and not (alive & (t < steps)).any() and t + 1 < xs.shape[0]:
+                # every stream stopped: the rest is never trained; its outputs only belong to
+                # sequences already judged wrong (or to padding), so the last output stands in
+                outs.extend([y] * (xs.shape[0] - t - 1))
+                break
         self.last_grads = last
         self._check_weights(snapshot, active, "an update in this sequence", "the start of the sequence")
         return np.stack(outs), total, None

@@ -1,0 +1,99 @@
+"""The reproduction command's results: one ``Outcome`` per table row, written as a markdown row
+(``append_markdown``) and into the JSON results file the app reads (``write_json``)."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Outcome:
+    name: str
+    title: str
+    trials: int
+    solved: int
+    diverged: int
+    median: float | None
+    low: int | None
+    high: int | None
+    wall: float
+    budget: int
+    reduced: bool
+    setup: str
+    paper: str
+    paper_sequences: float | None
+    command: str
+    notes: list[str] = field(default_factory=list)
+    # per network that did not meet the criterion: {"seed", "status", "best_streak", and the
+    # symptoms of lstm_core.diagnostics (input-gate openness, max |s|, h'(s), ...), "flags"}
+    diagnostics: list[dict] = field(default_factory=list)
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.solved / self.trials
+
+    def line(self) -> str:
+        med = "—" if self.median is None else f"{self.median:,.0f} (range {self.low:,}–{self.high:,})"
+        paper = f"; paper: {self.paper_sequences:,.0f}" if self.paper_sequences else ""
+        div = f", {self.diverged} diverged" if self.diverged else ""
+        red = "  [REDUCED]" if self.reduced else ""
+        return (f"ours: {self.solved}/{self.trials} trials solved ({self.percent:.0f}%){div}; median sequences "
+                f"to criterion {med}{paper}; budget {self.budget:,} per network; wall time {self.wall:.0f} s{red}")
+
+    def markdown(self) -> str:
+        med = "—" if self.median is None else f"{self.median:,.0f} ({self.low:,}–{self.high:,})"
+        paper_n = f"{self.paper_sequences:,.0f}" if self.paper_sequences else "—"
+        notes = "; ".join(self.notes)
+        cells = [f"{self.title}" + (" **(reduced)**" if self.reduced else ""), self.setup, self.paper, paper_n,
+                 f"{self.solved}/{self.trials} ({self.percent:.0f}%)", med, f"{self.budget:,}", f"{self.wall:.0f} s",
+                 notes, f"`{self.command}`"]
+        return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+
+
+def append_markdown(path: str, out: Outcome) -> None:
+    """Append ``out``'s table row to ``path``, starting the table (header) if the file has none."""
+    text = ""
+    if os.path.isfile(path):
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    with open(path, "a", encoding="utf-8") as f:
+        if MARKDOWN_HEADER.splitlines()[0] not in text:
+            f.write(("\n" if text and not text.endswith("\n") else "") + ("\n" if text else "")
+                    + MARKDOWN_HEADER + "\n")
+        f.write(out.markdown() + "\n")
+
+
+def write_json(path: str, outcomes: list[Outcome]) -> None:
+    """Add ``outcomes`` to the JSON results file ``path`` (a list of objects with Outcome's fields).
+
+    An entry with the same command is replaced (re-running a command updates its row); the
+    others are kept in order. A missing, empty or unreadable file starts a new list.
+    """
+    entries: list = []
+    if os.path.isfile(path):
+        try:
+            with open(path, encoding="utf-8") as f:
+                loaded = json.load(f)
+            entries = loaded if isinstance(loaded, list) else []
+        except (OSError, ValueError):
+            entries = []
+    for out in outcomes:
+        d = dataclasses.asdict(out)
+        d["percent"] = out.percent
+        i = next((j for j, e in enumerate(entries) if isinstance(e, dict) and e.get("command") == out.command), None)
+        if i is None:
+            entries.append(d)
+        else:
+            entries[i] = d
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(entries, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+MARKDOWN_HEADER = ("| experiment | setup (ours) | paper reports | paper: sequences | ours: solved | ours: median "
+                   "sequences to criterion (range) | budget / network | wall time | notes | command |\n"
+                   "|---|---|---|---|---|---|---|---|---|---|")
