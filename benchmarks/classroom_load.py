@@ -64,9 +64,12 @@ class Sampler:
     def __init__(self, pid: int | None) -> None:
         self.proc = psutil.Process(pid) if pid else None
         self.samples: list[tuple[float, float, float]] = []
+        self._known: dict[int, psutil.Process] = {}
 
     def _procs(self) -> list[psutil.Process]:
-        return [self.proc] + self.proc.children(recursive=True)
+        # the same Process objects every time: cpu_percent() measures since its previous call
+        procs = [self.proc] + self.proc.children(recursive=True)
+        return [self._known.setdefault(p.pid, p) for p in procs]
 
     async def run(self, stop: asyncio.Event) -> None:
         if self.proc is None:

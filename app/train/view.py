@@ -128,7 +128,7 @@ def curves(was_running: bool, large: bool) -> None:
     place = share_the_server(run, ps)
     every = QUEUED_EVERY if place else slots.tick_every(TICK_EVERY)
     ps["queued"] = place
-    if run.active and not 0.67 < every / ps.get("every", every) < 1.5:
+    if run.active and not 0.5 <= every / ps.get("every", every) <= 2.0:   # not for every small change
         ps["every"] = every
         st.rerun()          # queued, or many more / fewer runs training: a full run re-sets the timer
     ps["every"] = every

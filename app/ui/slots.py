@@ -20,8 +20,10 @@ import time
 from app.ui import limits
 
 STALE_SECONDS = 5.0        # no tick for this long: the slot (or the queue place) is given up
-TICK_COST = 0.025          # server seconds a tick takes with its drawing (measured, roughly)
-FULL_SPEED_RUNS = 2        # this many runs train at full speed side by side (two cores)
+# Calibrated with benchmarks/classroom_load.py on 2 cores: a tick without training costs the server
+# ~6-8 ms; with these values 30 sessions each redraw ~2 times a second and train ~4 ms a tick.
+TICK_COST = 0.015          # seconds of timer interval per run training (30 runs: a tick every 0.45 s)
+FULL_SPEED_RUNS = 4        # up to this many runs train a full chunk each tick, more share it
 
 _lock = threading.Lock()
 _active: dict[str, float] = {}      # session id -> last tick
@@ -63,7 +65,7 @@ def claim(session: str, now: float | None = None) -> int:
 def tick_every(alone: float) -> float:
     """Seconds between one run's timer ticks: ``alone`` when few runs train, longer when many do,
     so the ticks of all of them fit into what one server process can serve (about one core: the
-    script threads share one interpreter lock; a tick costs ~20 ms of it, drawing included)."""
+    script threads share one interpreter lock)."""
     with _lock:
         n = len(_active)
     return max(alone, TICK_COST * n)
