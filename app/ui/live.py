@@ -64,7 +64,7 @@ function plotly() {
 }
 
 const TYPED = { f8: Float64Array, f4: Float32Array, i1: Int8Array, u1: Uint8Array, i2: Int16Array,
-                u2: Uint16Array, i4: Int32Array, u4: Uint32Array };
+                u2: Uint16Array, i4: Int32Array, u4: Uint32Array, i8: BigInt64Array, u8: BigUint64Array };
 function plain(v) {
   // A trace array as sent whole (Plotly's base64 typed array) or already decoded, as a JS array.
   if (v == null) return [];
@@ -73,7 +73,7 @@ function plain(v) {
   if (typeof v.bdata === 'string') {
     const bin = atob(v.bdata), bytes = new Uint8Array(bin.length);
     for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    return Array.from(new TYPED[v.dtype](bytes.buffer));
+    return Array.from(new TYPED[v.dtype](bytes.buffer), Number);
   }
   return [];
 }
@@ -117,7 +117,7 @@ export default function (component) {
           spec = apply(JSON.parse(div.__anchor.text), JSON.parse(m.patch));
           div.__patches = (div.__patches || 0) + 1;
         } else { setStateValue('need_full', m.rev); continue; }   // e.g. after a reconnect
-        if (!div.style.minHeight && spec.layout.height) div.style.minHeight = spec.layout.height + 'px';
+        if (spec.layout.height) div.style.minHeight = spec.layout.height + 'px';   // no jump while drawing
         await P.react(div, spec.data, spec.layout, spec.config || {});
         div.__draws = (div.__draws || 0) + 1;
         div.dataset.draws = String(div.__draws);
