@@ -7,6 +7,7 @@ nginx (``make test`` installs nginx-light); without it this FAILS, it does not s
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import http.cookiejar
 import json
 import shutil
@@ -115,5 +116,7 @@ def test_streamlit_sessions_run_through_the_proxy_on_the_replica_their_cookie_na
             await s.close()
         return out
 
-    trained = asyncio.run(asyncio.wait_for(run(), timeout=300))
+    # in a thread of its own: the browser tests' Playwright keeps an event loop in this one
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        trained = pool.submit(asyncio.run, asyncio.wait_for(run(), timeout=300)).result()
     assert set(trained) == replicas and all(n > 0 for n in trained.values())

@@ -84,7 +84,10 @@ def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(tmp_path):
     cmd = [sys.executable, "-m", "lstm_core.experiments", "long_lag_rnn", "--trials", "12", "--set", "p=10",
            "--reduced", "--budget", "2000", "--workers", "1", "--chunk", "1", "--json", str(out), "--no-progress"]
     state = Path(str(out) + ".units.jsonl")
-    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # SIGINT back to its default in the child: a test run started in the background (CI, nohup)
+    # inherits SIGINT *ignored*, and Python then never turns Ctrl-C into KeyboardInterrupt
+    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 300
     while not (state.exists() and state.read_text().count("\n") >= 2):   # wait on state: two units done
         assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()

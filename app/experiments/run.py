@@ -16,7 +16,7 @@ SCHEMA = controls.Schema([
     # Default: an experiment a first "Run" wins here in under a minute (1997 exp. 2b, reduced to 1,000
     # correct in a row; measured 3 of 4 networks solved at 1,758–3,420 sequences, 50 s with the machine
     # shared). Its paper-size settings are one click away ("Paper-size settings").
-    Field("experiment", "Experiment", "choice", "long_lag_random", choices=tuple(PRESETS), widget="select",
+    Field("experiment", "Experiment", "choice", "long_lag_random_assisted", choices=tuple(PRESETS), widget="select",
           fmt=lambda n: f"{PRESETS[n].title} — {PRESETS[n].paper}"),
     Field("trials", "Trials (networks, seeds 0 … n−1)", "int", 4, 1, EXP_MAX_TRIALS, 1, widget="slider"),
     Field("reduced", "Use the preset's documented reductions", "bool", True, widget="toggle",

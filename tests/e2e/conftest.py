@@ -165,8 +165,11 @@ CHARTS_DRAWN = """() => { if (!(""" + APP_IDLE + """)()) return false;
     .filter(c => c.getBoundingClientRect().width > 0);
   return charts.every(c => { const p = c.classList.contains('gatelab-live') ? c : c.querySelector('.js-plotly-plot');
     if (!p || !p._fullLayout || p._transitioning) return false;
-    // a chart with traces has painted them (a resize can leave a laid-out but empty plot a moment)
-    return !(p.data || []).length || p.querySelectorAll('.main-svg g.trace, .main-svg image').length > 0; }); }"""
+    // a chart whose traces hold points has painted them (a resize can leave a laid-out but empty
+    // plot for a moment); a chart of empty traces (nothing trained yet) has nothing to paint
+    const points = (p._fullData || []).some(t => t.visible !== false &&
+      ['x', 'y', 'z'].some(k => t[k] && t[k].length));
+    return !points || p.querySelectorAll('.main-svg g.trace, .main-svg image').length > 0; }); }"""
 
 
 def settle(page, timeout_ms: int = 30_000) -> None:
