@@ -129,7 +129,7 @@ def test_train_page_trains_live_and_redraws(streamlit_server, tall_page):
     page.wait_for_function(SEQUENCES_AT_LEAST, arg=2 * later, timeout=120_000)
     pause_and_settle(page)
     assert sequences(page) > later
-    expect(page.locator(CHART)).to_have_count(6)
+    expect(page.locator(CHART)).to_have_count(6, timeout=60_000)   # the full run after Pause redraws all six
     screenshot(page, "train")
 
     # run A vs run B: keep this run, change the learning rate, train the new run over it
