@@ -22,7 +22,8 @@ LAPTOP = {"width": 1366, "height": 768}
 
 
 def predict_and_reveal(page, label: str) -> None:
-    page.get_by_text(label, exact=True).click()
+    # the current question's choices (an earlier question with the same wording may still be shown)
+    page.locator("[data-testid='stRadio']").last.get_by_text(label, exact=True).click()
     reveal = page.get_by_role("button", name="Reveal")
     expect(reveal).to_be_enabled()
     reveal.click()
