@@ -100,18 +100,18 @@ def run_unit(spec: dict, report: Callable[[int, int], None] | None = None) -> di
         overrides["budget"] = spec["budget"]
     trainer = preset.trainer(trials=spec["trials"], first_seed=spec.get("first_seed", 0),
                              reduced=spec.get("reduced", False), **overrides)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     total = spec["trials"] * trainer.config.budget
     try:
         for _ in trainer.run(report_every=max(trainer.config.batch, min(trainer.config.budget // 20, 1000))):
             if report is not None:
                 report(int(np.sum(trainer.book.seen)), total)
     except KeyboardInterrupt:
-        raise UnitInterrupted(_unit_result(trainer, spec, t0, interrupted=True)) from None
-    return _unit_result(trainer, spec, t0)
+        raise UnitInterrupted(_unit_result(trainer, spec, t0, c0, interrupted=True)) from None
+    return _unit_result(trainer, spec, t0, c0)
 
 
-def _unit_result(trainer, spec: dict, t0: float, interrupted: bool = False) -> dict:
+def _unit_result(trainer, spec: dict, t0: float, c0: float, interrupted: bool = False) -> dict:
     res = trainer.results()
     # symptoms of every network on fresh sequences (the same ones for each member of a row)
     diags = diagnose(trainer.model, trainer.task, np.random.default_rng([spec.get("seed", 0), DIAGNOSTIC_STREAM]))
@@ -120,7 +120,8 @@ def _unit_result(trainer, spec: dict, t0: float, interrupted: bool = False) -> d
                 "solved_at": None if r.solved_at is None or r.solved_at != r.solved_at else int(r.solved_at),
                 "best_streak": int(r.best_streak), "message": str(r.message or ""), "diagnostics": d}
                for r, d in zip(res.itertuples(), diags)]
-    return {"members": members, "wall": time.perf_counter() - t0}
+    # wall and CPU seconds of the unit: on a shared machine CPU time shows the work itself
+    return {"members": members, "wall": time.perf_counter() - t0, "cpu": time.process_time() - c0}
 
 
 def chunks(trials: int, size: int, first_seed: int = 0) -> list[tuple[int, int]]:
@@ -306,7 +307,9 @@ def main(argv: list[str] | None = None) -> int:
                     append_markdown(args.markdown, out)
                 if args.json:
                     write_json(args.json, [out])
-        print(f"{report.ran} unit(s) run, {report.reused} reused, {report.seconds:.0f} s"
+        cpu = sum(r.get("cpu", 0.0) for u in units if (r := report.results.get(u.key)) is not None)
+        print(f"{report.ran} unit(s) run, {report.reused} reused, {report.seconds:.0f} s wall"
+              + (f", {cpu:.0f} s of CPU in the units" if cpu else "")
               + (f"; state kept in {state}" if state else ""), file=sys.stderr, flush=True)
         if report.interrupted:
             print("Interrupted (Ctrl-C): the finished units are kept" + (f" in {state}; run the same command to "
