@@ -16,7 +16,9 @@ import pandas as pd
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"     # the repository's docs/
 COLUMNS = ["name", "title", "settings", "trials", "solved", "diverged", "median", "low", "high", "budget",
-           "wall", "reduced", "paper_sequences", "command", "notes"]
+           "wall", "reduced", "paper_sequences", "command", "notes", "diagnostics"]
+# "diagnostics": per unsolved network, the command's failure diagnostics (JSON only; missing in
+# older files and in the markdown table: None / NaN, see app.experiments.diagnostics.members)
 
 
 def _num(text: str) -> float | None:

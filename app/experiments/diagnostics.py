@@ -1,0 +1,229 @@
+"""Why networks failed: the failure diagnostics of the Paper experiments page, as data.
+
+The reproduction command (``python -m lstm_core.experiments``) stores, for every network of a
+row that did not meet the criterion, the symptoms ``lstm_core.diagnostics.diagnose`` measured on
+fresh sequences after training (``docs/results.json``, key ``diagnostics``). This module turns
+such a list into a per-network table and a few sentences that explain the flagged symptoms —
+every number and every word comes from the list, nothing is written per experiment. Pure
+functions (pandas in, pandas / markdown out); the page draws them.
+
+    diags = members(row["diagnostics"])      # [] for a row without diagnostics (older files)
+    table(diags)                             # one row per network
+    explanation(diags)                       # markdown bullets, one per flagged symptom
+"""
+from __future__ import annotations
+
+import inspect
+import math
+from typing import Any
+
+import pandas as pd
+
+from lstm_core import diagnostics as core
+
+# The sequences ``diagnose`` runs by default (what the command used): read from its signature so
+# the caption follows the code instead of repeating a number.
+BATCH: int = inspect.signature(core.diagnose).parameters["batch"].default
+
+COLUMNS = {   # column header -> what the cell holds (the caption repeats it in words)
+    "seed": "model seed",
+    "status": "why training ended",
+    "best streak": "longest run of correct sequences while training",
+    "input gate, info steps (y_ig)": "openness of the most open input gate (mean y_ig) at the steps that carry "
+                                     "the information to store",
+    "input gate, other steps (y_ig)": "the same at all other steps",
+    "max |s|": "largest magnitude of the internal cell state s",
+    "mean h'(s) / h'(0)": "mean slope of the cell output function h at s, as a share of its slope at s = 0 "
+                          "(100% = unsaturated)",
+    "output gate (mean y_og)": "mean output-gate openness",
+    "output spread / targets'": "spread (std) of the outputs over the sequences at the steps with a target, as a "
+                                "share of the targets' spread (≈ 0%: the output sits at the target mean)",
+    "symptoms": "the flags raised",
+}
+
+# Flag key (the flag text before ':' or ' (', as ``lstm_core.experiments.summarise`` counts them)
+# -> the symptom's short name in the table. A flag not listed here is shown with its own key.
+SYMPTOMS = {
+    "state drift": "state drift",
+    "input gate shut at the relevant steps": "input gate shut at the info steps",
+    "output gate always open": "output gate always open (abuse)",
+    "output sits at the target mean": "output at the target mean",
+}
+
+# Mean h'(s)/h'(0) below this: h saturates at the drifted state (h1997, tanh); at or above it h
+# is (close to) linear — an identity cell output — and the drift does its harm another way.
+SATURATED = 0.95
+
+STATUS = {"budget": "budget spent", "diverged": "diverged", "interrupted": "interrupted", "running": "stopped"}
+
+
+def members(diagnostics: Any) -> list[dict]:
+    """A results row's per-network diagnostics; [] when there are none (a results file written
+    before diagnostics existed, a markdown table, every network solved) or they are malformed."""
+    if not isinstance(diagnostics, (list, tuple)):
+        return []
+    return [d for d in diagnostics if isinstance(d, dict)]
+
+
+def flag_key(flag: str) -> str:
+    """The symptom a flag names (its text before the numbers)."""
+    return str(flag).split(":")[0].split(" (")[0].strip()
+
+
+def symptoms(d: dict) -> list[str]:
+    """The symptom keys of one network's flags, in flag order."""
+    flags = d.get("flags")
+    return [flag_key(f) for f in flags] if isinstance(flags, (list, tuple)) else []
+
+
+def _value(d: dict, key: str) -> float | None:
+    v = d.get(key)
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(float(v)):
+        return None
+    return float(v)
+
+
+def _fmt(v: float | None, kind: str) -> str:
+    """One cell: '—' where the network has no such number (no output gate, no information step)."""
+    if v is None:
+        return "—"
+    if kind == "gate":
+        return f"{v:.2f}"
+    if kind == "pct":
+        return f"{100 * v:.0f}%"
+    if kind == "int":
+        return f"{v:,.0f}"
+    if abs(v) >= 1e6:                               # a diverged state: keep the cell narrow
+        return f"{v:.2e}"
+    return f"{v:.3g}" if abs(v) < 1000 else f"{v:,.0f}"
+
+
+def table(diags: list[dict]) -> pd.DataFrame:
+    """One row per network: its seed, status, best streak, the measured numbers and its symptoms."""
+    rows = []
+    for d in diags:
+        names = [SYMPTOMS.get(k, k) for k in symptoms(d)]
+        rows.append(dict(zip(COLUMNS, [
+            _fmt(_value(d, "seed"), "int"), STATUS.get(str(d.get("status")), str(d.get("status", "—"))),
+            _fmt(_value(d, "best_streak"), "int"),
+            _fmt(_value(d, "ig_relevant"), "gate"), _fmt(_value(d, "ig_other"), "gate"),
+            _fmt(_value(d, "s_max"), "num"), _fmt(_value(d, "hprime"), "pct"), _fmt(_value(d, "og_mean"), "gate"),
+            _fmt(_value(d, "out_std_ratio"), "pct"), "; ".join(names) or "none flagged"])))
+    return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def _range(values: list[float | None], kind: str) -> str:
+    """'29.2' or '25.5–32.4' (formatted as in the table); '—' if no network has the number."""
+    vs = [v for v in values if v is not None]
+    if not vs:
+        return "—"
+    lo, hi = _fmt(min(vs), kind), _fmt(max(vs), kind)
+    return lo if lo == hi else f"{lo}–{hi}"
+
+
+def _drift(hit: list[dict]) -> str:
+    s = _range([_value(d, "s_max") for d in hit], "num")
+    hp = [_value(d, "hprime") for d in hit]
+    out = f"the internal state grew to max |s| = {s}"
+    if any(v is not None and v < SATURATED for v in hp):
+        # h saturates: its slope at the drifted state is what blocks the error (the paper's argument)
+        blocked = any(v is not None and v < core.DRIFT_HPRIME for v in hp)
+        out += (f", where the cell output h flattens (mean h'(s) at {_range(hp, 'pct')} of h'(0)), so "
+                + ("little error flows back into the cell and it cannot learn what to store." if blocked else
+                   "less error flows back into the cell."))
+    else:
+        # h does not saturate (an identity cell output): the drift swamps the stored value instead
+        ig = [_value(d, "ig_other") for d in hit]
+        slope = (f"h'(s) stays at {_range(hp, 'pct')} of h'(0) here (h does not saturate), but "
+                 if any(v is not None for v in hp) else "")
+        gate = f" (mean y_ig {_range(ig, 'gate')} at the other steps)" if any(v is not None for v in ig) else ""
+        out += f"; {slope}the state sums all the input gate lets in{gate} and buries the one value worth storing."
+    return out + (" The 1997 paper's remedy: negative input-gate biases, so the gate starts nearly shut and s stays "
+                  "small.")
+
+
+def _shut(hit: list[dict]) -> str:
+    ig = _range([_value(d, "ig_relevant") for d in hit], "gate")
+    return (f"the input gate stayed nearly closed (mean y_ig {ig}) exactly at the steps that carry the "
+            "information, so nothing was stored.")
+
+
+def _abuse(hit: list[dict]) -> str:
+    og = _range([_value(d, "og_mean") for d in hit], "gate")
+    return (f"the output gate is open almost all the time (mean y_og {og}): the cell's output is never gated — the "
+            "1997 paper's abuse problem, a cell used as a constant bias unit instead of a memory (its remedy: "
+            "negative, staggered output-gate biases).")
+
+
+def _mean(hit: list[dict]) -> str:
+    r = _range([_value(d, "out_std_ratio") for d in hit], "pct")
+    return (f"the outputs hardly vary from sequence to sequence (spread {r} of the targets'): the net answers "
+            "every sequence with the target mean, the least-squares answer of a net that stored nothing.")
+
+
+EXPLAIN = {"state drift": _drift, "input gate shut at the relevant steps": _shut,
+           "output gate always open": _abuse, "output sits at the target mean": _mean}
+
+
+def explanation(diags: list[dict]) -> str:
+    """Markdown bullets: per flagged symptom, how many networks show it and what it means, with
+    the measured ranges; a line for the networks that show none. Empty for no networks."""
+    if not diags:
+        return ""
+    n = len(diags)
+    keys: list[str] = []
+    for d in diags:
+        keys += [k for k in symptoms(d) if k not in keys]
+    out = []
+    for k in keys:
+        hit = [d for d in diags if k in symptoms(d)]
+        what = EXPLAIN[k](hit) if k in EXPLAIN else "see the flags in the table."
+        out.append(f"- **{SYMPTOMS.get(k, k).capitalize()}** ({len(hit)} of {n}): {what}")
+    diverged = [d for d in diags if d.get("status") == "diverged"]
+    if diverged:
+        # the numbers of a diverged net describe the weights where training stopped, not a trained net
+        out.append(f"- {len(diverged)} of {n} diverged (training stopped at a non-finite value): their numbers "
+                   "describe the weights at the stop.")
+    clean = [d for d in diags if not symptoms(d)]
+    if clean:
+        streak = _range([_value(d, "best_streak") for d in clean], "int")
+        who = ("None of these networks shows a" if len(clean) == n
+               else f"{len(clean)} of {n} show{'s' if len(clean) == 1 else ''} no")
+        out.append(f"- {who} flagged symptom: gates, state and output spread look healthy; "
+                   f"{'they' if len(clean) > 1 else 'it'} just did not reach the criterion within the budget "
+                   f"(best streak {streak}).")
+    return "\n".join(out)
+
+
+def heading(diags: list[dict], trials: Any = None, command: str | None = None) -> str:
+    """The line above a table: which run (a reproduction command, or this page's run when
+    ``command`` is None), and how many of its networks failed."""
+    of = f" of {int(trials)}" if isinstance(trials, (int, float)) and not isinstance(trials, bool) \
+        and not math.isnan(float(trials)) else ""
+    who = f"`{command}`" if command else "This page's run"
+    return f"{who} — {len(diags)}{of} network{'s' if len(diags) != 1 else ''} did not meet the criterion:"
+
+
+def caption(source: str) -> str:
+    """What the baseline tables show and where the numbers come from."""
+    return (f"From the reproduction command's results file, {source}: for every network that did not meet the "
+            f"criterion, the command ran {BATCH} fresh sequences through the trained network (no learning) and "
+            "measured: " + _columns_in_words() + ". — : not measured for this network (no such gate, or no step "
+            "of this task carries information to store).")
+
+
+def here_caption(seed: int) -> str:
+    """What the table of this page's run shows (computed here, the same way as the command's)."""
+    return (f"Computed here when the run ended, the same way as the command's: {BATCH} fresh sequences (data seed "
+            f"{seed}, the diagnostics' own stream) through each network that did not meet the criterion, no learning. "
+            + _columns_in_words().capitalize() + ".")
+
+
+def _columns_in_words() -> str:
+    return "; ".join(f"{k}: {v}" for k, v in list(COLUMNS.items())[3:-1])
+
+
+def missing_note(command: str, source: str) -> str:
+    """A row with unsolved networks but no diagnostics (an older results file, or the markdown table)."""
+    return (f"No failure diagnostics for the unsolved networks of `{command}` in {source}: the command records "
+            f"them in its JSON results file since issue 13 (`{command} --json docs/results.json`).")
