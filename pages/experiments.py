@@ -5,17 +5,20 @@ re-run here) and a "reproduce here" run next to them.
 Pipeline: controls -> a paper preset (``lstm_core.training.PRESETS``) -> on "Run", a population
 of ``trials`` networks in this session's state, advanced one chunk per fragment tick
 (``app.ui.jobs``) -> table and chart of paper vs reproduction command vs this run
-(``app.experiments.figures``). Every run made here with fewer sequences or the preset's
+(``app.experiments.figures``) -> "Why networks failed": the failure diagnostics the command
+stored for its unsolved networks, and those of this page's finished run
+(``app.experiments.diagnostics``). Every run made here with fewer sequences or the preset's
 documented reductions is labelled REDUCED.
 """
 from __future__ import annotations
 
 import streamlit as st
 
+from app.experiments import diagnostics as why
 from app.experiments import figures as experiment_figures
 from app.experiments import results_file
-from app.experiments.run import (DEFAULTS, PAGE, SCHEMA, check, here_result, paper_size, reductions, start,
-                                 use_paper_size)
+from app.experiments.run import (DEFAULTS, PAGE, SCHEMA, check, here_diagnostics, here_result, paper_size,
+                                 reductions, start, use_paper_size)
 from app.ui import controls, export, jobs, live, state
 from lstm_core.training import PRESETS
 
@@ -36,6 +39,31 @@ def draw(job: jobs.Job | None, values: dict, baseline, large: bool) -> None:
                          "within the budget (drawn at the budget); * = reduced settings.")
     if job is not None and here is None:
         st.caption(f"Your last run here was of another experiment ({PRESETS[job.settings['experiment']].title}).")
+
+
+def why_failed(baseline, source: str, here: list[dict] | None, job: jobs.Job | None) -> None:
+    """The diagnostics of the networks that did not meet the criterion (baseline rows, this run)."""
+    rows = [(r, why.members(r.get("diagnostics"))) for _, r in baseline.iterrows()]
+    if not any(d for _, d in rows) and not here:
+        for r, _ in rows:                 # an older results file: unsolved networks, no diagnostics
+            if r.solved is not None and r.trials is not None and r.solved < r.trials:
+                st.caption(why.missing_note(r.command, source))
+        return
+    # presenting, the section folds away (the picture comes first); otherwise it is open below the chart
+    with st.expander("Why networks failed", expanded=False) if state.presenting() else st.container():
+        if not state.presenting():
+            st.subheader("Why networks failed")
+        for r, diags in (x for x in rows if x[1]):
+            st.markdown(why.heading(diags, r.trials, r.command))
+            st.dataframe(why.table(diags), hide_index=True)
+            st.markdown(why.explanation(diags))
+        if any(d for _, d in rows):
+            st.caption(why.caption(source))
+        if here:
+            st.markdown(why.heading(here, job.settings["trials"]))
+            st.dataframe(why.table(here), hide_index=True)
+            st.markdown(why.explanation(here))
+            st.caption(why.here_caption(job.settings["seed"]))
 
 
 def page() -> None:
@@ -96,6 +124,8 @@ def page() -> None:
     with live_part or st.container():
         jobs.live(PAGE, "run", lambda j: draw(j, values, baseline, large))
     job = jobs.get(PAGE, "run")
+    # outside the live fragment: a run's end triggers a full rerun, which draws its diagnostics here
+    why_failed(baseline, source, here_diagnostics(job, values), job)
     export.io_panel(PAGE, SCHEMA, csv=lambda: (job.work.trainer.results().to_csv(index=False).encode()
                                                if job is not None else b""),
                     csv_name=f"gatelab-experiment-{values['experiment']}.csv", csv_label="This run's trials (CSV)",

@@ -6,8 +6,12 @@ one paper preset trained together as one population (``app.ui.jobs``), never re-
 """
 from __future__ import annotations
 
+import numpy as np
+
 from app.ui import controls, jobs, limits, state
 from app.ui.controls import Field
+from lstm_core.diagnostics import diagnose
+from lstm_core.experiments import DIAGNOSTIC_STREAM
 from lstm_core.training import PRESETS, Preset
 
 PAGE = "experiments"
@@ -92,3 +96,28 @@ def here_result(job: jobs.Job | None, values: dict) -> dict | None:
             "budget": tr.config.budget, "wall": job.elapsed, "reduced": bool(red),
             "label": (f"{tr.config.algorithm}, lr {tr.config.lr:g}; criterion: {tr.criterion}"
                       + (f"; REDUCED: {'; '.join(red)}" if red else ""))}
+
+
+def here_diagnostics(job: jobs.Job | None, values: dict) -> list[dict] | None:
+    """The failure diagnostics of this page's finished run (its networks that did not meet the
+    criterion), measured once when it ended, the way the reproduction command measures them
+    (same sequences: ``default_rng([data seed, DIAGNOSTIC_STREAM])``). None while it runs, for
+    another experiment, or if the measurement failed; [] if every network solved the task."""
+    if job is None or job.running or job.settings["experiment"] != values["experiment"]:
+        return None
+    if job.summary is None:        # once per run: the page reruns often, the trained weights do not change
+        job.summary = {"diagnostics": _measure(job)}
+    return job.summary["diagnostics"]
+
+
+def _measure(job: jobs.Job) -> list[dict] | None:
+    tr = job.work.trainer
+    res = tr.results()
+    try:
+        # a diverged member's weights may be huge: its numbers are shown as they are, without warnings
+        with np.errstate(all="ignore"):
+            diags = diagnose(tr.model, tr.task, np.random.default_rng([job.settings["seed"], DIAGNOSTIC_STREAM]))
+    except (*state.USER_ERRORS, FloatingPointError):
+        return None
+    return [{"seed": int(r.seed), "status": str(r.status), "best_streak": int(r.best_streak), **d}
+            for r, d in zip(res.itertuples(), diags) if r.status != "solved"]
