@@ -49,19 +49,20 @@ def why_failed(baseline, source: str, here: list[dict] | None, job: jobs.Job | N
             if r.solved is not None and r.trials is not None and r.solved < r.trials:
                 st.caption(why.missing_note(r.command, source))
         return
-    # presenting, the section folds away (the picture comes first); otherwise it is open below the chart
+    # presenting, the section folds away (the picture comes first); otherwise it is open below the chart.
+    # st.table, not st.dataframe: ten columns fit the page with wrapped headers, no sideways scrolling
     with st.expander("Why networks failed", expanded=False) if state.presenting() else st.container():
         if not state.presenting():
             st.subheader("Why networks failed")
         for r, diags in (x for x in rows if x[1]):
             st.markdown(why.heading(diags, r.trials, r.command))
-            st.dataframe(why.table(diags), hide_index=True)
+            st.table(why.table(diags), hide_index=True)
             st.markdown(why.explanation(diags))
         if any(d for _, d in rows):
             st.caption(why.caption(source))
         if here:
             st.markdown(why.heading(here, job.settings["trials"]))
-            st.dataframe(why.table(here), hide_index=True)
+            st.table(why.table(here), hide_index=True)
             st.markdown(why.explanation(here))
             st.caption(why.here_caption(job.settings["seed"]))
 

@@ -138,7 +138,7 @@ def test_a_baseline_with_failures_shows_the_section_and_its_table(name):
     at = open_exp({"experiment": name})
     assert not at.error and section(at)
     row = next(r for r in COMMITTED if r["name"] == name and r.get("diagnostics"))
-    table = next(d.value for d in at.dataframe if "symptoms" in d.value.columns)
+    table = next(t.value for t in at.table if "symptoms" in t.value.columns)
     pd.testing.assert_frame_equal(table.reset_index(drop=True), why.table(row["diagnostics"]))
     texts = [m.value for m in at.markdown]
     assert why.explanation(row["diagnostics"]) in texts
@@ -148,7 +148,7 @@ def test_a_baseline_with_failures_shows_the_section_and_its_table(name):
 def test_a_baseline_that_solved_everything_shows_no_section():
     at = open_exp({"experiment": "temporal_order_4", "budget": 2000})      # within the run cap: no error
     assert not at.error and not section(at)
-    assert not any("symptoms" in d.value.columns for d in at.dataframe)
+    assert not at.table
 
 
 def test_an_older_results_file_gets_a_note_not_an_error(tmp_path, monkeypatch):
@@ -186,6 +186,6 @@ def test_a_finished_run_here_gets_the_table_measured_as_the_core_does():
     assert want                                         # 40 sequences: this run solves nothing
     texts = [m.value for m in at.markdown]
     assert why.heading(want, 3) in texts
-    tables = [d.value for d in at.dataframe if "symptoms" in d.value.columns]
+    tables = [t.value for t in at.table if "symptoms" in t.value.columns]
     pd.testing.assert_frame_equal(tables[-1].reset_index(drop=True), why.table(want))
     assert any(c.value.startswith("Computed here when the run ended") for c in at.caption)
