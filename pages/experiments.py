@@ -64,7 +64,7 @@ def why_failed(baseline, source: str, here: list[dict] | None, job: jobs.Job | N
             st.markdown(why.heading(here, job.settings["trials"]))
             st.table(why.table(here), hide_index=True)
             st.markdown(why.explanation(here))
-            st.caption(why.here_caption(job.settings["seed"]))
+            st.caption(why.here_caption(job.settings["seed"], columns=not any(d for _, d in rows)))
 
 
 def page() -> None:

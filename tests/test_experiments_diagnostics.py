@@ -62,7 +62,7 @@ def test_each_flag_maps_to_its_words_and_its_explanation(kw, words, means):
     assert len(d["flags"]) == 1                        # exactly this symptom, by the core's thresholds
     assert why.table([d]).iloc[0]["symptoms"] == words
     text = why.explanation([d, net(seed=4)])
-    assert f"**{words.capitalize()}** (1 of 2)" in text and means in text
+    assert f"**{words[0].upper() + words[1:]}** (1 of 2)" in text and means in text
     assert "- 1 of 2 shows no flagged symptom" in text                                 # the healthy one
 
 
@@ -114,7 +114,7 @@ def test_every_committed_row_with_diagnostics_renders(row):
             key = why.flag_key(flag)
             assert why.SYMPTOMS[key] in t.loc[t.seed == f"{d['seed']:,}", "symptoms"].iloc[0]
             n = sum(key in why.symptoms(x) for x in diags)
-            assert f"**{why.SYMPTOMS[key].capitalize()}** ({n} of {len(diags)})" in text
+            assert f"**{why._cap(why.SYMPTOMS[key])}** ({n} of {len(diags)})" in text
     assert why.heading(diags, row["trials"], row["command"]).startswith(f"`{row['command']}` — {len(diags)} of")
 
 
@@ -123,7 +123,8 @@ def test_the_caption_says_what_and_where_from():
     assert "reproduction command's results file, docs/results.json" in text
     assert f"{why.BATCH} fresh sequences" in text and why.BATCH == 32
     for header in list(why.COLUMNS)[3:-1]:
-        assert header in text
+        here, short = why.here_caption(0).lower(), why.here_caption(0, columns=False).lower()
+        assert header in text and header in here and header not in short
 
 
 # --- the page ---------------------------------------------------------------------------------

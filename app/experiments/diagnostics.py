@@ -178,7 +178,7 @@ def explanation(diags: list[dict]) -> str:
     for k in keys:
         hit = [d for d in diags if k in symptoms(d)]
         what = EXPLAIN[k](hit) if k in EXPLAIN else "see the flags in the table."
-        out.append(f"- **{SYMPTOMS.get(k, k).capitalize()}** ({len(hit)} of {n}): {what}")
+        out.append(f"- **{_cap(SYMPTOMS.get(k, k))}** ({len(hit)} of {n}): {what}")
     diverged = [d for d in diags if d.get("status") == "diverged"]
     if diverged:
         # the numbers of a diverged net describe the weights where training stopped, not a trained net
@@ -212,11 +212,20 @@ def caption(source: str) -> str:
             "of this task carries information to store).")
 
 
-def here_caption(seed: int) -> str:
-    """What the table of this page's run shows (computed here, the same way as the command's)."""
+def here_caption(seed: int, columns: bool = True) -> str:
+    """What the table of this page's run shows (computed here, the same way as the command's);
+    ``columns=False`` when the command's table above already explained the columns."""
     return (f"Computed here when the run ended, the same way as the command's: {BATCH} fresh sequences (data seed "
             f"{seed}, the diagnostics' own stream) through each network that did not meet the criterion, no learning. "
-            + _columns_in_words().capitalize() + ".")
+            + (_cap(_columns_in_words()) + ". " if columns else "Columns as in the table above. ")
+            # the flags describe a state: after a short run they can just mean "not trained yet"
+            + "After a short run the symptoms may only say the networks have not learnt yet: an untrained net "
+              "with negative input-gate biases has its input gates nearly shut and answers with the target mean.")
+
+
+def _cap(text: str) -> str:
+    """First letter upper case (str.capitalize would lower-case the rest: y_og, h'(0), names)."""
+    return text[:1].upper() + text[1:]
 
 
 def _columns_in_words() -> str:

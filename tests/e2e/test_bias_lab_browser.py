@@ -2,7 +2,7 @@
 
 A small sweep is trained in the browser to completion, both heat maps appear, a click on a
 heat-map cell opens that network's traces; the Paper experiments page runs a small
-reproduction. Screenshots: docs/screenshots/bias_lab.png, bias_lab_cell.png, experiments.png.
+reproduction and explains why its networks (and the reproduction command's) failed. Screenshots: docs/screenshots/bias_lab.png, bias_lab_cell.png, experiments.png.
 
 ``test_benchmark_sweep_in_the_browser`` MEASURES the wall time of the issue's 5 × 5 × 8 sweep
 (``app.bias_lab.settings.BENCHMARK``) from the click on "Train the sweep" to "Finished" on screen
@@ -120,6 +120,11 @@ def test_experiments_page_runs_a_small_reproduction(streamlit_server, page):
     train_and_wait(page, "Run", 180_000)
     expect(page.get_by_text("this page (REDUCED)").first).to_be_attached()   # a data-grid cell (canvas)
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
+    # the failure diagnostics: the command's unsolved networks (results file) and this run's (200
+    # sequences solve no adding network), each a table of real text (st.table, not a canvas)
+    expect(page.get_by_role("heading", name="Why networks failed")).to_be_visible()
+    expect(page.get_by_text("This page's run — 4 of 4 networks did not meet the criterion")).to_be_visible()
+    expect(page.locator("[data-testid='stTable']")).to_have_count(2)
     settle(page)
     screenshot(page, "experiments")
 
