@@ -118,6 +118,22 @@ def test_every_committed_row_with_diagnostics_renders(row):
     assert why.heading(diags, row["trials"], row["command"]).startswith(f"`{row['command']}` — {len(diags)} of")
 
 
+def test_what_the_command_writes_is_what_the_page_renders(tmp_path):
+    """The command's own --json output (a tiny run that solves nothing), read back by the page's
+    reader: one table row per unsolved network, with the command's numbers."""
+    from lstm_core import experiments  # noqa: PLC0415
+    js = tmp_path / "results.json"
+    assert experiments.main(["--workers", "1", "long_lag_rnn", "--trials", "2", "--budget", "20", "--set", "p=4",
+                             "--reduced", "--json", str(js), "--no-progress"]) == 0
+    frame, _ = results_file.load(tmp_path)
+    written = json.loads(js.read_text())[0]["diagnostics"]
+    diags = why.members(frame.iloc[0]["diagnostics"])
+    assert diags == written and len(diags) == 2 - frame.iloc[0].solved
+    t = why.table(diags)
+    assert t["seed"].tolist() == [str(d["seed"]) for d in diags]
+    assert t["output spread / targets'"].tolist() == [f"{100 * d['out_std_ratio']:.0f}%" for d in diags]
+
+
 def test_the_caption_says_what_and_where_from():
     text = why.caption("docs/results.json (21 runs)")
     assert "reproduction command's results file, docs/results.json" in text
