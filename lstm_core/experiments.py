@@ -120,6 +120,9 @@ def _unit_result(trainer, spec: dict, t0: float, c0: float, interrupted: bool = 
                 "solved_at": None if r.solved_at is None or r.solved_at != r.solved_at else int(r.solved_at),
                 "best_streak": int(r.best_streak), "message": str(r.message or ""), "diagnostics": d}
                for r, d in zip(res.itertuples(), diags)]
+    if trainer.grower is not None:           # sequential construction: when each network's cells joined
+        for m, at in zip(members, trainer.grower.added_at):
+            m["cells_added_at"] = None if at < 0 else int(at)
     # wall and CPU seconds of the unit: on a shared machine CPU time shows the work itself
     return {"members": members, "wall": time.perf_counter() - t0, "cpu": time.process_time() - c0}
 
@@ -180,6 +183,14 @@ def summarise(name: str, trials: int, settings: dict | None, reduced: bool, budg
         notes.append("reduced: " + preset.reduced["note"])
     if preset.notes:
         notes.append(preset.notes)
+    if cfg.grow_window:
+        added = [mm.get("cells_added_at") for mm in members]
+        joined = np.array([a for a in added if a is not None], dtype=int)
+        notes.append(f"sequential construction (the error stopped decreasing: a {cfg.grow_window:,}-sequence window's "
+                     f"mean loss not 1 % below the previous one's): the memory cell joined "
+                     + (f"{len(joined)} of {len(members)} networks after a median of {int(np.median(joined)):,} "
+                        f"sequences ({int(joined.min()):,}–{int(joined.max()):,})" if len(joined) else
+                        f"none of the {len(members)} networks"))
     at = np.array([mm["solved_at"] for mm in members if mm["status"] == "solved"], dtype=int)
     unsolved = [mm for mm in members if mm["status"] != "solved"]
     if unsolved:

@@ -66,6 +66,9 @@ class TrainConfig:
     streak       override the task's "correct sequences in a row" (None = the paper's) —
                  a reduced criterion, labelled as such wherever results are shown
     probe        record a probe-sequence trace with every progress report
+    grow_window  sequential construction (1997 §5.2, experiment 2a): the memory cells join a network
+                 (which starts with input → output connections only) once its mean loss over
+                 ``grow_window`` sequences is no longer 1 % below the previous window's (None = off)
     reset_on_error  the 2002 timing protocol (rtrl, batch 1, a task with ``step_tolerance``): a
                  sequence is a stream whose updates stop at its first step with abs error beyond
                  the task's tolerance; the next sequence starts from the zero state
@@ -84,6 +87,7 @@ class TrainConfig:
     streak: int | None = None
     probe: bool = True
     reset_on_error: bool = False
+    grow_window: int | None = None
 
     def __post_init__(self) -> None:
         set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731 — normalise a frozen dataclass
@@ -114,6 +118,9 @@ class TrainConfig:
             set_("streak", _whole("streak (correct sequences in a row to stop)", self.streak, 1, MAX_BUDGET))
         if not isinstance(self.probe, bool):
             raise ValueError(f"probe must be true or false, got {self.probe!r}")
+        if self.grow_window is not None:
+            set_("grow_window", _whole("grow_window (sequences per window of the 'error stopped decreasing' test)",
+                                       self.grow_window, 1, MAX_BUDGET, "; or None for no sequential construction"))
         if not isinstance(self.reset_on_error, bool):
             raise ValueError(f"reset_on_error must be true or false, got {self.reset_on_error!r}")
         if self.reset_on_error and (self.algorithm != "rtrl" or self.batch != 1):

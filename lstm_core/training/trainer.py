@@ -37,6 +37,7 @@ from ..tasks import Task, get_task
 from .bookkeeping import BUDGET, DIVERGED, RUNNING, SOLVED, STATUS_NAMES, Bookkeeper
 from .config import TrainConfig
 from .data import MemberStream, population_batch, stop_streams
+from .grow import Grower
 from .optimizer import SGD, sq_norms
 from .progress import ProbeTrace, Progress, group_norms
 from .stuck import PINNED_CHECKS, StuckWatch, advice, saturated_fractions
@@ -79,6 +80,11 @@ class Trainer:
         self.book = Bookkeeper(self.n, self.required, crit.mean_abs_error_below, config.budget)
         self.opt = SGD(config.lr, config.momentum, config.clip_value, config.clip_norm, model.K,
                        masks=model.masks())
+        # sequential construction: the memory cells join each network when its error stops decreasing
+        self.grower = Grower(model, config.grow_window) if config.grow_window else None
+        self._absent_out = self.opt.masks.get("W_out")
+        if self.grower is not None:
+            self.opt.masks["W_out"] = self.grower.mask(self._absent_out)
         seeds = [c.seed for c in model.members] if model.K else [mc.seed]
         self.streams = [MemberStream(self.task, np.random.default_rng([config.seed, s]), config.batch)
                         for s in seeds]
@@ -148,6 +154,8 @@ class Trainer:
         loss = np.reshape(loss, self.n)
         self._loss_sum += np.where(alive, loss, 0.0)
         self._loss_count += alive
+        if self.grower is not None and self.grower.update(loss, alive, self.book.seen):
+            self.opt.masks["W_out"] = self.grower.mask(self._absent_out)
         self.last_loss = np.where(alive, loss, self.last_loss)
         self.watch.add(loss, alive)
         running = self.book.running
