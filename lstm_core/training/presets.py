@@ -300,6 +300,16 @@ _LIST += [
             "T = 100 solved in all trials (~74,000 sequences, Table 7), at most 3 of 2,560 test sequences wrong; "
             "also T = 500 and 1,000.", paper_sequences=74000,
             reduced={"task": {"T": 50}, "note": "T = 50 instead of 100"}),
+    # Issue 13 asked whether the paper's error is E = Σ(t − y)² (no ½): its gradient is twice ours,
+    # i.e. our update at lr 1.0. The notes write ½Σ; this row tests the other reading, nothing else changed.
+    _preset("adding_lr1", "Adding problem, T = 100, lr 1.0 (the E = Σ(t − y)² reading)", f"{H97}, experiment 4",
+            "adding", {"T": 100},
+            _mc("lstm1997", n_blocks=2, block_size=2, init_range=0.1, bias={"input": [-3, -6]}),
+            TrainConfig(algorithm="rtrl", lr=1.0, budget=100_000),
+            "T = 100 solved in all trials (~74,000 sequences, Table 7), at most 3 of 2,560 test sequences wrong; "
+            "also T = 500 and 1,000.", paper_sequences=74000,
+            notes="as `adding` but lr 1.0: the paper's lr 0.5 if its error were E = Σ(t − y)² without the ½ "
+                  "(the study notes write ½Σ, which is what `adding` uses)"),
     _preset("multiplication", "Multiplication problem, T = 100", f"{H97}, experiment 5", "multiplication",
             {"T": 100},
             _mc("lstm1997", n_blocks=2, block_size=2, init_range=0.1, bias={"input": {"uniform": [-6.0, -3.0]}}),
