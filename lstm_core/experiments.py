@@ -60,6 +60,12 @@ ALL_RUNS: list[tuple[str, int, dict, bool, int | None]] = [
     ("periodic_cos_f10", 10, {}, False, 20_000),
     ("periodic_cos_f10_stream", 10, {}, False, 50_000),
     ("periodic_cos_f25_stream", 10, {}, False, 50_000),
+    # added after the 21-row run measured for issue 17 (README: the whole table's wall time)
+    ("adding_lr1", 10, {}, False, 100_000),
+    ("spike_delay_nmsd", 10, {}, False, 50_000),
+    ("spike_delay_msd_stream", 10, {}, False, 50_000),
+    ("spike_delay_msd_stream_lstm2000", 10, {}, False, 50_000),
+    ("spike_generation_stream", 10, {}, False, 50_000),
 ]
 
 
