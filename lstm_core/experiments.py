@@ -62,6 +62,7 @@ ALL_RUNS: list[tuple[str, int, dict, bool, int | None]] = [
     ("periodic_cos_f25_stream", 10, {}, False, 50_000),
     # added after the 21-row run measured for issue 17 (README: the whole table's wall time)
     ("adding_lr1", 10, {}, False, 100_000),
+    ("embedded_reber_lr01", 10, {}, False, None),
     ("spike_delay_nmsd", 10, {}, False, 50_000),
     ("spike_delay_msd_stream", 10, {}, False, 50_000),
     ("spike_delay_msd_stream_lstm2000", 10, {}, False, 50_000),

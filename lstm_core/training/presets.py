@@ -215,6 +215,13 @@ _LIST = [
                 absent=_REBER_ABSENT),
             TrainConfig(algorithm="rtrl", lr=0.5, budget=50_000), _REBER_REPORTED,
             notes=_REBER_NOTE + "; the paper's 264-weight net: no cell-input or output-unit biases."),
+    # Table 1 also has lr 0.1 rows for the same nets: slower, but the other point of the paper's grid
+    _preset("embedded_reber_lr01", "Embedded Reber grammar, 3 blocks × 2 cells, lr 0.1", f"{H97}, experiment 1",
+            "embedded_reber", {},
+            _mc("lstm1997", n_blocks=3, block_size=2, init_range=0.2, bias={"output": [-1, -2, -3]},
+                absent=_REBER_ABSENT),
+            TrainConfig(algorithm="rtrl", lr=0.1, budget=100_000), _REBER_REPORTED,
+            notes=_REBER_NOTE + "; the paper's 276-weight net at lr 0.1, the low end of Table 1's rates."),
     _preset("embedded_reber_assisted", f"Embedded Reber grammar, 3 × 2, {_NO_BIAS_ASSISTED}", f"{H97}, experiment 1",
             "embedded_reber", {},
             _mc("lstm1997", n_blocks=3, block_size=2, init_range=0.2, bias={"output": [-1, -2, -3]}),
