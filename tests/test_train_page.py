@@ -397,11 +397,14 @@ def test_every_preset_maps_onto_the_page():
     for name, p in PRESETS.items():
         v, notes = train_settings.preset_values(name, seed=2)
         trainer = train_settings.build_trainer({**train_settings.DEFAULTS, **v, "seed": 2})
-        # the page has no stream-protocol control (2002 reset_on_error): it says so in the notes
-        want = p.train_config(seed=2).replace(reset_on_error=False).to_dict()
+        # the page has no stream-protocol (2002 reset_on_error) or sequential-construction (1997
+        # grow_window) control: it says so in the notes
+        want = p.train_config(seed=2).replace(reset_on_error=False, grow_window=None).to_dict()
         assert trainer.config.to_dict() == want, name
         if p.train_config().reset_on_error:
             assert any("stream protocol" in n for n in notes), name
+        if p.train_config().grow_window:
+            assert any("sequential construction" in n for n in notes), name
         assert trainer.model.config.variant == p.model.variant and trainer.model.config.seed == 2
 
 

@@ -182,6 +182,10 @@ def preset_values(name: str, seed: int) -> tuple[dict, list[str]]:
         notes.append("The preset trains the paper's stream protocol (a stream stops at its first too-large error); "
                      "this page trains every sequence to its end instead — use `python -m lstm_core.experiments "
                      f"{name}` for the protocol.")
+    if p.train_config().grow_window:
+        notes.append("The preset adds the memory cell only when the error stops decreasing (the paper's sequential "
+                     "construction); this page trains the cell from the start instead — use `python -m "
+                     f"lstm_core.experiments {name}` for the paper's construction.")
     if p.notes:
         notes.append(p.notes)
     return SCHEMA.check(values), notes
