@@ -27,17 +27,27 @@ SETS = {
 
 def measure(name: str, rows: list) -> None:
     units = [u for i, (n, t, s, r, b) in enumerate(rows) for u in experiments.units_for(n, t, s, r, b, chunk=4, row=i)]
-    times, results = {}, {}
+    times, results, cpu, wall = {}, {}, {}, {}
     for workers in (1, 2):
         t0 = time.perf_counter()
         report = distributed.run_units(units, workers=workers, progress=False, log=lambda m: None)
         times[workers] = time.perf_counter() - t0
         results[workers] = [m for u in units for m in report.results[u.key]["members"]]
+        cpu[workers] = [report.results[u.key]["cpu"] for u in units]
+        wall[workers] = [report.results[u.key]["wall"] for u in units]
     same = results[1] == results[2]
     print(f"{name}: {len(units)} units ({sum(u.members for u in units)} networks) of {len(rows)} rows on "
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
     print(f"1 process (no Dask): {times[1]:.1f} s;  LocalCluster of 2 workers: {times[2]:.1f} s;  "
           f"speed-up {times[1] / times[2]:.2f}× (goal ≥ 1.8×);  identical results: {same}")
+    # where the time goes: each unit's CPU seconds in this process and on a worker; the best a
+    # 2-worker cluster can do is max(half the work, the longest unit)
+    for u, c1, c2, w1, w2 in zip(units, cpu[1], cpu[2], wall[1], wall[2]):
+        print(f"    {u.label:34s} CPU {c1:6.1f} s here, {c2:6.1f} s on a worker ({c2 / c1:.2f}×); "
+              f"wall {w1:6.1f} s here, {w2:6.1f} s on a worker")
+    ideal = max(sum(cpu[1]) / 2, max(cpu[1]))
+    print(f"  units' CPU: {sum(cpu[1]):.1f} s here, {sum(cpu[2]):.1f} s on the workers; a perfect 2-way split of "
+          f"the in-process CPU would take {ideal:.1f} s ({times[1] / ideal:.2f}×)")
 
 
 def main() -> None:
