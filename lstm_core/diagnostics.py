@@ -99,6 +99,13 @@ def diagnose(model: Model, task: Task, rng: np.random.Generator, batch: int = 32
     """Per-network symptoms on ``batch`` fresh sequences of ``task`` (see the module docstring)."""
     if isinstance(batch, bool) or not isinstance(batch, (int, np.integer)) or batch < 1:
         raise ValueError(f"diagnose: batch must be a whole number ≥ 1, got {batch!r}")
+    # a diverged or saturated network may have huge outputs: their spread overflows to inf (a valid
+    # answer: "not at the mean") — without a RuntimeWarning in the command's log
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+        return _diagnose(model, task, rng, int(batch))
+
+
+def _diagnose(model: Model, task: Task, rng: np.random.Generator, batch: int) -> list[dict[str, Any]]:
     data = task.generate(rng, int(batch))
     run = forward(model, data.xs, check=False)
     K = model.K

@@ -93,3 +93,15 @@ def test_bad_absent_settings_are_refused(kw, message):
 def test_absent_round_trips_through_json():
     cfg = lc.ModelConfig("lstm1997", n_in=2, n_out=1, absent=["b_out", "b_c"])
     assert lc.ModelConfig.from_json(cfg.to_json()) == cfg and cfg.absent == ("b_c", "b_out")
+
+
+def test_a_network_with_huge_outputs_is_diagnosed_without_a_runtime_warning():
+    # a periodic-cos net (identity output) whose weights blew up: the outputs' spread overflows
+    # (seen in a reproduction run of periodic_cos_f10, whose networks diverged)
+    model = lc.build(PRESETS["periodic_cos_f10"].model_config(seed=1))
+    model.params["W_out"] *= 1e170          # outputs ~1e169: their square overflows in the spread
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        d = diagnose(model, PRESETS["periodic_cos_f10"].build_task(), np.random.default_rng(0))[0]
+    assert "flags" in d
