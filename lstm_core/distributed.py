@@ -89,8 +89,9 @@ def _tune_malloc() -> None:
 
 
 # The local cluster's workers: no MALLOC_TRIM_THRESHOLD_ (see _tune_malloc), and no statistical
-# profiler — it wakes every 10 ms, takes the GIL and walks the stack of the thread that trains,
-# whose steps are many small NumPy calls: the same unit measured 24 % more CPU time on a worker.
+# profiler — it wakes every 10 ms, takes the GIL and walks the stack of the thread that trains
+# (many small NumPy calls). Measured on a quiet machine it cost little: the mixed benchmark set's
+# units used 2–4 % more CPU with it on (README, "A local Dask cluster").
 WORKER_CONFIG = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
                  "distributed.worker.profile.enabled": False}
 
