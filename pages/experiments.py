@@ -17,7 +17,8 @@ import streamlit as st
 from app.experiments import diagnostics as why
 from app.experiments import figures as experiment_figures
 from app.experiments import results_file
-from app.experiments.run import (DEFAULTS, PAGE, SCHEMA, check, here_diagnostics, here_result, paper_size,
+from app.experiments.run import (DEFAULTS, PAGE, SCHEMA, check, fit_budget_to_experiment, here_diagnostics,
+                                 here_result, paper_size,
                                  reductions, start, use_paper_size)
 from app.ui import controls, export, jobs, live, state
 from lstm_core.training import PRESETS
@@ -70,6 +71,7 @@ def why_failed(baseline, source: str, here: list[dict] | None, job: jobs.Job | N
 def page() -> None:
     large = state.display_options()
     controls.start_page(PAGE, SCHEMA, DEFAULTS)
+    fit_budget_to_experiment()
     st.title("Paper experiments")
     state.intro("The experiments of Hochreiter & Schmidhuber 1997, Gers, Schraudolph & Schmidhuber 2002 and "
                "Frasconi, Gori & Soda 1992 with the papers' settings and reported results, the results of the "

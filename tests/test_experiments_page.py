@@ -185,3 +185,27 @@ def test_a_narrow_range_of_sequences_still_gets_labelled_ticks():
     fig, _ = experiment_figures.comparison_chart(paper=74000, baseline=base, here=here, large=False, title="t")
     shown = [t for t, v in zip(fig.layout.xaxis.ticktext, fig.layout.xaxis.tickvals) if 1758 <= v <= 74000]
     assert shown == ["10,000"]
+
+
+def test_every_preset_opens_on_the_page_with_its_comparison():
+    # the page offers every preset: each one shows its comparison table and chart, no error
+    at = open_exp()
+    for name in PRESETS:
+        at.selectbox(key="experiments.experiment").set_value(name).run()
+        assert not at.exception and not at.error, (name, [e.value for e in at.error])
+        table = at.dataframe[1].value
+        assert table.source.tolist()[0] == "paper", name
+        assert chart_specs(at), name                                    # the comparison chart is drawn
+
+
+def test_choosing_an_experiment_with_long_sequences_lowers_the_budget_and_says_so():
+    at = open_exp()
+    assert at.number_input(key="experiments.budget").value == 5000
+    at.selectbox(key="experiments.experiment").set_value("very_long_lag").run()
+    assert not at.error
+    cap = at.number_input(key="experiments.budget").value
+    assert cap < 5000 and any("Budget lowered from 5,000 to" in i.value for i in at.info)
+    # a budget typed over the cap afterwards is refused with a message, not silently lowered
+    at.number_input(key="experiments.budget").set_value(cap + 500).run()
+    assert at.number_input(key="experiments.budget").value == cap + 500
+    assert any("Cannot use these run settings" in e.value for e in at.error)

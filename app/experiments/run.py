@@ -55,6 +55,26 @@ def use_paper_size(values: dict) -> None:
     SCHEMA.apply(PAGE, paper_size(values))
 
 
+def fit_budget_to_experiment() -> None:
+    """Before the widgets are drawn: when the experiment has just changed and the budget is more
+    than this experiment allows here (its sequences may be much longer), lower the budget and say
+    so — choosing an experiment must not greet the user with an error. A budget the user types
+    over the cap is still refused with a message (``check``)."""
+    values, ps = SCHEMA.read(PAGE), state.page_state(PAGE)
+    name, last = values["experiment"], ps.get("_last_experiment")
+    ps["_last_experiment"] = name
+    if last is None or name == last or name not in PRESETS:
+        return
+    p = PRESETS[name]
+    cap = max(10, limits.STEP_CAP // p.build_task(values["reduced"] and bool(p.reduced)).max_length)
+    if values["budget"] > cap:
+        SCHEMA.apply(PAGE, {"budget": cap})
+        state.flash(PAGE, f"Budget lowered from {values['budget']:,} to {cap:,} sequences per network: “{p.title}” "
+                          f"has sequences of up to {limits.STEP_CAP // cap:,} steps, and a run here may train at most "
+                          f"{limits.STEP_CAP:,} steps per network (the reproduction command has no such cap).",
+                    kind="info")
+
+
 def check(values: dict) -> bool:
     """ValueError if the run would be too big for a shared server (nothing is built)."""
     p = PRESETS[values["experiment"]]
