@@ -149,3 +149,19 @@ def test_benchmark_sweep_in_the_browser(streamlit_server, page):
                     "load_avg_1min_after": round(os.getloadavg()[0], 2)},
         "measured_at": time.strftime("%Y-%m-%d %H:%M:%S")})
     print(f"\nbias sweep in the browser: {seconds:.1f} s ({shown})")
+
+
+def test_choosing_a_long_experiment_lowers_the_budget_with_a_note(streamlit_server, page):
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    page.goto(f"{streamlit_server}/experiments")
+    wait_for_app(page)
+    expect(page.get_by_role("heading", name="Paper experiments").first).to_be_visible()
+    picker = page.locator("[data-testid='stMain'] [data-testid='stSelectbox']").first
+    picker.click()
+    page.keyboard.type("Very long time lags")
+    page.get_by_role("option", name="Very long time lags (2c)", exact=False).first.click()
+    expect(page.get_by_text("Budget lowered from 5,000 to")).to_be_visible()
+    expect(page.locator("[data-testid='stException']")).to_have_count(0)
+    expect(page.get_by_text("Cannot use these run settings")).to_have_count(0)
+    settle(page)
+    screenshot(page, "experiments-budget-lowered", full_page=False)
