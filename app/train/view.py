@@ -26,6 +26,7 @@ def buttons(run: train_run.LiveRun, has_a: bool) -> None:
     # "Clear ru…" with large fonts at 1280 × 720); on a narrow window the row wraps.
     row = st.container(horizontal=True, gap="small")
     cols = [row] * 4
+    state.page_state(PAGE)["buttons_status"] = run.status    # the live part checks it (curves)
     b = dict(on_click=press, width="content")
     if run.status == "idle":
         cols[0].button("Start", key=state.wkey(PAGE, "start"), type="primary", icon=":material/play_arrow:",
@@ -137,6 +138,10 @@ def curves(was_running: bool, large: bool) -> None:
     if was_running and not run.active:
         slots.release(state.session_id())
         st.rerun()          # finished: a full run swaps the buttons and stops both timers
+    if ps.get("buttons_status", run.status) != run.status:
+        # the buttons on screen were drawn for another status: a click's full rerun was lost (seen
+        # once in a busy suite run: paused, but "Pause" still showing for 30 s) — redraw them
+        st.rerun()
     status_box(run, place)
     tr, a = run.trainer, ps.get("run_a")
     task = tr.task
