@@ -182,6 +182,11 @@ def flags(d: dict[str, Any]) -> list[str]:
     return out
 
 
+def flag_key(flag: str) -> str:
+    """The symptom a flag names (its text before the numbers), e.g. "state drift"."""
+    return str(flag).split(":")[0].split(" (")[0].strip()
+
+
 def summary(d: dict[str, Any]) -> str:
     """One line: the numbers and the flags of one network's diagnostics."""
     def f(key: str, fmt: str) -> str:

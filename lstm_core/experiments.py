@@ -27,7 +27,7 @@ from typing import Callable
 
 import numpy as np
 
-from .diagnostics import diagnose
+from .diagnostics import diagnose, flag_key
 from .diagnostics import summary as diagnostics_summary
 from .results import MARKDOWN_HEADER, Outcome, append_markdown, write_json  # noqa: F401 — re-exported
 from .training import PRESETS, get_preset
@@ -213,7 +213,7 @@ def summarise(name: str, trials: int, settings: dict | None, reduced: bool, budg
         counts: dict[str, int] = {}
         for d in diags:
             for flag in d["flags"]:
-                key = flag.split(":")[0].split(" (")[0]
+                key = flag_key(flag)
                 counts[key] = counts.get(key, 0) + 1
         notes.append("diagnostics of the unsolved networks: " + (", ".join(f"{k} in {v}" for k, v in counts.items())
                                                                  or "no symptom flagged"))

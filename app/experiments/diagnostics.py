@@ -41,7 +41,7 @@ COLUMNS = {   # column header -> what the cell holds (the caption repeats it in 
     "symptoms": "the flags raised",
 }
 
-# Flag key (the flag text before ':' or ' (', as ``lstm_core.experiments.summarise`` counts them)
+# Flag key (``lstm_core.diagnostics.flag_key``, as ``lstm_core.experiments.summarise`` counts them)
 # -> the symptom's short name in the table. A flag not listed here is shown with its own key.
 SYMPTOMS = {
     "state drift": "state drift",
@@ -65,9 +65,7 @@ def members(diagnostics: Any) -> list[dict]:
     return [d for d in diagnostics if isinstance(d, dict)]
 
 
-def flag_key(flag: str) -> str:
-    """The symptom a flag names (its text before the numbers)."""
-    return str(flag).split(":")[0].split(" (")[0].strip()
+flag_key = core.flag_key          # the symptom a flag names, as the command counts them
 
 
 def symptoms(d: dict) -> list[str]:

@@ -42,12 +42,16 @@ def reductions(p: Preset, values: dict) -> list[str]:
     return out
 
 
+def budget_cap(p: Preset, reduced: bool) -> int:
+    """The most sequences per network a run here may train (``limits.STEP_CAP`` timesteps)."""
+    return max(10, limits.STEP_CAP // p.build_task(reduced).max_length)
+
+
 def paper_size(values: dict) -> dict:
     """The chosen experiment's paper settings: no reductions, the preset's budget as far as a run
     here may go (``limits.STEP_CAP``; beyond it the reproduction command runs the rest)."""
     p = PRESETS[values["experiment"]]
-    cap = limits.STEP_CAP // p.build_task(False).max_length
-    return {"reduced": False, "budget": max(10, min(p.train.budget, EXP_MAX_BUDGET, cap))}
+    return {"reduced": False, "budget": max(10, min(p.train.budget, EXP_MAX_BUDGET, budget_cap(p, False)))}
 
 
 def use_paper_size(values: dict) -> None:
@@ -66,7 +70,7 @@ def fit_budget_to_experiment() -> None:
     if last is None or name == last or name not in PRESETS:
         return
     p = PRESETS[name]
-    cap = max(10, limits.STEP_CAP // p.build_task(values["reduced"] and bool(p.reduced)).max_length)
+    cap = budget_cap(p, values["reduced"] and bool(p.reduced))
     if values["budget"] > cap:
         SCHEMA.apply(PAGE, {"budget": cap})
         state.flash(PAGE, f"Budget lowered from {values['budget']:,} to {cap:,} sequences per network: “{p.title}” "
@@ -134,10 +138,9 @@ def _measure(job: jobs.Job) -> list[dict] | None:
     tr = job.work.trainer
     res = tr.results()
     try:
-        # a diverged member's weights may be huge: its numbers are shown as they are, without warnings
-        with np.errstate(all="ignore"):
-            diags = diagnose(tr.model, tr.task, np.random.default_rng([job.settings["seed"], DIAGNOSTIC_STREAM]))
-    except (*state.USER_ERRORS, FloatingPointError):
+        # (a diverged member's huge numbers are shown as they are: diagnose silences overflow itself)
+        diags = diagnose(tr.model, tr.task, np.random.default_rng([job.settings["seed"], DIAGNOSTIC_STREAM]))
+    except state.USER_ERRORS:
         return None
     return [{"seed": int(r.seed), "status": str(r.status), "best_streak": int(r.best_streak), **d}
             for r, d in zip(res.itertuples(), diags) if r.status != "solved"]

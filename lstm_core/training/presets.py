@@ -379,6 +379,8 @@ for _F in (10, 25):
         notes=f"{_LR_2002}; the paper's stream protocol: a stream stops (the net is reset) at its first step "
               "with abs error ≥ 0.3; solved = one stream of 1,000 correct steps; budget and 'sequences' count "
               "streams."))
+_MSD_REPORTED = ("Solved for I(n) ∈ {0, 1}; longer periods F are harder; peepholes not needed here (Fig. 3: "
+                 "success rates and training streams are given only in the figure).")
 # MSD and GTS with the stream protocol (notes, "實驗細節"): a training stream of n = 100 spikes
 # (MSD: "n = 100 spikes concatenated") stops at its first step with abs error ≥ 0.49; solved =
 # 1,000 spikes in a row (the paper's test streak) = 10 whole streams in a row. Momentum as the
@@ -386,13 +388,11 @@ for _F in (10, 25):
 for _name, _title, _task, _settings, _mom, _reported, _variant in (
         ("spike_delay_msd_stream", "Measuring spike delays (MSD), peephole LSTM, stream protocol", "spike_delay",
          {"mode": "msd", "F": 10, "max_delay": 1, "n_spikes": 100}, 0.9999,
-         "Solved for I(n) ∈ {0, 1}; longer periods F are harder; peepholes not needed here (Fig. 3: success "
-         "rates and training streams are given only in the figure).", "lstm2002"),
+         _MSD_REPORTED, "lstm2002"),
         ("spike_delay_msd_stream_lstm2000", "Measuring spike delays (MSD), LSTM 2000, no peepholes, stream protocol",
          "spike_delay",
          {"mode": "msd", "F": 10, "max_delay": 1, "n_spikes": 100}, 0.9999,
-         "Solved for I(n) ∈ {0, 1}; longer periods F are harder; peepholes not needed here (Fig. 3: success "
-         "rates and training streams are given only in the figure).", "lstm2000"),
+         _MSD_REPORTED, "lstm2000"),
         ("spike_generation_stream", "Generating timed spikes (GTS), peephole LSTM, stream protocol",
          "spike_generation", {"F": 10, "n_spikes": 100}, 0.999,
          "Only the peephole LSTM learns it; the output gate opens only at the spike (Figs. 8–9: results given "
