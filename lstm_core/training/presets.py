@@ -12,140 +12,11 @@ labelled as reduced wherever they are shown.
 """
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
-from typing import Any
-
-from ..config import ModelConfig
-from ..model import Model, build, build_population
-from ..tasks import Task, get_task
 from .config import TrainConfig
-from .trainer import Trainer
+from .preset import H97, Preset, _mc, _preset
+from .presets_2002 import LIST_2002
 
 
-@dataclass(frozen=True)
-class Preset:
-    name: str
-    title: str
-    paper: str                      # paper and experiment
-    task: str
-    task_settings: dict
-    model: ModelConfig              # n_in / n_out / output activation are set from the task
-    train: TrainConfig
-    reported: str                   # the paper's reported result, in words
-    paper_sequences: float | None = None   # the paper's training sequences to criterion, if stated
-    notes: str = ""                 # how this preset differs from the paper
-    reduced: dict = field(default_factory=dict)   # {"task": {...}, "train": {...}, "note": "..."}
-
-    # -- building blocks -----------------------------------------------------------------
-    def build_task(self, reduced: bool = False) -> Task:
-        settings = dict(self.task_settings)
-        if reduced:
-            settings.update(self.reduced.get("task", {}))
-        return get_task(self.task, **settings)
-
-    def model_config(self, seed: int = 0, reduced: bool = False) -> ModelConfig:
-        task = self.build_task(reduced)
-        return _with(self.model, n_in=task.n_in, n_out=task.n_out, output_activation=task.output_activation,
-                     loss=task.loss, seed=seed)
-
-    def train_config(self, reduced: bool = False, **overrides: Any) -> TrainConfig:
-        cfg = self.train
-        if reduced:
-            cfg = cfg.replace(**self.reduced.get("train", {}))
-        return cfg.replace(**overrides) if overrides else cfg
-
-    def build_model(self, seed: int = 0, reduced: bool = False) -> Model:
-        return build(self.model_config(seed, reduced))
-
-    def build_population(self, trials: int, first_seed: int = 0, reduced: bool = False) -> Model:
-        """``trials`` networks with model seeds first_seed, first_seed + 1, ..."""
-        if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
-            raise ValueError(f"trials must be a whole number ≥ 1, got {trials!r}")
-        return build_population([self.model_config(first_seed + i, reduced) for i in range(trials)])
-
-    def trainer(self, trials: int | None = None, first_seed: int = 0, reduced: bool = False,
-                **train_overrides: Any) -> Trainer:
-        """A Trainer on one network (trials=None) or a population of ``trials`` networks."""
-        model = self.build_model(first_seed, reduced) if trials is None else \
-            self.build_population(trials, first_seed, reduced)
-        return Trainer(model, self.build_task(reduced), self.train_config(reduced, **train_overrides))
-
-    def with_task(self, **settings: Any) -> "Preset":
-        """The same preset on other task settings (e.g. ``with_task(p=50)``); sizes follow."""
-        merged = {**self.task_settings, **settings}
-        get_task(self.task, **merged)                       # validate now, with the task's message
-        return dataclasses.replace(self, task_settings=merged)
-
-    def describe(self, reduced: bool = False, budget: int | None = None) -> str:
-        m = self.model_config(reduced=reduced)
-        t = self.train_config(reduced, **({"budget": budget} if budget is not None else {}))
-        task = self.build_task(reduced)
-        lines = [f"{self.title} — {self.paper}",
-                 f"  task:     {task.name} {task.settings()}",
-                 f"  model:    {m.variant}" + _model_summary(m),
-                 f"  training: {t.algorithm}, lr {t.lr:g}" + (f", momentum {t.momentum:g}" if t.momentum else "")
-                 + f", batch {t.batch}, budget {t.budget:,} sequences per network"
-                 + (f"; the memory cells join when the error stops decreasing (window {t.grow_window:,} sequences)"
-                    if t.grow_window else ""),
-                 f"  criterion: {task.criterion.description}"
-                 + (f" — REDUCED to {t.streak:,} in a row" if t.streak and t.streak != task.criterion.streak else ""),
-                 f"  paper:    {self.reported}"]
-        if self.notes:
-            lines.append(f"  notes:    {self.notes}")
-        if reduced and self.reduced.get("note"):
-            lines.append(f"  reduced:  {self.reduced['note']}")
-        return "\n".join(lines)
-
-
-def _with(cfg: ModelConfig, **changes: Any) -> ModelConfig:
-    # via the JSON form: ModelConfig.replace cannot re-read a {"uniform": ...} bias spec
-    return ModelConfig.from_dict({**cfg.to_dict(), **changes})
-
-
-def _model_summary(m: ModelConfig) -> str:
-    if m.record.memory_cell:
-        s = f", {m.n_blocks} block(s) × {m.block_size} cell(s)"
-        opts = [f"g={m.cell_input}", f"h={m.cell_output}"]
-        if not m.output_gate:
-            opts.append("no output gate")
-        if "peepholes" in m.record.options and not m.peepholes:
-            opts.append("no peepholes")
-        if m.input_to_output:
-            opts.append("inputs → outputs")
-        s += " (" + ", ".join(opts) + ")"
-    elif m.record.local_feedback:
-        s = f", {m.n_static} static + {m.n_net_fb} net-feedback + {m.n_act_fb} activation-feedback units"
-    else:
-        s = f", {m.n_hidden} hidden units"
-    def spec(v):
-        if isinstance(v, tuple) and v and isinstance(v[0], str):        # ("uniform", lo, hi)
-            return f"{v[0]} [{v[1]:g}, {v[2]:g}]"
-        return [float(x) for x in v] if isinstance(v, tuple) else v
-    bias = ", ".join(f"{g} {spec(v)}" for g, v in m.bias)
-    init = ", ".join(f"{n} = {spec(v)}" for n, v in m.init)
-    absent = (", without " + ", ".join(_ABSENT_WORDS.get(a, a) for a in m.absent)) if m.absent else ""
-    return (s + f", init ±{m.init_range:g}" + (f", gate biases: {bias}" if bias else "")
-            + (f", start values: {init}" if init else "") + absent
-            + f"; {build(m).n_trainable():,} trainable weights")
-
-
-_ABSENT_WORDS = {"b_c": "cell-input bias", "b_ig": "input-gate bias", "b_og": "output-gate bias",
-                 "b_fg": "forget-gate bias", "b_out": "output-unit bias", "recurrent": "recurrent connections"}
-
-
-def _preset(name, title, paper, task, task_settings, model, train, reported, **kw) -> Preset:
-    t = get_task(task, **task_settings)
-    model = _with(model, n_in=t.n_in, n_out=t.n_out, output_activation=t.output_activation, loss=t.loss)
-    return Preset(name, title, paper, task, dict(task_settings), model, train, reported, **kw)
-
-
-def _mc(variant: str, **kw) -> ModelConfig:
-    return ModelConfig(variant=variant, n_in=1, n_out=1, **kw)     # sizes are replaced from the task
-
-
-H97 = "Hochreiter & Schmidhuber 1997"
-G02 = "Gers, Schraudolph & Schmidhuber 2002"
 # Paper setups are checked against the study notes in /work/shared/seeds (the notes render the
 # papers' hyperparameter tables). A preset named after an experiment follows the paper; where
 # our runs needed help, the helped recipe is a separate preset whose name ends in "_assisted"
@@ -187,12 +58,6 @@ _GROW_2A = 100
 _LAG_REDUCED = {"train": {"streak": 1000},
                 "note": "criterion reduced to 1,000 correct sequences in a row (paper: 10,000) — the noise-free task "
                         "has only two distinct sequences"}
-# 2002 (notes, "實驗設計" table; MSD/NMSD Fig. 3, GTS, PFG Figs. 11–12): 1 block × 1 cell, forget gate + peepholes, g = h = identity,
-# biases everywhere (17 weights), fg −2 / ig 0 / og +2, init ±0.1, lr 1e-5 with momentum.
-_NET_2002 = dict(n_blocks=1, block_size=1, cell_input="identity", cell_output="identity",
-                 gates_as_sources=False, init_range=0.1)
-_BIAS_2002 = {"forget": -2.0, "input": 0.0, "output": 2.0}
-_LR_2002 = ("the paper's lr 1e-5 needs millions of steps; 1e-3 keeps a run to minutes")
 
 _REBER_REPORTED = ("LSTM (RTRL) solved it in (nearly) all trials and faster than RTRL, ELM, RCC or Elman nets; "
                    "(blocks, cells) = (3, 2) or (4, 1), lr 0.1–0.5 (Table 1).")
@@ -337,74 +202,8 @@ _LIST += [
             TrainConfig(algorithm="rtrl", lr=0.1, budget=600_000),
             "Solved (mean error < 0.1, at most 3 of 2,560 wrong) after ~571,100 sequences (Table 9).",
             paper_sequences=571100),
-    _preset("spike_delay_msd", "Measuring spike delays (MSD)", f"{G02}, MSD", "spike_delay",
-            {"mode": "msd", "F": 10, "max_delay": 1},
-            _mc("lstm2002", bias=_BIAS_2002, **_NET_2002),
-            TrainConfig(algorithm="rtrl", lr=1e-3, momentum=0.9999, budget=20_000),
-            "Solved for I(n) ∈ {0, 1}; longer periods F are harder; peepholes not needed here.",
-            notes=f"{_LR_2002}; a stream of 10 spikes per sequence, restarted from the zero state."),
-    _preset("spike_delay_nmsd", "Measuring spike delays (NMSD)", f"{G02}, NMSD", "spike_delay",
-            {"mode": "nmsd", "F": 10, "max_delay": 1},
-            _mc("lstm2002", bias=_BIAS_2002, **_NET_2002),
-            TrainConfig(algorithm="rtrl", lr=1e-3, momentum=0.99, budget=50_000),
-            "Solved for I(n) ∈ {0, 1}; longer periods F are harder.", notes=_LR_2002),
-    _preset("spike_generation", "Generating timed spikes (GTS)", f"{G02}, GTS", "spike_generation",
-            {"F": 10},
-            _mc("lstm2002", bias=_BIAS_2002, **_NET_2002),
-            TrainConfig(algorithm="rtrl", lr=1e-3, momentum=0.999, budget=20_000),
-            "Only the peephole LSTM learns it; the output gate opens only at the spike.", notes=_LR_2002),
 ]
-for _F in (10, 25):
-    for _variant, _label in (("lstm2002", "peephole LSTM (2002)"), ("lstm2000", "LSTM 2000, no peepholes")):
-        _LIST.append(_preset(
-            f"periodic_cos_f{_F}" + ("" if _variant == "lstm2002" else "_lstm2000"),
-            f"Periodic cos, F = {_F}, {_label}", f"{G02}, PFG", "periodic", {"shape": "cos", "F": _F},
-            _mc(_variant, bias=_BIAS_2002, **_NET_2002),
-            TrainConfig(algorithm="rtrl", lr=1e-3, momentum=0.99, budget=20_000),
-            "The peephole LSTM learns cos for F = 10 and 25 (its cell state is a clock); LSTM 2000 managed "
-            "only F = 10, slowly. Cos, F = 25, tolerance 0.15: RMSE 0.086 ± 0.002 after (2,704 ± 49) × 10³ steps.",
-            notes=f"{_LR_2002}; each sequence (100 steps) restarts from the zero state."))
-# The 2002 stream protocol (notes, "實驗細節"): one continuous stream per trial that stops — the
-# net is reset — at the first step with abs error ≥ the tolerance, or after enough correct steps;
-# here a stream is a sequence of up to 1,000 steps (= the criterion: 1,000 correct steps in a
-# row), trained online (RTRL, batch 1) with reset_on_error. The budget counts streams.
-for _F in (10, 25):
-    _LIST.append(_preset(
-        f"periodic_cos_f{_F}_stream", f"Periodic cos, F = {_F}, peephole LSTM, stream protocol", f"{G02}, PFG",
-        "periodic", {"shape": "cos", "F": _F, "length": 1000},
-        _mc("lstm2002", bias=_BIAS_2002, **_NET_2002),
-        TrainConfig(algorithm="rtrl", lr=1e-3, momentum=0.99, budget=5_000, reset_on_error=True),
-        "The peephole LSTM learns cos for F = 10 and 25 (its cell state is a clock); LSTM 2000 managed "
-        "only F = 10, slowly.",
-        notes=f"{_LR_2002}; the paper's stream protocol: a stream stops (the net is reset) at its first step "
-              "with abs error ≥ 0.3; solved = one stream of 1,000 correct steps; budget and 'sequences' count "
-              "streams."))
-_MSD_REPORTED = ("Solved for I(n) ∈ {0, 1}; longer periods F are harder; peepholes not needed here (Fig. 3: "
-                 "success rates and training streams are given only in the figure).")
-# MSD and GTS with the stream protocol (notes, "實驗細節"): a training stream of n = 100 spikes
-# (MSD: "n = 100 spikes concatenated") stops at its first step with abs error ≥ 0.49; solved =
-# 1,000 spikes in a row (the paper's test streak) = 10 whole streams in a row. Momentum as the
-# paper's (MSD 0.9999, GTS 0.999); lr 1e-3 instead of 1e-5 as in every 2002 row.
-for _name, _title, _task, _settings, _mom, _reported, _variant in (
-        ("spike_delay_msd_stream", "Measuring spike delays (MSD), peephole LSTM, stream protocol", "spike_delay",
-         {"mode": "msd", "F": 10, "max_delay": 1, "n_spikes": 100}, 0.9999,
-         _MSD_REPORTED, "lstm2002"),
-        ("spike_delay_msd_stream_lstm2000", "Measuring spike delays (MSD), LSTM 2000, no peepholes, stream protocol",
-         "spike_delay",
-         {"mode": "msd", "F": 10, "max_delay": 1, "n_spikes": 100}, 0.9999,
-         _MSD_REPORTED, "lstm2000"),
-        ("spike_generation_stream", "Generating timed spikes (GTS), peephole LSTM, stream protocol",
-         "spike_generation", {"F": 10, "n_spikes": 100}, 0.999,
-         "Only the peephole LSTM learns it; the output gate opens only at the spike (Figs. 8–9: results given "
-         "only in the figures).", "lstm2002")):
-    _LIST.append(_preset(
-        _name, _title, f"{G02}, {'MSD' if _task == 'spike_delay' else 'GTS'}", _task, _settings,
-        _mc(_variant, bias=_BIAS_2002, **_NET_2002),
-        TrainConfig(algorithm="rtrl", lr=1e-3, momentum=_mom, budget=50_000, reset_on_error=True),
-        _reported,
-        notes=f"{_LR_2002}; the paper's stream protocol: a stream of 100 spikes stops (the net is reset) at its "
-              "first step with abs error ≥ 0.49; solved = 1,000 spikes in a row (10 whole streams); budget and "
-              "'sequences' count streams."))
+_LIST += LIST_2002
 _LIST += [
     _preset("latching", "Information latching, 5 classes", "Frasconi, Gori & Soda 1992, example 1", "latching",
             {"k": 5},
