@@ -186,10 +186,38 @@ def test_step_play_starts_the_timer_and_advances_one_step_per_tick():
     assert metric(at).startswith("4 / ")
 
 
+def timestep(at):
+    """The Timestep slider (its key changes at every Play/Pause switch: app.step.player.slider_key)."""
+    (slider,) = [s for s in at.slider if s.label == "Timestep"]
+    return slider
+
+
+def test_step_a_lagging_slider_value_never_pulls_playback_or_pause_back():
+    """While playing, the browser's slider value lags the page (late timer ticks: 15+ steps seen in
+    a browser); neither a tick nor the Pause click carrying such a value moves the cursor back."""
+    at = open_page("step")
+    at.segmented_control(key="step.play").set_value("play").run()
+    at.run()
+    assert metric(at).startswith("3 / ") and timestep(at).disabled       # playing: the slider only shows
+    stale = timestep(at).key        # (AppTest refuses to set a disabled slider; the browser sends it anyway)
+    at.session_state[stale] = 1
+    at.run()                                                              # a tick carrying step 1
+    assert metric(at).startswith("4 / ")
+    at.session_state[stale] = 2                                           # Pause carrying step 2
+    at.segmented_control(key="step.play").set_value("pause").run()
+    assert metric(at).startswith("4 / ")                                  # stops where the page was
+    assert timestep(at).key != stale and not timestep(at).disabled
+    at.run()                                                              # a tick still in flight
+    assert metric(at).startswith("4 / ")
+    timestep(at).set_value(2).run()                                       # the user drags back
+    assert metric(at).startswith("2 / ")
+    assert fig(at, "step-input")["layout"]["shapes"][0]["x0"] == 2
+
+
 def test_step_play_stops_at_the_end_and_plays_again_from_the_start():
     at = open_page("step")
     T = int(metric(at).split("/")[1])
-    at.slider(key="step.t").set_value(T - 1).run()
+    timestep(at).set_value(T - 1).run()
     at.segmented_control(key="step.play").set_value("play").run()
     assert metric(at) == f"{T} / {T}"
     at.run()

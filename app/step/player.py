@@ -3,8 +3,10 @@
 The player is a fragment that, while playing, moves the cursor on a timer and redraws the
 diagram, the equations and the four charts below them. Playback follows the clock, not the
 number of timer ticks: each tick moves at least one step, and as many as ``speed`` steps per
-second since Play say are due, so late ticks (a busy server) catch up instead of slowing down. The charts are live
-charts (``app.ui.live``): a tick sends only the moved cursor, and the user's zoom stays.
+second since Play say are due, so late ticks (a busy server) catch up instead of slowing down.
+The page owns the cursor; the Timestep slider is only read when paused (``slider_key`` says
+why). The charts are live charts (``app.ui.live``): a tick sends only the moved cursor, and the
+user's zoom stays.
 """
 from __future__ import annotations
 
@@ -19,8 +21,8 @@ from app.step.settings import DEFAULTS, PAGE, SCHEMA
 from app.ui import controls, figures, state
 
 PLAY_KEY = state.wkey(PAGE, "play")
+T_KEY = state.wkey(PAGE, "t")          # the cursor (a setting, not a widget: see slider_key)
 PLAY_LABELS = {"play": ":material/play_arrow: Play", "pause": ":material/pause: Pause"}
-SHOWN_MEMORY = 8      # recent cursor values the page sent (a stale timer tick carries one of them)
 
 
 def is_playing() -> bool:
@@ -29,37 +31,50 @@ def is_playing() -> bool:
     return st.session_state.get(PLAY_KEY) == "play"
 
 
+def slider_key() -> str:
+    """The Timestep slider's widget key. It changes at every Play/Pause switch (the *epoch*).
+
+    Why: while playing, every timer tick carries the browser's slider value, and that value lags
+    the step the server last sent — by a tick or two, and by 15 steps or more when ticks come late
+    (measured: a tick carried step 2 when the page had drawn step 17). A lagging value cannot be
+    told apart from the user dragging the slider, and taking it back made playback and Pause jump
+    backwards (Pause once landed on step 2 after 60 steps). So while playing the slider only shows
+    the step (disabled) and its value is never read; after Pause a new key starts a new epoch, and
+    any value sent for an older key — a tick still in flight — is simply not this slider's."""
+    return state.wkey(PAGE, f"t@{state.page_state(PAGE).get('epoch', 0)}")
+
+
 def _set_cursor(t: int) -> None:
-    st.session_state[state.wkey(PAGE, "t")] = state.page_state(PAGE)["t"] = t
+    st.session_state[T_KEY] = st.session_state[slider_key()] = state.page_state(PAGE)["t"] = t
     state.page_state(PAGE).pop("clock", None)     # playback carries on from the new step
 
 
 def on_play_change(T: int) -> None:
-    """Play pressed at the end of the sequence: play again from the start. Pause: stop on the step
-    the browser was showing when it was clicked (the slider's value it sent), not on a step a
-    timer tick computed after it."""
-    t_key = state.wkey(PAGE, "t")
-    if is_playing() and st.session_state.get(t_key, 1) >= T:
-        _set_cursor(1)
-    elif not is_playing():
-        _set_cursor(int(st.session_state.get(t_key, 1)))
+    """Play or Pause pressed: a new slider epoch (see ``slider_key``); Pause stops on the step the
+    page last drew. Play pressed at the end of the sequence plays again from the start."""
+    ps = state.page_state(PAGE)
+    ps["epoch"] = ps.get("epoch", 0) + 1
+    t = int(ps.get("t", st.session_state.get(T_KEY, 1)))
+    _set_cursor(1 if is_playing() and t >= T else t)
 
 
 def move(delta: int | None, T: int) -> None:
     """Back / Forward (delta) or Reset (None) callback: moves the cursor (playing or not)."""
-    t = state.page_state(PAGE).get("t", st.session_state[state.wkey(PAGE, "t")])
+    t = state.page_state(PAGE).get("t", st.session_state[T_KEY])
     _set_cursor(1 if delta is None else min(max(t + delta, 1), T))
 
 
-def cursor(widget: int, T: int) -> int:
-    """This run's cursor. The page keeps its own (``page_state["t"]``); the slider's value counts
-    only when the user moved it. While playing, a timer tick can carry a slider value the browser
-    showed a tick or two ago (its request left before the newer step arrived): taking that back
-    would make playback stutter backwards, so values the page itself showed recently are not
-    mistaken for a move."""
+def cursor(T: int) -> int:
+    """This run's cursor. The page keeps its own (``page_state["t"]``, mirrored in the ``t``
+    setting); a different ``t`` setting was written from outside (a shared link, a reset) and
+    wins; otherwise the slider's value counts only when paused and only as sent for this epoch's
+    slider (``slider_key``): then it is the user's choice."""
     ps = state.page_state(PAGE)
-    t = ps.get("t")
-    if t is None or (widget != t and widget not in ps.get("shown", ())):
+    t, setting, widget = ps.get("t"), st.session_state.get(T_KEY, 1), st.session_state.get(slider_key())
+    if t is None or setting != t:          # the setting was written elsewhere (a link, a reset, a clamp)
+        t = setting
+        ps.pop("clock", None)
+    elif not is_playing() and widget is not None and widget != t:
         t = widget
         ps.pop("clock", None)
     return min(max(int(t), 1), T)
@@ -82,26 +97,25 @@ def advance(t: int, T: int, speed: float, now: float, clock: tuple | None) -> tu
 
 def player(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, speed: float) -> None:
     """Everything that depends on the cursor; run as a fragment (the cursor follows the clock)."""
-    t_key, ps = state.wkey(PAGE, "t"), state.page_state(PAGE)
+    ps = state.page_state(PAGE)
     T = data["xs"].shape[0]
-    t = cursor(st.session_state[t_key], T)
+    t = cursor(T)
     if is_playing() and t < T:
         t, ps["clock"] = advance(t, T, speed, time.monotonic(), ps.get("clock"))
     else:
         ps.pop("clock", None)
-    st.session_state[t_key] = ps["t"] = t
-    ps["shown"] = (ps.get("shown", ()) + (t,))[-SHOWN_MEMORY:]
+    st.session_state[T_KEY] = st.session_state[slider_key()] = ps["t"] = t
     # The timer runs only while playing and not at the end; when that changes, a full rerun
     # re-arms or stops it (the user's Play/Pause switch itself is never rewritten).
-    if ps.get("armed") != (is_playing() and st.session_state[t_key] < T):
+    if ps.get("armed") != (is_playing() and t < T):
         st.rerun()
     b1, b2, b3, b4, b5 = st.columns([1, 1.2, 1, 3, 1.3], vertical_alignment="bottom")
     b1.button("Back", key=state.wkey(PAGE, "back"), on_click=move, args=(-1, T), icon=":material/skip_previous:")
     b2.button("Forward", key=state.wkey(PAGE, "fwd"), on_click=move, args=(1, T), icon=":material/skip_next:")
     b3.button("Reset", key=state.wkey(PAGE, "reset"), on_click=move, args=(None, T), icon=":material/replay:")
     if T > 1:
-        b4.slider("Timestep", 1, T, key=t_key, persist_state=controls.PERSIST)
-    t = st.session_state[t_key]
+        b4.slider("Timestep", 1, T, key=slider_key(), disabled=is_playing(),
+                  help="Pause to choose a step here; Back and Forward also work while playing.")
     b5.metric("Step", f"{t} / {T}")
     if is_playing() and t >= T:
         st.caption("End of the sequence: press Reset or Back to play again from there.")

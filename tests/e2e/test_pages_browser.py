@@ -9,6 +9,7 @@ are reported, not asserted, because they depend on the machine and its load (rec
 from __future__ import annotations
 
 import json
+import re
 from urllib.parse import quote
 
 import os
@@ -88,6 +89,23 @@ def test_home_shows_the_live_headline_and_the_lesson_links(streamlit_server, pag
     screenshot(page, "home-headline")
 
 
+# The Step page's metric and its input chart's cursor line show the same step (the live chart
+# draws after the script has finished, so it can be a moment behind the metric).
+CURSOR_AGREES = """() => { const d = document.querySelector('.st-key-step-panel0 .gatelab-live');
+  const m = document.querySelector("[data-testid='stMetricValue']");
+  return !!(d && d._fullLayout && m) && d._fullLayout.shapes[0].x0 === parseInt(m.innerText); }"""
+
+
+def settle_paused(page) -> int:
+    """After a click on Pause: wait until the page drawn by that click is complete and return its
+    step. The Timestep slider is disabled while playing and enabled by the Pause run itself, so an
+    enabled slider means that run has drawn (a plain "idle" can be seen between two timer ticks)."""
+    expect(thumb(page, "Timestep")).to_be_enabled(timeout=20_000)
+    wait_for_app(page)
+    page.wait_for_function(CURSOR_AGREES, timeout=20_000)
+    return int(page.locator("[data-testid='stMetricValue']").first.inner_text().split("/")[0])
+
+
 def test_step_page_plays_steps_and_redraws_on_a_slider(streamlit_server, page):
     page.set_viewport_size(TALL)
     open_page(page, f"{streamlit_server}/step")
@@ -103,15 +121,13 @@ def test_step_page_plays_steps_and_redraws_on_a_slider(streamlit_server, page):
     expect(counter).not_to_have_text(first, timeout=15_000)          # … and keeps ticking
     assert int(counter.inner_text().split("/")[0]) > int(first.split("/")[0])
     pause.click()
-    expect(pause).to_have_attribute("aria-checked", "true")
-    wait_for_app(page)
-    paused = counter.inner_text()
+    paused = settle_paused(page)
     # paused = no timer any more: one Forward moves the cursor by exactly one step (a timer still
     # ticking would have moved it further by the time the page is idle again)
     page.get_by_role("button", name="Forward").click()
-    expect(counter).not_to_have_text(paused, timeout=20_000)
+    expect(counter).to_have_text(re.compile(rf"^{paused + 1} / "), timeout=20_000)
     wait_for_app(page)
-    assert int(counter.inner_text().split("/")[0]) == int(paused.split("/")[0]) + 1
+    assert int(counter.inner_text().split("/")[0]) == paused + 1
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
     screenshot(page, "step")
 
@@ -150,12 +166,12 @@ def test_step_playback_keeps_up_with_its_speed(streamlit_server, page):
     print(f"\nStep playback at 10 steps/s: {rate:.1f} steps/s over {t1 - t0:.1f} s "
           f"(load {entry['machine']['load_avg_1min']})")
     assert s1 > s0, "playback did not advance"
-    # the charts follow the cursor while playing: the input chart's cursor line is at the shown step
-    wait_for_app(page)
-    shown = step()
-    cursor = page.evaluate("() => { const d = document.querySelector('.st-key-step-panel0 .gatelab-live');"
-                           " return d && d._fullLayout.shapes[0].x0; }")
-    assert cursor == shown
+    # Paused: the step never went back (before the fix a lagging slider value sent with the click
+    # could land Pause on step 2 after 60 steps), and the input chart's cursor line is at it.
+    paused = settle_paused(page)
+    assert paused >= s1, f"Pause went back from step {s1} to {paused}"
+    page.get_by_role("button", name="Forward").click()
+    expect(counter).to_have_text(re.compile(rf"^{paused + 1} / "), timeout=20_000)
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
 
 
