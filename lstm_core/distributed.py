@@ -16,7 +16,9 @@ bit-identical whatever the chunking or the number of workers (tests/test_distrib
 - Resumable: every finished unit is appended at once to the JSON-lines ``state`` file, keyed by
   a hash of its full spec; a re-run skips the units it finds there (and says how many). A worker
   that dies mid-unit has its unit retried by Dask.
-- Ctrl-C stops cleanly: ``RunReport.interrupted`` is set and the finished units are kept.
+- Ctrl-C stops cleanly: ``RunReport.interrupted`` is set and the finished units are kept. The
+  commands run under ``as_command``, so ``kill`` (SIGTERM) and a Ctrl-C sent to a run started in
+  the background do the same.
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ import hashlib
 import importlib
 import json
 import os
+import signal
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
@@ -33,6 +36,20 @@ KINDS = {"experiment": "lstm_core.experiments:run_unit", "sweep": "lstm_core.swe
 CONNECT_TIMEOUT = 10        # seconds to reach a --scheduler before giving up with a message
 RETRIES = 3                 # a unit whose worker died is run again this many times
 DIE_ONCE_ENV = "GATELAB_TEST_DIE_ONCE"   # tests: a worker exits mid-unit once (marker file path)
+
+
+def as_command(main: Callable[[], int]) -> int:
+    """Run a command's ``main`` as this process: Ctrl-C (SIGINT) and ``kill`` (SIGTERM) both stop it
+    the way Ctrl-C does in a terminal (finished units kept, a partial summary, exit code 130).
+
+    Why: a command started in the background by a non-interactive shell (``cmd &`` in a script,
+    CI) inherits SIGINT *ignored*, so ``kill -INT`` did nothing; and a plain ``kill`` ended it with
+    no summary and left its Dask worker processes behind."""
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, stop)
+    return main()
 
 
 @dataclass(frozen=True)

@@ -367,4 +367,5 @@ def cluster_workers(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from .distributed import as_command   # noqa: PLC0415
+    sys.exit(as_command(main))

@@ -365,5 +365,6 @@ def final_params(sweep: Sweep) -> dict[str, np.ndarray]:
 if __name__ == "__main__":          # python -m lstm_core.sweep …: the command line (lstm_core/sweep_cli.py)
     import sys
 
+    from .distributed import as_command
     from .sweep_cli import main
-    sys.exit(main())
+    sys.exit(as_command(main))

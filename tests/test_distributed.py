@@ -76,27 +76,34 @@ def test_state_file_reuses_finished_units_and_rejects_foreign_files(serial, tmp_
         distributed.run_units(units, state=str(bad), progress=False)
 
 
-@pytest.mark.slow
-def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(tmp_path):
-    out = tmp_path / "results.json"
+def interrupt_mid_run(out: Path, sig: signal.Signals) -> tuple[list[str], str]:
+    """Start the reproduction command the way a background job is started — SIGINT *ignored*, as a
+    non-interactive shell's ``cmd &`` (or CI) hands it down — and send ``sig`` once two units are
+    done. Returns the command and its stderr, after checking it stopped cleanly."""
     # 12 one-network units that each train their whole budget (the RNN never solves p = 10): the
-    # run is still busy with the other ten when Ctrl-C arrives after two, however loaded the machine
+    # run is still busy with the other ten when the signal arrives after two, however loaded the machine
     cmd = [sys.executable, "-m", "lstm_core.experiments", "long_lag_rnn", "--trials", "12", "--set", "p=10",
            "--reduced", "--budget", "2000", "--workers", "1", "--chunk", "1", "--json", str(out), "--no-progress"]
     state = Path(str(out) + ".units.jsonl")
-    # SIGINT back to its default in the child: a test run started in the background (CI, nohup)
-    # inherits SIGINT *ignored*, and Python then never turns Ctrl-C into KeyboardInterrupt
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     deadline = time.monotonic() + 300
     while not (state.exists() and state.read_text().count("\n") >= 2):   # wait on state: two units done
         assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
         time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     stdout, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 130, (proc.returncode, stderr)
     assert "Traceback" not in stderr and "Interrupted (Ctrl-C)" in stderr
+    assert "units finished — not summarised" in stdout
     assert not out.exists()                                    # no half table
+    return cmd, stderr
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(tmp_path):
+    out = tmp_path / "results.json"
+    cmd, _ = interrupt_mid_run(out, signal.SIGINT)
     again = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0, again.stderr
     assert "Reusing" in again.stderr
@@ -105,6 +112,15 @@ def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(tmp_path):
         experiments.units_for("long_lag_rnn", 12, {"p": 10}, True, 2000)[0].spec)])
     assert (resumed["solved"], resumed["median"], resumed["notes"]) == (in_one_go.solved, in_one_go.median,
                                                                         in_one_go.notes)
+
+
+@pytest.mark.slow
+def test_kill_stops_a_background_run_like_ctrl_c(tmp_path):
+    """``kill PID`` (SIGTERM) on a long run in the background: the same clean stop, finished units
+    kept (before, it died with no summary and, on a cluster, left its workers behind)."""
+    out = tmp_path / "results.json"
+    interrupt_mid_run(out, signal.SIGTERM)
+    assert Path(str(out) + ".units.jsonl").read_text().count("\n") >= 2
 
 
 @pytest.fixture(scope="module")
