@@ -40,11 +40,12 @@ DIE_ONCE_ENV = "GATELAB_TEST_DIE_ONCE"   # tests: a worker exits mid-unit once (
 
 def as_command(main: Callable[[], int]) -> int:
     """Run a command's ``main`` as this process: Ctrl-C (SIGINT) and ``kill`` (SIGTERM) both stop it
-    the way Ctrl-C does in a terminal (finished units kept, a partial summary, exit code 130).
+    the way Ctrl-C does in a terminal (finished units kept, exit code 130; in-process runs also
+    summarise the interrupted unit).
 
     Why: a command started in the background by a non-interactive shell (``cmd &`` in a script,
     CI) inherits SIGINT *ignored*, so ``kill -INT`` did nothing; and a plain ``kill`` ended it with
-    no summary and left its Dask worker processes behind."""
+    no summary and without closing its Dask cluster."""
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
     signal.signal(signal.SIGINT, signal.default_int_handler)
