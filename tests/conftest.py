@@ -56,12 +56,23 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
             + ", ".join(touched), red=True)
 
 
+# Marker -> why it is left out of a plain run. Each is deselected (counted as such in the
+# summary, never skipped) unless asked for with -m, or, for the browser benchmark, unless the
+# run refreshes the committed docs (`make screenshots`, GATELAB_REFRESH_DOCS=1).
+ON_REQUEST = {
+    "torch_live": "needs live PyTorch: make test-torch installs it",
+    "browser_benchmark": "a timing measurement, not a check: make screenshots records it in docs/measurements.json",
+}
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Live-PyTorch checks run only when asked for (``-m torch_live``, as ``make test-torch``
-    does); otherwise they are deselected — counted as such in the summary, never skipped."""
-    if "torch_live" in (config.getoption("markexpr") or ""):
-        return
-    live = [i for i in items if i.get_closest_marker("torch_live")]
-    if live:
-        config.hook.pytest_deselected(items=live)
-        items[:] = [i for i in items if not i.get_closest_marker("torch_live")]
+    """Live-PyTorch checks (``-m torch_live``, as ``make test-torch`` does) and the browser
+    benchmark (``-m browser_benchmark`` or ``make screenshots``) run only when asked for."""
+    asked = config.getoption("markexpr") or ""
+    for marker in ON_REQUEST:
+        if marker in asked or (marker == "browser_benchmark" and os.environ.get("GATELAB_REFRESH_DOCS") == "1"):
+            continue
+        left_out = [i for i in items if i.get_closest_marker(marker)]
+        if left_out:
+            config.hook.pytest_deselected(items=left_out)
+            items[:] = [i for i in items if not i.get_closest_marker(marker)]

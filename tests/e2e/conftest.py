@@ -7,6 +7,7 @@ Debian (``apt-get install chromium``; ``make test`` does it) and is launched thr
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -180,11 +181,19 @@ def settle(page, timeout_ms: int = 30_000) -> None:
 
 
 def record_measurement(key: str, value) -> None:
-    """Merge one measurement into MEASUREMENTS (read-modify-write: other tests keep their keys)."""
-    data = json.loads(MEASUREMENTS.read_text()) if MEASUREMENTS.exists() else {}
-    data[key] = value
+    """Merge one measurement into MEASUREMENTS (read-modify-write: other tests keep their keys).
+
+    `make test` runs the suite on two xdist workers, so two tests may merge at once: the
+    read-modify-write holds an exclusive lock on a side file, and the new JSON replaces the old
+    in one rename (a reader never sees half a file)."""
     MEASUREMENTS.parent.mkdir(parents=True, exist_ok=True)
-    MEASUREMENTS.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+    with open(MEASUREMENTS.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        data = json.loads(MEASUREMENTS.read_text()) if MEASUREMENTS.exists() else {}
+        data[key] = value
+        tmp = MEASUREMENTS.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+        os.replace(tmp, MEASUREMENTS)
 
 
 def screenshot(page, name: str, full_page: bool = True) -> Path:
