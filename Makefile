@@ -33,6 +33,11 @@ TORCH_VERSION := 2.13.0
 
 PYTEST_ARGS ?=
 STREAMLIT_ARGS ?=
+# `make test` runs the suite on this many pytest-xdist workers (each browser test's worker starts
+# its own Streamlit server and Chromium). 2 matches the 2-core CI machine; TEST_WORKERS=0 runs it in
+# one process. --dist load hands tests out from the front of the list as workers free up, so the
+# browser tests (first in the list, the heaviest) run on both workers instead of queueing on one.
+TEST_WORKERS ?= 2
 
 export DEBIAN_FRONTEND := noninteractive
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
@@ -121,7 +126,7 @@ run: install
 	$(VPY) -m streamlit run app/main.py $(STREAMLIT_ARGS)
 
 test: install-dev chromium nginx
-	$(VPY) -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
+	$(VPY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist load $(PYTEST_ARGS)
 
 test-torch: install-torch
 	$(VPY) -m pytest -q -p no:cacheprovider -m torch_live tests/test_torch_live.py tests/test_model_files.py $(PYTEST_ARGS)
