@@ -48,7 +48,18 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
+def _left_out(config: pytest.Config) -> list[str]:
+    """The ON_REQUEST markers this run leaves out (the same rule as pytest_collection_modifyitems)."""
+    asked = config.getoption("markexpr") or ""
+    return [m for m in ON_REQUEST if m not in asked
+            and not (m == "browser_benchmark" and os.environ.get("GATELAB_REFRESH_DOCS") == "1")]
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    # Under xdist the workers collect and deselect, and the controller's summary line does not
+    # count their deselections: say here what was left out, so nothing is left out silently.
+    for marker in _left_out(config):
+        terminalreporter.write_line(f"not run (deselected): tests marked {marker} -- {ON_REQUEST[marker]}")
     touched = getattr(config, "_tracked_touched", None)
     if touched:
         terminalreporter.write_line(
@@ -68,10 +79,7 @@ ON_REQUEST = {
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Live-PyTorch checks (``-m torch_live``, as ``make test-torch`` does) and the browser
     benchmark (``-m browser_benchmark`` or ``make screenshots``) run only when asked for."""
-    asked = config.getoption("markexpr") or ""
-    for marker in ON_REQUEST:
-        if marker in asked or (marker == "browser_benchmark" and os.environ.get("GATELAB_REFRESH_DOCS") == "1"):
-            continue
+    for marker in _left_out(config):
         left_out = [i for i in items if i.get_closest_marker(marker)]
         if left_out:
             config.hook.pytest_deselected(items=left_out)
