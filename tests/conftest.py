@@ -48,32 +48,31 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
+# Marker -> (why a plain run leaves it out, an environment variable set to "1" that also asks for
+# it). Each is deselected, never skipped, unless asked for with -m or by that variable; the terminal
+# summary names what was left out (under xdist the summary line does not count deselections).
+ON_REQUEST = {
+    "torch_live": ("needs live PyTorch: make test-torch installs it", None),
+    "browser_benchmark": ("a timing measurement, not a check: make screenshots records it in docs/measurements.json",
+                          "GATELAB_REFRESH_DOCS"),
+}
+
+
 def _left_out(config: pytest.Config) -> list[str]:
-    """The ON_REQUEST markers this run leaves out (the same rule as pytest_collection_modifyitems)."""
+    """The ON_REQUEST markers this run leaves out."""
     asked = config.getoption("markexpr") or ""
-    return [m for m in ON_REQUEST if m not in asked
-            and not (m == "browser_benchmark" and os.environ.get("GATELAB_REFRESH_DOCS") == "1")]
+    return [m for m, (_, env) in ON_REQUEST.items()
+            if m not in asked and not (env and os.environ.get(env) == "1")]
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
-    # Under xdist the workers collect and deselect, and the controller's summary line does not
-    # count their deselections: say here what was left out, so nothing is left out silently.
     for marker in _left_out(config):
-        terminalreporter.write_line(f"not run (deselected): tests marked {marker} -- {ON_REQUEST[marker]}")
+        terminalreporter.write_line(f"not run (deselected): tests marked {marker} -- {ON_REQUEST[marker][0]}")
     touched = getattr(config, "_tracked_touched", None)
     if touched:
         terminalreporter.write_line(
             "FAILED: the test run modified tracked files (tests must write to an ignored folder): "
             + ", ".join(touched), red=True)
-
-
-# Marker -> why it is left out of a plain run. Each is deselected (counted as such in the
-# summary, never skipped) unless asked for with -m, or, for the browser benchmark, unless the
-# run refreshes the committed docs (`make screenshots`, GATELAB_REFRESH_DOCS=1).
-ON_REQUEST = {
-    "torch_live": "needs live PyTorch: make test-torch installs it",
-    "browser_benchmark": "a timing measurement, not a check: make screenshots records it in docs/measurements.json",
-}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
