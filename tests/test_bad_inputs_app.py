@@ -178,7 +178,9 @@ def train_until_stopped(at: AppTest, runs: int = 300) -> AppTest:
 
 @pytest.mark.parametrize("case,settings,words", [
     ("train-lr-1e6-saturates", dict(variant="rnn", algorithm="bptt", task="embedded_reber", lr=1e6), "stuck"),
-    ("train-lr-1e6-lstm1997-adding", dict(variant="lstm1997", algorithm="rtrl", task="adding", lr=1e6), "stuck"),
+    # (a 6,000-sequence budget: the stuck check's patience is budget / 20, at least 300 sequences)
+    ("train-lr-1e6-lstm1997-adding", dict(variant="lstm1997", algorithm="rtrl", task="adding", lr=1e6, budget=6000),
+     "stuck"),
     ("train-lr-1e6-overflows", dict(variant="rnn", algorithm="bptt", task="periodic", lr=1e6), "diverged"),
 ], ids=lambda v: v if isinstance(v, str) else "")
 def test_extreme_learning_rate_stops_cleanly_and_says_where(case, settings, words):

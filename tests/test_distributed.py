@@ -76,14 +76,18 @@ def test_state_file_reuses_finished_units_and_rejects_foreign_files(serial, tmp_
         distributed.run_units(units, state=str(bad), progress=False)
 
 
+INTERRUPT_BUDGET = 800   # sequences per network of the interrupted run
+
+
 def interrupt_mid_run(out: Path, sig: signal.Signals) -> list[str]:
     """Start the reproduction command the way a background job is started — SIGINT *ignored*, as a
     non-interactive shell's ``cmd &`` (or CI) hands it down — and send ``sig`` once two units are
     done. Returns the command, after checking it stopped cleanly."""
     # 12 one-network units that each train their whole budget (the RNN never solves p = 10): the
-    # run is still busy with the other ten when the signal arrives after two, however loaded the machine
+    # run is still busy with the other ten (~0.3 s of CPU each at 800 sequences) when the signal
+    # arrives after two, however loaded the machine (the waiting loop below polls every 50 ms)
     cmd = [sys.executable, "-m", "lstm_core.experiments", "long_lag_rnn", "--trials", "12", "--set", "p=10",
-           "--reduced", "--budget", "2000", "--workers", "1", "--chunk", "1", "--json", str(out), "--no-progress"]
+           "--reduced", "--budget", str(INTERRUPT_BUDGET), "--workers", "1", "--chunk", "1", "--json", str(out), "--no-progress"]
     state = Path(str(out) + ".units.jsonl")
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
@@ -108,8 +112,8 @@ def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(tmp_path):
     assert again.returncode == 0, again.stderr
     assert "Reusing" in again.stderr
     resumed = json.loads(out.read_text())[0]
-    in_one_go = experiments.summarise("long_lag_rnn", 12, {"p": 10}, True, 2000, 0, [experiments.run_unit(
-        experiments.units_for("long_lag_rnn", 12, {"p": 10}, True, 2000)[0].spec)])
+    in_one_go = experiments.summarise("long_lag_rnn", 12, {"p": 10}, True, INTERRUPT_BUDGET, 0, [experiments.run_unit(
+        experiments.units_for("long_lag_rnn", 12, {"p": 10}, True, INTERRUPT_BUDGET)[0].spec)])
     assert (resumed["solved"], resumed["median"], resumed["notes"]) == (in_one_go.solved, in_one_go.median,
                                                                         in_one_go.notes)
 

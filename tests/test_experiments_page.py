@@ -200,11 +200,11 @@ def test_every_preset_opens_on_the_page_with_its_comparison():
 
 def test_choosing_an_experiment_with_long_sequences_lowers_the_budget_and_says_so():
     at = open_exp()
-    assert at.number_input(key="experiments.budget").value == 5000
-    at.selectbox(key="experiments.experiment").set_value("very_long_lag").run()
+    assert at.number_input(key="experiments.budget").value == 3500
+    at.selectbox(key="experiments.experiment").set_value("periodic_cos_f10_stream").run()
     assert not at.error
     cap = at.number_input(key="experiments.budget").value
-    assert cap < 5000 and any("Budget lowered from 5,000 to" in i.value for i in at.info)
+    assert cap < 3500 and any("Budget lowered from 3,500 to" in i.value for i in at.info)
     # a budget typed over the cap afterwards is refused with a message, not silently lowered
     at.number_input(key="experiments.budget").set_value(cap + 500).run()
     assert at.number_input(key="experiments.budget").value == cap + 500

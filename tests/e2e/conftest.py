@@ -21,6 +21,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ARTIFACT_DIR = REPO_ROOT / "tests" / "e2e" / "artifacts"
@@ -30,6 +31,12 @@ REFRESH_DOCS = os.environ.get("GATELAB_REFRESH_DOCS") == "1"
 OUTPUT_DIR = REPO_ROOT / "docs" if REFRESH_DOCS else ARTIFACT_DIR / "docs"
 SCREENSHOT_DIR = OUTPUT_DIR / "screenshots"
 MEASUREMENTS = OUTPUT_DIR / "measurements.json"
+
+# Playwright's `expect` timeout is one global setting (set here once, not per file: the last file
+# imported would win). 30 s, not the 5 s default: on a loaded machine a page (Theory's KaTeX above
+# all) can draw for seconds after the first thing a test sees. Tests wait on state, so a long
+# ceiling costs nothing when the page is fast.
+expect.set_options(timeout=30_000)
 
 SERVER_START_TIMEOUT_S = 60.0
 APP_READY_TIMEOUT_MS = 30_000

@@ -24,7 +24,6 @@ from app.ui import urlstate
 from .conftest import CHART, record_measurement, screenshot, settle, wait_for_app
 
 pytestmark = pytest.mark.e2e
-expect.set_options(timeout=30_000)
 
 SMALL = {"two_sequence.T": 20, "x_values": "0, -1, -2", "x_step": -2.0, "y_values": "0, -2, -4", "y_step": -2.0,
          "n_seeds": 4, "budget": 400, "streak": 20, "goal": "none"}
@@ -162,9 +161,9 @@ def test_choosing_a_long_experiment_lowers_the_budget_with_a_note(streamlit_serv
     expect(page.get_by_role("heading", name="Paper experiments").first).to_be_visible()
     picker = page.locator("[data-testid='stMain'] [data-testid='stSelectbox']").first
     picker.click()
-    page.keyboard.type("Very long time lags")
-    page.get_by_role("option", name="Very long time lags (2c)", exact=False).first.click()
-    expect(page.get_by_text("Budget lowered from 5,000 to")).to_be_visible()
+    page.keyboard.type("F = 10, peephole LSTM, stream")
+    page.get_by_role("option", name="Periodic cos, F = 10, peephole LSTM, stream protocol", exact=False).first.click()
+    expect(page.get_by_text("Budget lowered from 3,500 to 500")).to_be_visible()
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
     expect(page.get_by_text("Cannot use these run settings")).to_have_count(0)
     settle(page)

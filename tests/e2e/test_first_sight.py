@@ -21,7 +21,6 @@ from app.ui import urlstate
 from . import test_train_browser as train
 from .conftest import ARTIFACT_DIR, PLOT, settle, wait_for_app
 
-expect.set_options(timeout=30_000)
 pytestmark = pytest.mark.e2e
 
 OUT = ARTIFACT_DIR / "first-sight"
@@ -41,16 +40,17 @@ def open_page(page, url: str) -> None:
 
 
 def shoot(page, url: str, name: str, ready=None) -> None:
-    """Screenshots of ``url`` at both sizes; ``ready(page)`` waits for what must be drawn."""
+    """Screenshots of ``url`` at both sizes; ``ready(page)`` waits for what must be drawn.
+
+    The page is loaded once (a load is the dearest thing a browser test does, ~4 s of Chromium CPU):
+    the second size is the same page resized with *Large fonts* switched on (a rerun, as a teacher
+    does it), then switched off again for whatever the test checks next."""
     OUT.mkdir(parents=True, exist_ok=True)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    open_page(page, url)
     for size, (w, h, large) in SIZES.items():
         page.set_viewport_size({"width": w, "height": h})
-        open_page(page, url)
-        toggle = large_toggle(page)
-        if toggle.is_checked() != large:
-            page.get_by_text("Large fonts (projector)").click()
-            expect(toggle).to_be_checked(checked=large)
-            wait_for_app(page)
+        set_large_fonts(page, large)
         if ready is not None:
             ready(page)
         settle(page)
@@ -64,13 +64,24 @@ def shoot(page, url: str, name: str, ready=None) -> None:
         page.screenshot(path=str(OUT / f"{name}-{size}-full.png"))
     # Back to normal fonts for whatever the test checks next (the toggle is shared by every page).
     page.set_viewport_size({"width": 1366, "height": 768})
-    open_page(page, url)
-    if large_toggle(page).is_checked():
-        page.get_by_text("Large fonts (projector)").click()
-        wait_for_app(page)
+    set_large_fonts(page, False)
     if ready is not None:
         ready(page)
     settle(page)
+
+
+def set_large_fonts(page, on: bool) -> None:
+    """Switch *Large fonts* on or off and wait for the rerun it starts to have finished: every
+    page writes the switch into its link (``?large=1``) when its script runs."""
+    toggle = large_toggle(page)
+    if toggle.is_checked() != on:
+        page.get_by_text("Large fonts (projector)").click()
+        expect(toggle).to_be_checked(checked=on)
+    page.wait_for_function(LARGE_IN_LINK, arg=on)
+    wait_for_app(page)
+
+
+LARGE_IN_LINK = "(on) => new URLSearchParams(window.location.search).has('large') === on"
 
 
 def charts_drawn(n: int):

@@ -16,7 +16,6 @@ from app.lessons.content import LESSONS
 from .conftest import CHART, record_measurement, screenshot, wait_for_app
 
 pytestmark = pytest.mark.e2e
-expect.set_options(timeout=20_000)   # a loaded machine: wait longer than the 5 s default
 
 LAPTOP = {"width": 1366, "height": 768}
 
@@ -75,25 +74,36 @@ def test_walk_the_vanishing_lesson_end_to_end(streamlit_server, page):
 
 
 def test_every_lesson_step_revealed_from_a_link(streamlit_server, page):
-    """Each question of each lesson, revealed (progress given in the link), drawn without an error;
-    one screenshot per step to look at."""
+    """Each question of each lesson, revealed (every lesson's progress given in one link), drawn
+    without an error; one screenshot per step to look at. The link is opened once and the walk goes
+    on with the page's own buttons (Next question, Next lesson), as a student who comes back does."""
     from app.lessons import progress
     from app.lessons.view import DEFAULTS
     from app.ui import urlstate
 
     page.set_viewport_size(LAPTOP)
-    for key, L in LESSONS.items():
-        rights = [q.answer(q.run(0)) for q in L.questions]
+    rights = {key: [q.answer(q.run(0)) for q in L.questions] for key, L in LESSONS.items()}
+    first = next(iter(LESSONS))
+    cfg = urlstate.encode({**DEFAULTS, "lesson": first, "step": 0, "answers": progress.to_text(rights)}, DEFAULTS)
+    page.goto(f"{streamlit_server}/lessons?cfg={cfg}")
+    keys = list(LESSONS)
+    for n, (key, L) in enumerate(LESSONS.items()):
         for i, q in enumerate(L.questions):
-            cfg = urlstate.encode({**DEFAULTS, "lesson": key, "step": i,
-                                   "answers": progress.to_text({key: rights})}, DEFAULTS)
-            page.goto(f"{streamlit_server}/lessons?cfg={cfg}")
+            expect(page.get_by_text(f"Question {i + 1} of {len(L.questions)}")).to_be_visible()
+            expect(page.get_by_role("heading", name=L.title)).to_be_visible()
             wait_for_app(page)
-            expect(page.get_by_text("is right")).to_be_visible()
+            verdict = page.locator("[data-testid='stAlertContentSuccess']")
+            expect(verdict).to_contain_text("is right")
+            expect(verdict).to_contain_text(q.choices[rights[key][i]].label)
             expect(page.locator(CHART).first).to_be_visible()
             expect(page.locator("[data-testid='stException']")).to_have_count(0)
             page.locator(CHART).first.scroll_into_view_if_needed()
             screenshot(page, f"lesson-{key}-{i + 1}", full_page=False)
+            if i + 1 < len(L.questions):
+                page.get_by_role("button", name="Next question").click()
+            elif n + 1 < len(keys):
+                expect(page.get_by_text(L.takeaway)).to_be_visible()
+                page.get_by_role("button", name=f"Next lesson: {LESSONS[keys[n + 1]].title}").click()
 
 
 def test_class_link_opens_locked_and_stays_locked_after_a_reload(streamlit_server, page):

@@ -2,8 +2,9 @@
 
 Besides the checks, this file MEASURES the time from a slider change (a key press on the
 slider's thumb, as a keyboard user would do it) to the moment the affected Plotly chart has
-redrawn with new data in the DOM, 10 times per page, and records the median and the worst in
-docs/measurements.json (other keys in that file are kept). The goal is < 500 ms; the numbers
+redrawn with new data in the DOM, N_CHANGES times per page (20 under `make screenshots`, which
+refreshes the committed figures; 5 in a plain test run), and records the median, p95 and worst in
+docs/measurements.json (other keys in that file are kept). The goal is a p95 < 300 ms; the numbers
 are reported, not asserted, because they depend on the machine and its load (recorded too).
 """
 from __future__ import annotations
@@ -19,13 +20,14 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-expect.set_options(timeout=20_000)   # a loaded CI machine: wait longer than the 5 s default
 
-from .conftest import CHART, PLOT, record_measurement, screenshot, wait_for_app
+from .conftest import CHART, PLOT, REFRESH_DOCS, record_measurement, screenshot, wait_for_app
 
 pytestmark = pytest.mark.e2e
 
-N_CHANGES = 20
+# Slider changes per measurement: 20 for the committed figures (`make screenshots`); a plain test
+# run checks the redraw with 5 (each change is a rerun and a redraw, ~1 s of CPU on 2 cores).
+N_CHANGES = 20 if REFRESH_DOCS else 5
 PLAYBACK_SECONDS = 4.0
 TALL = {"width": 1400, "height": 2000}   # Streamlit scrolls inside the page: a tall viewport shows it all
 

@@ -10,7 +10,6 @@ from app.step import slowmo
 from .conftest import screenshot, wait_for_app
 
 pytestmark = pytest.mark.e2e
-expect.set_options(timeout=20_000)
 
 
 def test_slow_motion_steps_through_the_operations(streamlit_server, page):

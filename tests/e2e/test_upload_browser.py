@@ -11,7 +11,6 @@ from playwright.sync_api import expect
 from .conftest import screenshot, wait_for_app
 
 pytestmark = pytest.mark.e2e
-expect.set_options(timeout=20_000)
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "names_lstm.safetensors"
 
 
