@@ -55,8 +55,10 @@ def test_local_cluster_of_two_equals_the_serial_run_and_survives_a_dying_worker(
     assert members(report, units) == serial
 
 
-def test_bad_scheduler_address_is_a_clear_error():
-    with pytest.raises(ValueError, match="could not reach the Dask scheduler at tcp://127.0.0.1:9"):
+def test_bad_scheduler_address_is_a_clear_error(monkeypatch):
+    # (nothing listens on port 9: Dask retries until the connect timeout, 10 s in use, 2 s here)
+    monkeypatch.setattr(distributed, "CONNECT_TIMEOUT", 2)
+    with pytest.raises(ValueError, match="could not reach the Dask scheduler at tcp://127.0.0.1:9 within 2 s"):
         distributed.run_units(table_units(None)[:1], scheduler="tcp://127.0.0.1:9", progress=False,
                               log=lambda m: None)
 

@@ -1,13 +1,13 @@
 """First sight: every page opened at its defaults tells the story it exists to tell (issue 12).
 
 One test per page. Each opens the page in Chromium exactly as a student would (no settings
-changed), checks the page's lesson from what is on screen, and saves screenshots at 1366×768
-(normal fonts) and 1280×720 with the *Large fonts (projector)* toggle on, to the ignored folder
-tests/e2e/artifacts/first-sight/ — for a person to look at, not committed.
-
-Each screenshot is taken twice: ``<page>-<size>-view.png`` is what fits in the window (the first
-sight), ``<page>-<size>-full.png`` the whole page (the window stretched to the page's height, so
-Streamlit's inner scrolling shows everything).
+changed), checks the page's lesson from what is on screen, and saves screenshots to the ignored
+folder tests/e2e/artifacts/first-sight/ — for a person to look at, not committed:
+``<page>-1366x768-view.png``, what fits in a laptop's window (the first sight). Under
+``make screenshots`` also the same page at 1280×720 with the *Large fonts (projector)* toggle on,
+and each size as ``<page>-<size>-full.png``, the whole page (the window stretched to the page's
+height, so Streamlit's inner scrolling shows everything). A plain test run leaves those out: they
+check nothing (the presenter-mode tests open every page with large fonts) and cost a redraw each.
 """
 from __future__ import annotations
 
@@ -19,12 +19,15 @@ from playwright.sync_api import expect
 from app.ui import urlstate
 
 from . import test_train_browser as train
-from .conftest import ARTIFACT_DIR, PLOT, settle, wait_for_app
+from .conftest import ARTIFACT_DIR, PLOT, REFRESH_DOCS, settle, wait_for_app
 
 pytestmark = pytest.mark.e2e
 
 OUT = ARTIFACT_DIR / "first-sight"
 SIZES = {"1366x768": (1366, 768, False), "1280x720-large": (1280, 720, True)}
+if not REFRESH_DOCS:
+    SIZES = {"1366x768": SIZES["1366x768"]}
+FULL_PAGE = REFRESH_DOCS
 MAX_FULL_HEIGHT = 7000
 
 
@@ -40,7 +43,8 @@ def open_page(page, url: str) -> None:
 
 
 def shoot(page, url: str, name: str, ready=None) -> None:
-    """Screenshots of ``url`` at both sizes; ``ready(page)`` waits for what must be drawn.
+    """Screenshots of ``url`` (at both sizes under `make screenshots`); ``ready(page)`` waits for
+    what must be drawn.
 
     The page is loaded once (a load is the dearest thing a browser test does, ~4 s of Chromium CPU):
     the second size is the same page resized with *Large fonts* switched on (a rerun, as a teacher
@@ -55,6 +59,8 @@ def shoot(page, url: str, name: str, ready=None) -> None:
             ready(page)
         settle(page)
         page.screenshot(path=str(OUT / f"{name}-{size}-view.png"))
+        if not FULL_PAGE:
+            continue
         full = page.evaluate("() => document.querySelector(\"[data-testid='stMain']\").scrollHeight")
         page.set_viewport_size({"width": w, "height": min(int(full) + 40, MAX_FULL_HEIGHT)})
         wait_for_app(page)
