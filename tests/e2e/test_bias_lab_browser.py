@@ -12,7 +12,6 @@ under ``make screenshots`` or ``pytest -m browser_benchmark``, not in a plain ``
 """
 from __future__ import annotations
 
-import json
 import os
 import time
 
@@ -21,9 +20,10 @@ from playwright.sync_api import expect
 
 from app.bias_lab import settings as lab_settings
 from app.experiments import diagnostics as why
+from app.experiments import results_file
 from app.ui import urlstate
 
-from .conftest import CHART, REPO_ROOT, record_measurement, screenshot, settle, wait_for_app
+from .conftest import CHART, record_measurement, screenshot, settle, wait_for_app
 
 pytestmark = pytest.mark.e2e
 
@@ -127,8 +127,9 @@ def test_experiments_page_runs_a_small_reproduction(streamlit_server, page):
     # of real text (st.table, not a canvas)
     expect(page.get_by_role("heading", name="Why networks failed")).to_be_visible()
     expect(page.get_by_text("This page's run — 4 of 4 networks did not meet the criterion")).to_be_visible()
-    rows = json.loads((REPO_ROOT / "docs" / "results.json").read_text())
-    command_tables = sum(1 for r in rows if r["name"] == "adding" and why.members(r.get("diagnostics")))
+    results, _ = results_file.load()                      # what the page reads, as the page selects it
+    command_tables = sum(1 for _, r in results_file.for_preset(results, "adding").iterrows()
+                         if why.members(r.get("diagnostics")))
     assert command_tables >= 1
     expect(page.locator("[data-testid='stTable']")).to_have_count(command_tables + 1)
     settle(page)
