@@ -215,6 +215,27 @@ def test_url_round_trip_reproduces_the_picture():
     assert dict(again.query_params) == link
 
 
+def test_a_late_request_carrying_an_older_link_of_this_session_undoes_nothing():
+    # A request the browser sent before the newest URL reached it carries a cfg this session wrote
+    # earlier (seen on the Step page: a request after Pause still carried the URL written at Play
+    # and took the cursor from step 56 back to step 2). It is an echo, not a new link.
+    at = open_theory()
+    slider(at, "theory.w").set_value(-1.5).run()
+    older = dict(at.query_params)
+    slider(at, "theory.w").set_value(2.0).run()
+    at.query_params.clear()
+    at.query_params.update(older)                    # the late request: the older URL …
+    slider(at, "theory.amp").set_value(0.3).run()    # … with the user's next change
+    assert not at.error and not at.exception
+    assert shown_settings(at) == {**asdict(demo.DEFAULTS), "w": 2.0, "amp": 0.3}
+    assert url_settings(at) == {**asdict(demo.DEFAULTS), "w": 2.0, "amp": 0.3}   # the URL written again
+    # a link this session never wrote (pasted in this tab) is still applied
+    at.query_params.clear()
+    at.query_params.update(cfg(w=-3.0))
+    at.run()
+    assert shown_settings(at) == {**asdict(demo.DEFAULTS), "w": -3.0}
+
+
 def test_old_style_links_are_still_read():
     q = {"w": "-2.5", "f": "tanh", "amp": "0.5", "T": "80", "seed": "3"}
     at = open_theory(q)

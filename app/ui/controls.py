@@ -29,6 +29,9 @@ from lstm_core.config import CELL_INPUT, CELL_OUTPUT
 from lstm_core.variants import GATE_BIASES, REGISTRY, variant as variant_record
 
 PERSIST = "session"   # widget values survive a visit to another page
+# How many of its own recent links a page remembers, to tell a late echo from a new link
+# (start_page). An echo is at most a few full runs old; the list stays small.
+URL_ECHOES = 32
 
 
 @dataclass(frozen=True)
@@ -189,13 +192,17 @@ class Schema:
 def start_page(page: str, schema: Schema, defaults: dict) -> None:
     """Bring the widgets to the page's configuration before anything is drawn.
 
-    A ``cfg`` in the URL that this session did not write itself (a shared link, the browser's
-    back button) replaces the settings; an invalid one is reported and the defaults are used.
-    Otherwise the widgets keep their values (first visit: the defaults).
+    A ``cfg`` in the URL that this session did not write itself (a shared link) replaces the
+    settings; an invalid one is reported and the defaults are used. A ``cfg`` this session wrote
+    earlier is a late echo, not a link: a request the browser sent before the newer URL reached it
+    carries the older one (seen on the Step page: a request sent after Pause still carried the URL
+    written at Play, and took the cursor from step 56 back to step 2). It changes nothing, and
+    ``finish_page`` writes the current URL again. Otherwise the widgets keep their values (first
+    visit: the defaults).
     """
     ps = state.page_state(page)
     raw, errors = urlstate.read()
-    if raw is not None and raw != ps.get("_url"):
+    if raw is not None and raw != ps.get("_url") and raw not in ps.get("_written", ()):
         values, bad = urlstate.decode(raw, schema.check)
         if bad:
             state.flash(page, f"The link's settings could not be used: {'; '.join(bad)}. "
@@ -215,7 +222,12 @@ def finish_page(page: str, values: dict, defaults: dict) -> None:
     """Write the page's configuration into the URL (shareable link, seed included)."""
     encoded = urlstate.encode(values, defaults)
     urlstate.write(encoded)
-    state.page_state(page)["_url"] = encoded or None
+    ps = state.page_state(page)
+    ps["_url"] = encoded or None
+    written = ps.setdefault("_written", [])      # what a late request may still carry (start_page)
+    if encoded and encoded not in written[-1:]:
+        written.append(encoded)
+        del written[:-URL_ECHOES]
 
 
 def reset_button(page: str, schema: Schema, group: str, names: Callable[[], Iterable[str]],
