@@ -126,6 +126,31 @@ def test_captions_are_written_from_what_is_drawn():
     assert list(rows)[:2] == ["y B", "y T"]
 
 
+def test_embedded_reber_with_the_papers_fixed_sets_is_judged_on_them():
+    """sets > 0 with the paper's criterion (streak 0): the run is judged on all 2N strings of the
+    fixed sets after every N training sequences, and the progress text and criterion chart say so."""
+    at = open_page(link(task="embedded_reber", **{"embedded_reber.sets": 8, "streak": 0}))
+    assert not errors(at)
+    start(at)
+    for _ in range(50):                                   # AppTest fires no timers: one chunk per run
+        if run_of(at).sequences >= 8:
+            break
+        at.run()
+    assert not errors(at) and not at.exception
+    tr = run_of(at).trainer
+    assert tr.fixed_set is not None and tr.required == 16 and not tr.reduced
+    assert "of the 16 fixed-set sequences right at the last check" in progress_text(at)
+    chart = specs(at)[train_figures.UIREVISIONS["criterion"]]
+    assert chart["layout"]["title"]["text"].startswith("Pass criterion: all 16 fixed-set sequences right")
+    right = values(chart, chart["data"][0]["name"])
+    assert right[-1] == tr.book.streak[0] / 16          # the curve is the last check's fraction
+    assert any("measured after every 8 training sequences" in c.value for c in at.caption)
+    # a streak (the page's default 1,000) replaces the fixed-set criterion, labelled
+    streaked = open_page(link(task="embedded_reber", **{"embedded_reber.sets": 8}))
+    start(streaked)
+    assert run_of(streaked).trainer.fixed_set is None and "REPLACED" in run_of(streaked).trainer.criterion
+
+
 # ============================================================================= training advances
 def test_start_trains_a_chunk_per_run_and_the_charts_show_the_trainer():
     at = open_page()

@@ -28,7 +28,8 @@ BATCH: int = inspect.signature(core.diagnose).parameters["batch"].default
 COLUMNS = {   # column header -> what the cell holds (the caption repeats it in words)
     "seed": "model seed",
     "status": "why training ended",
-    "best streak": "longest run of correct sequences while training",
+    "best streak": "longest run of correct sequences while training (with a fixed-set criterion: the most of "
+                   "the set's sequences right at one check)",
     "input gate, info steps (y_ig)": "openness of the most open input gate (mean y_ig) at the steps that carry "
                                      "the information to store",
     "input gate, other steps (y_ig)": "the same at all other steps",

@@ -90,11 +90,18 @@ def loss_chart(run: Curves, a: Curves | None, *, loss_name: str, large: bool) ->
     return fig, alt
 
 
-def criterion_chart(run: Curves, a: Curves | None, *, required: int, reduced: bool, large: bool) -> Chart:
-    """Current streak of correct sequences as a fraction of the streak the criterion asks for."""
+def criterion_chart(run: Curves, a: Curves | None, *, required: int, reduced: bool, large: bool,
+                    fixed_set: bool = False) -> Chart:
+    """Current streak of correct sequences as a fraction of the streak the criterion asks for (with a
+    fixed-set criterion: the fraction of the set right at the last check)."""
     data = [_curve(c, c.array("fraction"), name, col, dash, large) for c, name, col, dash in _runs(run, a)]
-    what = f"{required:,} correct in a row" + (" (REDUCED)" if reduced else "")
-    lay = figures.layout(title=f"Pass criterion: streak / {what}", x=X_TITLE, y="streak / required",
+    if fixed_set:
+        what = f"all {required:,} fixed-set sequences right"
+        title, y_title = f"Pass criterion: {what}", "right at the last check / all"
+    else:
+        what = f"{required:,} correct in a row" + (" (REDUCED)" if reduced else "")
+        title, y_title = f"Pass criterion: streak / {what}", "streak / required"
+    lay = figures.layout(title=title, x=X_TITLE, y=y_title,
                          large=large, uirevision=UIREVISIONS["criterion"], legend=len(data) > 1)
     _fixed_margins(lay, large)
     lay["yaxis"]["range"] = [-0.03, 1.1]
@@ -105,7 +112,9 @@ def criterion_chart(run: Curves, a: Curves | None, *, required: int, reduced: bo
     if not len(run):
         _empty(lay, large)
     fig = figures.make_figure(dict(data=data, layout=lay))
-    alt = f"Line chart of the current streak of correct sequences as a fraction of {what}, against {X_TITLE}."
+    alt = (f"Line chart of the fraction of the fixed set's sequences right at the last check ({what}), against "
+           f"{X_TITLE}." if fixed_set else
+           f"Line chart of the current streak of correct sequences as a fraction of {what}, against {X_TITLE}.")
     return fig, alt
 
 

@@ -15,6 +15,7 @@ from app.train import run as train_run
 
 PAGE, SCHEMA, DEFAULTS = train_settings.PAGE, train_settings.SCHEMA, train_settings.DEFAULTS
 from app.train.controls import press
+from lstm_core.training.checkset import streak_words
 
 TICK_EVERY = 0.02         # pause between the end of one tick and the next while training
 QUEUED_EVERY = 1.0        # a queued run only checks its place in the queue, once a second
@@ -82,7 +83,8 @@ def status_box(run: train_run.LiveRun, place: int = 0) -> None:
         speed = f"{train_run.average_rate(run):,.1f} sequences/s on average"
     st.progress(min(run.sequences / budget, 1.0),
                 text=f"**{run.sequences:,}** of {budget:,} sequences · {speed} · "
-                     f"streak {streak:,} of {tr.required:,} · {'queued' if place else run.status}")
+                     f"{streak_words(streak, tr.required, tr.fixed_set is not None)} · "
+                     f"{'queued' if place else run.status}")
     msg = tr.message()
     # One slot for the message, drawn whether or not there is one: an element appearing above the
     # charts would shift them in the page and the browser would re-create them (losing the zoom).
@@ -155,10 +157,15 @@ def curves(was_running: bool, large: bool) -> None:
          f"{'cross-entropy of the softmax outputs' if task.loss == 'ce' else '½ Σ (y − target)²'} summed over "
          f"the steps that carry a target (on the probe sequence {int(mask.sum())} of {len(mask)} steps do). "
          "It falls as the network learns; flat stretches are where it has not yet found the long time lag.")
-    show(c2, train_figures.criterion_chart(run.curves, a, required=tr.required, reduced=tr.required != task.criterion.streak,
-                                large=large), "criterion",
-         f"Pass criterion: {tr.criterion}. The curve is the current run of correct training sequences divided by "
-         "the run the criterion asks for; it drops to 0 at every mistake. Training stops when it reaches 1.")
+    fixed = tr.fixed_set is not None
+    show(c2, train_figures.criterion_chart(run.curves, a, required=tr.required, reduced=tr.reduced, large=large,
+                                           fixed_set=fixed), "criterion",
+         f"Pass criterion: {tr.criterion}. " + (
+             f"The curve is the fraction of the fixed set's {tr.required:,} sequences the network gets right, "
+             f"measured after every {tr.fixed_set.every:,} training sequences. Training stops when it reaches 1."
+             if fixed else
+             "The curve is the current run of correct training sequences divided by the run the criterion asks "
+             "for; it drops to 0 at every mistake. Training stops when it reaches 1."))
 
 
 def inside(large: bool) -> None:

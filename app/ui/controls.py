@@ -26,6 +26,7 @@ import streamlit as st
 import lstm_core as lc
 from app.ui import limits, state, urlstate
 from lstm_core.config import CELL_INPUT, CELL_OUTPUT
+from lstm_core.tasks.reber import MAX_SET as MAX_REBER_SET
 from lstm_core.variants import GATE_BIASES, REGISTRY, variant as variant_record
 
 PERSIST = "session"   # widget values survive a visit to another page
@@ -363,6 +364,15 @@ TASK_CHOICES = {("spike_delay", "mode"): ("msd", "nmsd"), ("spike_delay", "delay
                 ("long_lag_random", "targets"): ("expected", "last"),
                 ("latching", "distractors"): ("random", "none"),
                 ("two_sequence", "variant"): ("3a", "3b", "3c"), ("temporal_order", "classes"): (4, 8)}
+# Integer task settings with their own upper limit and a help text (the others: 0 … TASK_MAX_SETTING).
+TASK_INT_HELP = {
+    ("embedded_reber", "sets"): (MAX_REBER_SET, "0: every training sequence is a fresh random string. N: the paper's "
+                                 "protocol — a fixed set of N training strings and N test strings not in it; with the "
+                                 "paper's criterion a run is judged on all 2N after every N training sequences "
+                                 "(the paper: 256)."),
+    ("embedded_reber", "set_seed"): (limits.TASK_MAX_SETTING, "Which fixed training and test sets are drawn when sets "
+                                     "is above 0 (the paper used three pairs of sets, ten networks each)."),
+}
 # Settings that only matter for training/evaluation (hidden on pages that just run a sequence).
 EVAL_SETTINGS = ("streak", "tolerance", "accuracy_threshold")
 
@@ -381,7 +391,8 @@ def task_fields(default_task: str = "adding") -> list[Field]:
             elif isinstance(v, bool):
                 out.append(Field(name, label, "bool", v, widget="toggle"))
             elif isinstance(v, int):
-                out.append(Field(name, label, "int", v, 0, limits.TASK_MAX_SETTING, 1))
+                hi, why = TASK_INT_HELP.get((tname, s), (limits.TASK_MAX_SETTING, None))
+                out.append(Field(name, label, "int", v, 0, hi, 1, help=why))
             elif isinstance(v, float):
                 out.append(Field(name, label, "float", v, 0.0, 1e6, 0.01))
             else:

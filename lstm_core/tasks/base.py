@@ -34,9 +34,15 @@ class Batch:
 
 @dataclass(frozen=True)
 class Criterion:
+    """When a network has learnt the task. Normally: ``streak`` training sequences in a row judged
+    correct as they are learnt (and, if given, their mean abs error below a threshold). With
+    ``check_every`` the criterion is a fixed set instead (the paper's embedded Reber protocol):
+    every ``check_every`` training sequences every sequence of ``Task.check_set()`` is run with the
+    current weights, and the network has learnt the task when all ``streak`` of them are right."""
     streak: int
     mean_abs_error_below: float | None = None
     description: str = ""
+    check_every: int | None = None
 
 
 @dataclass(frozen=True)
@@ -191,6 +197,11 @@ class Task:
 
     @property
     def max_length(self) -> int: raise NotImplementedError
+
+    def check_set(self) -> Batch | None:
+        """The fixed sequences a ``Criterion.check_every`` criterion is judged on (None: the task
+        judges training sequences as they come)."""
+        return None
 
     def _generate(self, rng: np.random.Generator, batch: int) -> Batch: raise NotImplementedError
 

@@ -94,6 +94,22 @@ def _strings(rng: np.random.Generator, batch: int, max_len: int) -> list[str]:
     return strings
 
 
+MAX_SET = 10_000          # strings per fixed set (each check runs 2 × this many)
+SET_STREAM = 97_001       # the sets' rng stream, apart from every training stream
+
+
+@lru_cache(maxsize=16)
+def fixed_sets(n: int, seed: int, max_len: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A training set of ``n`` strings and a test set of ``n`` strings none of which is in the
+    training set (a drawn string that is, is drawn again), both from ``seed`` alone."""
+    rng = np.random.default_rng([SET_STREAM, seed])
+    train = tuple(_strings(rng, n, max_len))
+    seen, test = set(train), []
+    while len(test) < n:
+        test += [s for s in _strings(rng, n - len(test), max_len) if s not in seen]
+    return train, tuple(test)
+
+
 @lru_cache(maxsize=4096)
 def _encoded(s: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(symbol indices, one-hot inputs, next-symbol targets, mask) of a string (read-only, cached:
@@ -115,6 +131,15 @@ class EmbeddedReber(Task):
     (top-|allowed| outputs == allowed set). Only the second-to-last symbol needs long-term
     memory: it must repeat the second symbol.
 
+    ``sets = 0`` (the default) trains on fresh random strings and the criterion is 256 strings
+    right in a row as they are learnt. ``sets = N`` is the paper's protocol: a fixed training set
+    of N strings and a test set of N strings none of which is in the training set, both drawn once
+    from ``set_seed`` (the paper used three such pairs of sets, ten trials each); every training
+    sequence is one of the N training strings, picked at random; after every N training sequences
+    all 2N strings are run with the current weights, and the task is learnt when every one of them
+    is right. The paper does not say whether a set may hold a string twice; here a set is N
+    independent draws, so short strings recur in it as they do in the grammar.
+
     Paper setup: 256 training / 256 test strings; (blocks, cells) = (3, 2) or (4, 1);
     output gate biases -1, -2, -3, -4; lr 0.1-0.5; init [-0.2, 0.2]; RTRL.
     Reported: LSTM solved it in (nearly) all trials and converged faster than every other
@@ -124,6 +149,8 @@ class EmbeddedReber(Task):
     """
 
     max_len: int = 50
+    sets: int = 0
+    set_seed: int = 0
 
     name: ClassVar[str] = "embedded_reber"
     title: ClassVar[str] = "Embedded Reber grammar (1997 exp. 1)"
@@ -138,6 +165,11 @@ class EmbeddedReber(Task):
     def __post_init__(self) -> None:
         self._set("max_len", check_int(self.name, "max_len", self.max_len, 9,
                                        "the shortest embedded Reber string (BTBTXSETE) has 9 symbols"))
+        self._set("sets", check_int(self.name, "sets", self.sets, 0,
+                                    "0 trains on fresh random strings; N > 0 on a fixed set of N training "
+                                    "strings, judged with N test strings (the paper: 256)", hi=MAX_SET))
+        self._set("set_seed", check_int(self.name, "set_seed", self.set_seed, 0,
+                                        "the seed that draws the fixed training and test sets"))
 
     n_in = property(lambda self: len(SYMBOLS))
     symbols = property(lambda self: tuple(SYMBOLS))
@@ -146,11 +178,30 @@ class EmbeddedReber(Task):
 
     @property
     def criterion(self) -> Criterion:
-        return Criterion(256, None, "every one of 256 test strings right: at every step the "
-                                    "outputs of the possible next symbols are the most active")
+        right = "at every step the outputs of the possible next symbols are the most active"
+        if self.sets:
+            return Criterion(2 * self.sets, None, f"all {self.sets:,} training and {self.sets:,} test strings "
+                                                  f"right ({right}), checked after every {self.sets:,} "
+                                                  "training sequences", check_every=self.sets)
+        return Criterion(256, None, f"256 strings in a row right as they are learnt ({right})")
 
     def _generate(self, rng: np.random.Generator, batch: int) -> Batch:
-        strings = _strings(rng, batch, self.max_len)
+        if self.sets:
+            train, _ = fixed_sets(self.sets, self.set_seed, self.max_len)
+            strings = [train[i] for i in rng.integers(self.sets, size=batch).tolist()]
+        else:
+            strings = _strings(rng, batch, self.max_len)
+        return self._pack(strings)
+
+    def check_set(self) -> Batch | None:
+        """The training set, then the test set (None without fixed sets)."""
+        if not self.sets:
+            return None
+        train, test = fixed_sets(self.sets, self.set_seed, self.max_len)
+        return self._pack(list(train + test))
+
+    @staticmethod
+    def _pack(strings: list[str]) -> Batch:
         enc = [_encoded(s) for s in strings]
         return pack([e[1] for e in enc], [e[2] for e in enc], [e[3] for e in enc],
                     {"symbols": pad_rows([e[0] for e in enc]), "embedded": np.array([_IX[s[1]] for s in strings])})

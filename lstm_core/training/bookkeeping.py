@@ -5,6 +5,10 @@ outputs it produced while learning them). It has met the criterion when the stre
 ``required`` and — for tasks with a mean-abs-error condition — the mean of ``seq_abs_error``
 over those last ``required`` sequences is below the threshold. A network that met the
 criterion, used up its budget or diverged is frozen; the others go on.
+
+With a fixed-set criterion (``by_check``; ``Criterion.check_every``) training sequences only count
+towards the budget; ``checked`` records each check of the set, and the streak is then the number
+of the set's sequences right at the last check (``required`` = the set's size).
 """
 from __future__ import annotations
 
@@ -15,8 +19,9 @@ STATUS_NAMES = ("running", "solved", "budget", "diverged")
 
 
 class Bookkeeper:
-    def __init__(self, n: int, required: int, mae_below: float | None, budget: int) -> None:
+    def __init__(self, n: int, required: int, mae_below: float | None, budget: int, by_check: bool = False) -> None:
         self.n, self.required, self.mae_below, self.budget = n, required, mae_below, budget
+        self.by_check = by_check
         self.seen = np.zeros(n, dtype=np.int64)          # training sequences per network
         self.streak = np.zeros(n, dtype=np.int64)
         self.best_streak = np.zeros(n, dtype=np.int64)
@@ -44,6 +49,8 @@ class Bookkeeper:
             if not a.any():
                 break
             self.seen += a
+            if self.by_check:
+                continue
             self.streak = np.where(a, np.where(correct[:, b], self.streak + 1, 0), self.streak)
             self.best_streak = np.maximum(self.best_streak, self.streak)
             if self.errors is not None:
@@ -60,6 +67,19 @@ class Bookkeeper:
         out = self.running & (self.seen >= self.budget)
         self.status[out] = BUDGET
         return solved_now
+
+    def checked(self, right: np.ndarray, due: np.ndarray) -> np.ndarray:
+        """Record a check of the fixed set: ``right`` (n,) sequences of it right, for the ``due``
+        networks. Those with all ``required`` right are solved (at their sequences seen so far);
+        a network whose budget ran out with this batch still counts its last check. Returns the
+        networks solved now."""
+        due = due & ((self.status == RUNNING) | (self.status == BUDGET))
+        self.streak = np.where(due, right, self.streak)
+        self.best_streak = np.maximum(self.best_streak, self.streak)
+        done = due & (right >= self.required)
+        self.status[done] = SOLVED
+        self.solved_at[done] = self.seen[done]
+        return done
 
     def mean_error(self) -> np.ndarray:
         """Mean seq_abs_error over the current window (NaN before the window is full)."""

@@ -74,6 +74,18 @@ _LIST = [
                 absent=_REBER_ABSENT),
             TrainConfig(algorithm="rtrl", lr=0.5, budget=50_000), _REBER_32_REPORTED, paper_sequences=8440,
             notes=_REBER_NOTE + "; the paper's 276-weight net: no cell-input or output-unit biases."),
+    # The paper's protocol (the notes' "資料數"): a fixed set of 256 training strings and 256 test
+    # strings not in it; a trial succeeds when every string of both is right. Three pairs of sets,
+    # ten trials each: rows with --set set_seed=0, 1, 2.
+    _preset("embedded_reber_sets", "Embedded Reber grammar, 3 blocks × 2 cells, fixed 256/256 sets",
+            f"{H97}, experiment 1", "embedded_reber", {"sets": 256},
+            _mc("lstm1997", n_blocks=3, block_size=2, init_range=0.2, bias={"output": [-1, -2, -3]},
+                absent=_REBER_ABSENT),
+            TrainConfig(algorithm="rtrl", lr=0.5, budget=50_000), _REBER_32_REPORTED, paper_sequences=8440,
+            notes="the paper's protocol: each training sequence is one of a fixed set of 256 strings (picked at "
+                  "random), and after every 256 all 256 training strings and 256 test strings (none in the training "
+                  "set) are run; solved when all 512 are right. The paper's 276-weight net. Its three pairs of sets: "
+                  "--set set_seed=0, 1, 2."),
     _preset("embedded_reber_4x1", "Embedded Reber grammar, 4 blocks × 1 cell", f"{H97}, experiment 1",
             "embedded_reber", {},
             _mc("lstm1997", n_blocks=4, block_size=1, init_range=0.2, bias={"output": [-1, -2, -3, -4]},

@@ -35,6 +35,7 @@ from ..rtrl import RTRL
 from ..sequence import forward, loss_and_output_error
 from ..tasks import Task, get_task
 from .bookkeeping import BUDGET, DIVERGED, RUNNING, SOLVED, STATUS_NAMES, Bookkeeper
+from .checkset import FixedSetCheck, criterion_text, streak_words
 from .config import TrainConfig
 from .data import MemberStream, population_batch, stop_streams
 from .grow import Grower
@@ -74,10 +75,12 @@ class Trainer:
         self.model, self.config, self.K = model, config, model.K
         self.n = model.K or 1
         crit = self.task.criterion
+        # a fixed-set criterion (embedded Reber's paper protocol) unless a streak replaces it
+        self.fixed_set = FixedSetCheck(self.task) if crit.check_every and not config.streak else None
         self.required = config.streak or crit.streak
-        self.criterion = crit.description + (f" — REDUCED here to {self.required:,} in a row"
-                                              if config.streak and config.streak != crit.streak else "")
-        self.book = Bookkeeper(self.n, self.required, crit.mean_abs_error_below, config.budget)
+        self.criterion, self.reduced = criterion_text(crit, config.streak)
+        self.book = Bookkeeper(self.n, self.required, crit.mean_abs_error_below, config.budget,
+                               by_check=self.fixed_set is not None)
         self.opt = SGD(config.lr, config.momentum, config.clip_value, config.clip_norm, model.K,
                        masks=model.masks())
         # sequential construction: the memory cells join each network when its error stops decreasing
@@ -146,11 +149,16 @@ class Trainer:
         B = self.config.batch
         correct = np.asarray(report.correct).reshape(self.n, B)
         err = np.asarray(report.metrics["seq_abs_error"]).reshape(self.n, B)
+        before = self.book.seen.copy()
         solved_now = self.book.record(correct, err, alive)
         if pending is not None:                            # bptt: the update comes after judging the batch
             grads, snapshot = pending
             with np.errstate(over="ignore", invalid="ignore"):
                 self._apply(grads, alive & ~solved_now, snapshot, "the update")
+        if self.fixed_set is not None:                     # judged on the fixed set, with the updated weights
+            due = self.fixed_set.due(before, self.book.seen, alive)
+            if due.any():
+                self.book.checked(self.fixed_set.right(self.model), due)
         loss = np.reshape(loss, self.n)
         self._loss_sum += np.where(alive, loss, 0.0)
         self._loss_count += alive
@@ -351,17 +359,17 @@ class Trainer:
         return "budget"
 
     def message(self) -> str:
-        b = self.book
+        b, fixed = self.book, self.fixed_set is not None
         if self.K is None:
             s = b.status[0]
             if s == SOLVED:
                 return f"solved: the criterion was met after {b.solved_at[0]:,} sequences ({self.criterion})"
             if s == BUDGET:
                 return (f"stopped: the budget of {self.config.budget:,} sequences is used up without meeting "
-                        f"the criterion (best streak {b.best_streak[0]:,} of {self.required:,})")
+                        f"the criterion ({streak_words(b.best_streak[0], self.required, fixed, best=True)})")
             if s == DIVERGED:
                 return b.messages[0]
-            return f"running: {b.seen[0]:,} sequences, streak {b.streak[0]:,} of {self.required:,}"
+            return f"running: {b.seen[0]:,} sequences, {streak_words(b.streak[0], self.required, fixed)}"
         counts = {name: int((b.status == i).sum()) for i, name in enumerate(STATUS_NAMES)}
         parts = [f"population of {self.n}: {counts['solved']} solved"]
         if counts["solved"]:
@@ -389,7 +397,7 @@ class Trainer:
                      for g, v in group_norms(sq, self.model.config.variant).items()}
         p = Progress(status=self.status(), message=self.message(), sequences=self._value(b.seen.copy()),
                      loss=self._value(mean_loss), streak=self._value(b.streak.copy()), required=self.required,
-                     criterion=self.criterion, reduced=self.required != self.task.criterion.streak,
+                     criterion=self.criterion, reduced=self.reduced,
                      seq_per_second=rate, grad_norms=norms,
                      statuses=tuple(STATUS_NAMES[s] for s in b.status),
                      solved_at=tuple(int(s) if s >= 0 else None for s in b.solved_at),
