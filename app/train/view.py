@@ -12,10 +12,10 @@ from app.ui import controls, figures, limits, live, slots, state
 from app.train import figures as train_figures
 from app.train import settings as train_settings
 from app.train import run as train_run
+from lstm_core.training.checkset import streak_words
 
 PAGE, SCHEMA, DEFAULTS = train_settings.PAGE, train_settings.SCHEMA, train_settings.DEFAULTS
 from app.train.controls import press
-from lstm_core.training.checkset import streak_words
 
 TICK_EVERY = 0.02         # pause between the end of one tick and the next while training
 QUEUED_EVERY = 1.0        # a queued run only checks its place in the queue, once a second

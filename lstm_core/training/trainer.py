@@ -149,7 +149,7 @@ class Trainer:
         B = self.config.batch
         correct = np.asarray(report.correct).reshape(self.n, B)
         err = np.asarray(report.metrics["seq_abs_error"]).reshape(self.n, B)
-        before = self.book.seen.copy()
+        before = self.book.seen.copy() if self.fixed_set is not None else None
         solved_now = self.book.record(correct, err, alive)
         if pending is not None:                            # bptt: the update comes after judging the batch
             grads, snapshot = pending
