@@ -45,11 +45,18 @@ class Outcome:
     def markdown(self) -> str:
         med = "—" if self.median is None else f"{self.median:,.0f} ({self.low:,}–{self.high:,})"
         paper_n = f"{self.paper_sequences:,.0f}" if self.paper_sequences else "—"
-        notes = "; ".join(self.notes)
+        notes = join_notes(self.notes)
         cells = [f"{self.title}" + (" **(reduced)**" if self.reduced else ""), self.setup, self.paper, paper_n,
                  f"{self.solved}/{self.trials} ({self.percent:.0f}%)", med, f"{self.budget:,}", f"{self.wall:.0f} s",
                  notes, f"`{self.command}`"]
         return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+
+
+def join_notes(notes) -> str:
+    """A row's notes (sentences) as one line: "; " between them, without a note's own final full stop
+    before it (no ".;")."""
+    parts = [str(n).strip() for n in notes if str(n).strip()]
+    return "; ".join(n[:-1] if n.endswith(".") and i < len(parts) - 1 else n for i, n in enumerate(parts))
 
 
 def append_markdown(path: str, out: Outcome) -> None:

@@ -121,3 +121,24 @@ def test_summarise_only_writes_the_finished_rows_from_the_state_file(tmp_path, c
     rows = json.loads(out.read_text())
     assert [r["name"] for r in rows] == ["long_lag_rnn"]             # nothing was trained for long_lag
     assert experiments.main(["long_lag", "--summarise-only", "--workers", "1"]) == 2     # no state file: error
+
+
+def test_notes_join_without_a_full_stop_before_the_semicolon():
+    from lstm_core.results import join_notes
+    assert join_notes(["budget counts streams.", " ", "unsolved networks: 3."]) == \
+        "budget counts streams; unsolved networks: 3."
+    assert join_notes([]) == ""
+
+
+def test_every_committed_json_row_is_its_markdown_row_in_docs():
+    """docs/results.md and docs/results.json hold the same runs: each JSON outcome, rendered as the
+    command renders it, is a line of the markdown table (a hand edit of either file breaks this)."""
+    import dataclasses
+
+    from lstm_core.results import Outcome
+    rows = json.loads((results_file.DOCS / "results.json").read_text())
+    lines = set((results_file.DOCS / "results.md").read_text(encoding="utf-8").split("\n"))
+    fields = {f.name for f in dataclasses.fields(Outcome)}
+    missing = [r["command"] for r in rows
+               if Outcome(**{k: v for k, v in r.items() if k in fields}).markdown() not in lines]
+    assert rows and not missing, f"rows of docs/results.json missing from docs/results.md: {missing}"

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from app.ui.figures import PALETTE, Chart, font_size, layout, make_figure
+from lstm_core.results import join_notes
 
 
 def _fmt(v: Any) -> str:
@@ -142,7 +143,7 @@ def _notes(notes: Any) -> str:
     if notes is None or (isinstance(notes, float) and math.isnan(notes)):
         return ""
     if isinstance(notes, (list, tuple, np.ndarray)):
-        return "; ".join(str(n) for n in notes if str(n).strip())
+        return join_notes(notes)
     return str(notes)
 
 
