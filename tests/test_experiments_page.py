@@ -151,6 +151,24 @@ def test_experiment_figures_pass_plotly_validation():
     assert isinstance(experiment_figures.gallery_table(PRESETS, pd.DataFrame(columns=results_file.COLUMNS)), pd.DataFrame)
 
 
+def test_command_rows_with_the_same_count_are_drawn_on_lines_of_their_own():
+    # three pairs of Reber sets, 1/10 each, and two adding budgets, 0/10 each: one line per command row
+    from app.experiments import figures as ef  # noqa: PLC0415
+    md = MARKDOWN_HEADER + "\n" + "\n".join(outcome(
+        solved=1, command=f"python -m lstm_core.experiments embedded_reber_sets --trials 10 --set set_seed={s}").markdown()
+        for s in range(3)) + "\n" + "\n".join(outcome(solved=0, median=None, low=None, high=None, budget=b,
+                                                       command=f"python -m lstm_core.experiments adding --budget {b}")
+                                               .markdown() for b in (100_000, 200_000))
+    frame = results_file.parse_markdown(md)
+    labels = ef.command_labels(frame)
+    assert labels == ["command 1/10 · set_seed=0", "command 1/10 · set_seed=1", "command 1/10 · set_seed=2",
+                      "command 0/10 · budget 100,000", "command 0/10 · budget 200,000"]
+    fig, _ = ef.comparison_chart(paper=8440.0, baseline=frame, here=None, large=False, title="t")
+    drawn = {y for tr in fig.data if tr.name in ("reproduction command", "not solved") for y in tr.y}
+    assert drawn == set(labels)
+    assert ef.command_labels(frame.iloc[:1]) == ["command 1/10"]      # a row of its own keeps the short label
+
+
 def test_notes_from_the_results_file_are_sentences_not_a_python_list():
     from app.experiments import figures as ef  # noqa: PLC0415
     base = pd.DataFrame([{"command": "python -m lstm_core.experiments adding", "notes": ["1 diverged", "lr 0.5"]}])

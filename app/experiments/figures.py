@@ -33,8 +33,7 @@ def comparison_chart(*, paper: float | None, baseline: pd.DataFrame, here: dict 
         data.append(dict(type="scatter", x=[paper], y=["paper"], mode="markers", name="paper (reported)",
                          marker=dict(symbol="diamond", size=m + 4, color=PALETTE[6]),
                          hovertemplate="paper: %{x:,.0f} sequences<extra></extra>"))
-    for _, r in baseline.iterrows():
-        label = f"command {r.solved}/{r.trials}" + ("*" if r.reduced else "")
+    for label, (_, r) in zip(command_labels(baseline), baseline.iterrows()):
         rows.append(label)
         if r["median"] is not None and not (isinstance(r["median"], float) and math.isnan(r["median"])):
             data.append(dict(type="scatter", x=[r["median"]], y=[label], mode="markers", name="reproduction command",
@@ -89,6 +88,29 @@ def comparison_chart(*, paper: float | None, baseline: pd.DataFrame, here: dict 
         parts.append(f"this page median {_fmt(med)} ({here['solved']}/{here['trials']} solved)")
     alt = f"Dot chart: {title}. " + ("; ".join(parts) if parts else "no numbers yet") + "."
     return make_figure(dict(data=data, layout=lay)), alt
+
+
+def command_labels(baseline: pd.DataFrame) -> list[str]:
+    """One y-axis label per reproduction-command row: "command 1/10" (* = reduced); rows that would
+    share a label (the same solved count) add what tells them apart — their task settings, else
+    their budget, else their place — so no two rows are drawn on one line."""
+    base = [f"command {r.solved}/{r.trials}" + ("*" if r.reduced else "") for _, r in baseline.iterrows()]
+    settings = [_settings(s) if isinstance(s, dict) and s else "" for s in baseline.get("settings", [None] * len(base))]
+    budgets = [f"budget {b:,.0f}" if isinstance(b, (int, float)) and b == b else "" for b in
+               baseline.get("budget", [None] * len(base))]
+    out = []
+    for i, label in enumerate(base):
+        same = [j for j, other in enumerate(base) if other == label]
+        if len(same) == 1:
+            out.append(label)
+            continue
+        for tell in (settings, budgets):
+            if len({tell[j] for j in same}) == len(same) and tell[i]:
+                out.append(f"{label} · {tell[i]}")
+                break
+        else:
+            out.append(f"{label} · row {same.index(i) + 1}")
+    return out
 
 
 def comparison_table(*, preset: Any, baseline: pd.DataFrame, here: dict | None) -> pd.DataFrame:
