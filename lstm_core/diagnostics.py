@@ -20,6 +20,10 @@ A fixed batch of fresh sequences is run forward (no training) and, per network, 
   the batch relative to the std of the targets, and |mean output − mean target|. A ratio near
   0 means the output sits at the target mean (the least-squares answer of a net that has not
   stored anything) — the typical local minimum of the adding and timing tasks.
+- ``pinned_wrong`` (sigmoid output units only): of the clearly wrong outputs (|y − target| > 0.5
+  at a step with a target), the share whose unit is saturated, σ'(net) < 10⁻⁴: such an answer
+  sends (almost) no error back, so nothing can correct it. Measured for 2a (issue 13): a cell
+  abused as a bias unit drove the x/y output units to net ≈ −20…−47 at the last step.
 
 Pure NumPy; works for a single network or a population (every result is per member).
 """
@@ -45,6 +49,8 @@ DRIFT_HPRIME = 0.3        # mean h'(s) below 30 % of h'(0): the cell's error flo
 SHUT_IG = 0.1             # input gate below this at the relevant steps: nothing gets stored
 OPEN_OG = 0.9             # output gate above this on average: the cell output is never gated
 MEAN_OUTPUT = 0.2         # output std below 20 % of the target std: the output sits at the mean
+PINNED_SLOPE = 1e-4       # σ'(net) below this: a sigmoid output unit passes (almost) no error back
+PINNED = 0.5              # at least half of the clearly wrong outputs pinned there: flagged
 
 
 def relevant_steps(task: Task, batch: Batch) -> np.ndarray | None:
@@ -150,12 +156,23 @@ def _diagnose(model: Model, task: Task, rng: np.random.Generator, batch: int) ->
     with np.errstate(invalid="ignore", divide="ignore"):
         res["out_std_ratio"] = (ys.std(1)[:, varying] / t_std[varying]).mean(-1) if varying.any() else nan
         res["out_mean_gap"] = np.abs(ys.mean(1) - ts.mean(0)).mean(-1)
+    res["pinned_wrong"] = _pinned_wrong(model, ys, ts) if model.config.output_activation == "sigmoid" else nan
     out = []
     for k in range(n):
         d = {key: _num(v[k]) for key, v in res.items()}
         d["flags"] = flags(d)
         out.append(d)
     return out
+
+
+def _pinned_wrong(model: Model, ys: np.ndarray, ts: np.ndarray) -> np.ndarray:
+    """Per member: the share of clearly wrong sigmoid outputs (|y − t| > 0.5) at σ'(net) < PINNED_SLOPE
+    (NaN for a member without clearly wrong outputs). ys (K, M, n_out), ts (M, n_out)."""
+    wrong = np.abs(ys - ts[None]) > 0.5
+    pinned = wrong & (ys * (1.0 - ys) < PINNED_SLOPE)           # σ'(net) = y (1 − y)
+    n_wrong = wrong.sum(axis=(1, 2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n_wrong > 0, pinned.sum(axis=(1, 2)) / np.maximum(n_wrong, 1), np.nan)
 
 
 def _num(v: Any) -> float | None:
@@ -179,6 +196,10 @@ def flags(d: dict[str, Any]) -> list[str]:
     r = d.get("out_std_ratio")
     if r is not None and r < MEAN_OUTPUT:
         out.append(f"output sits at the target mean (output spread {100 * r:.0f}% of the targets')")
+    pw = d.get("pinned_wrong")
+    if pw is not None and pw >= PINNED:
+        out.append(f"wrong answers pinned: {100 * pw:.0f}% of the clearly wrong outputs sit at a saturated output "
+                   f"unit (σ'(net) < {PINNED_SLOPE:g}), which sends no error back")
     return out
 
 
@@ -194,5 +215,6 @@ def summary(d: dict[str, Any]) -> str:
         return "—" if v is None else format(v, fmt)
     line = (f"ig at relevant steps {f('ig_relevant', '.2f')} (elsewhere {f('ig_other', '.2f')}), "
             f"max |s| {f('s_max', '.3g')}, h'(s)/h'(0) {f('hprime', '.2f')}, og {f('og_mean', '.2f')}, "
-            f"output spread/target spread {f('out_std_ratio', '.2f')}")
+            f"output spread/target spread {f('out_std_ratio', '.2f')}"
+            + (f", wrong answers pinned {100 * d['pinned_wrong']:.0f}%" if d.get("pinned_wrong") is not None else ""))
     return line + ("; " + "; ".join(d["flags"]) if d.get("flags") else "")

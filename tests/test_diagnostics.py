@@ -105,3 +105,24 @@ def test_a_network_with_huge_outputs_is_diagnosed_without_a_runtime_warning():
         warnings.simplefilter("error")
         d = diagnose(model, PRESETS["periodic_cos_f10"].build_task(), np.random.default_rng(0))[0]
     assert "flags" in d
+
+
+def test_wrong_answers_at_saturated_output_units_are_flagged():
+    # outputs driven far below 0 (as the x/y units of the failed 2a nets): every target-1 output is wrong
+    # and sits where σ'(net) ≈ 0, so no error can come back from it
+    task = lc.get_task("long_lag", p=5)
+    net = lc.build("lstm1997", n_in=6, n_out=6, n_blocks=1, block_size=1, seed=3)
+    fresh = diagnose(net, task, np.random.default_rng(0))[0]
+    assert fresh["pinned_wrong"] is None or fresh["pinned_wrong"] < 0.5       # y ≈ 0.5: nothing clearly wrong
+    assert not any(f.startswith("wrong answers pinned") for f in fresh["flags"])
+    net.params["b_out"][...] = -30.0
+    d = diagnose(net, task, np.random.default_rng(0))[0]
+    assert d["pinned_wrong"] == 1.0
+    assert any(f.startswith("wrong answers pinned: 100%") for f in d["flags"])
+    assert "wrong answers pinned 100%" in summary(d)
+    # merely wrong (y = 0.1 where the target is 1: σ' = 0.09) is not pinned
+    net.params["b_out"][...] = -2.2
+    assert diagnose(net, task, np.random.default_rng(0))[0]["pinned_wrong"] < 0.5
+    # identity outputs (the 2002 waves) have no such saturation: not measured
+    wave = lc.build(PRESETS["periodic_cos_f10"].model_config(seed=1))
+    assert diagnose(wave, lc.get_task("periodic", F=10), np.random.default_rng(0))[0]["pinned_wrong"] is None

@@ -56,6 +56,7 @@ def test_a_healthy_network_is_a_row_without_symptoms():
     (dict(ig_relevant=0.03), "input gate shut at the info steps", "nothing was stored"),
     (dict(og_mean=0.97), "output gate always open (abuse)", "abuse problem"),
     (dict(out_std_ratio=0.05), "output at the target mean", "stored nothing"),
+    (dict(pinned_wrong=1.0), "wrong answers pinned (saturated outputs)", "sends no error back"),
 ])
 def test_each_flag_maps_to_its_words_and_its_explanation(kw, words, means):
     d = net(**kw)

@@ -49,6 +49,7 @@ SYMPTOMS = {
     "input gate shut at the relevant steps": "input gate shut at the info steps",
     "output gate always open": "output gate always open (abuse)",
     "output sits at the target mean": "output at the target mean",
+    "wrong answers pinned": "wrong answers pinned (saturated outputs)",
 }
 
 # Mean h'(s)/h'(0) below this: h saturates at the drifted state (h1997, tanh); at or above it h
@@ -160,8 +161,17 @@ def _mean(hit: list[dict]) -> str:
             "every sequence with the target mean, the least-squares answer of a net that stored nothing.")
 
 
+def _pinned(hit: list[dict]) -> str:
+    r = _range([_value(d, "pinned_wrong") for d in hit], "pct")
+    return (f"{r} of the clearly wrong outputs come from output units driven deep into saturation (σ'(net) < "
+            f"{core.PINNED_SLOPE:g}): such an answer sends no error back, so nothing can correct it. In the 1997 2a net "
+            "a cell used as a bias unit pushed the units that must answer at the last step far below 0 (the abuse "
+            "problem; an output bias or an output gate with a negative bias are the paper's remedies).")
+
+
 EXPLAIN = {"state drift": _drift, "input gate shut at the relevant steps": _shut,
-           "output gate always open": _abuse, "output sits at the target mean": _mean}
+           "output gate always open": _abuse, "output sits at the target mean": _mean,
+           "wrong answers pinned": _pinned}
 
 
 def explanation(diags: list[dict]) -> str:
