@@ -23,7 +23,7 @@ A fixed batch of fresh sequences is run forward (no training) and, per network, 
 - ``pinned_wrong`` (sigmoid output units only): of the clearly wrong outputs (|y − target| > 0.5
   at a step with a target), the share whose unit is saturated, σ'(net) < 10⁻⁴: such an answer
   sends (almost) no error back, so nothing can correct it. Measured for 2a (issue 13): a cell
-  abused as a bias unit drove the x/y output units to net ≈ −20…−47 at the last step.
+  abused as a bias unit drove the x/y output units to net ≈ −18…−47 at the last step.
 
 Pure NumPy; works for a single network or a population (every result is per member).
 """
@@ -156,7 +156,7 @@ def _diagnose(model: Model, task: Task, rng: np.random.Generator, batch: int) ->
     with np.errstate(invalid="ignore", divide="ignore"):
         res["out_std_ratio"] = (ys.std(1)[:, varying] / t_std[varying]).mean(-1) if varying.any() else nan
         res["out_mean_gap"] = np.abs(ys.mean(1) - ts.mean(0)).mean(-1)
-    res["pinned_wrong"] = _pinned_wrong(model, ys, ts) if model.config.output_activation == "sigmoid" else nan
+    res["pinned_wrong"] = _pinned_wrong(ys, ts) if model.config.output_activation == "sigmoid" else nan
     out = []
     for k in range(n):
         d = {key: _num(v[k]) for key, v in res.items()}
@@ -165,7 +165,7 @@ def _diagnose(model: Model, task: Task, rng: np.random.Generator, batch: int) ->
     return out
 
 
-def _pinned_wrong(model: Model, ys: np.ndarray, ts: np.ndarray) -> np.ndarray:
+def _pinned_wrong(ys: np.ndarray, ts: np.ndarray) -> np.ndarray:
     """Per member: the share of clearly wrong sigmoid outputs (|y − t| > 0.5) at σ'(net) < PINNED_SLOPE
     (NaN for a member without clearly wrong outputs). ys (K, M, n_out), ts (M, n_out)."""
     wrong = np.abs(ys - ts[None]) > 0.5

@@ -164,9 +164,9 @@ def _mean(hit: list[dict]) -> str:
 def _pinned(hit: list[dict]) -> str:
     r = _range([_value(d, "pinned_wrong") for d in hit], "pct")
     return (f"{r} of the clearly wrong outputs come from output units driven deep into saturation (σ'(net) < "
-            f"{core.PINNED_SLOPE:g}): such an answer sends no error back, so nothing can correct it. In the 1997 2a net "
-            "a cell used as a bias unit pushed the units that must answer at the last step far below 0 (the abuse "
-            "problem; an output bias or an output gate with a negative bias are the paper's remedies).")
+            f"{core.PINNED_SLOPE:g}): such an answer sends no error back, so nothing can correct it. Seen in the paper's 2a "
+            "net here: a cell used as a bias unit pushed the units that must answer at the last step far below 0 (the "
+            "abuse problem; an output bias or an output gate with a negative bias are the paper's remedies).")
 
 
 EXPLAIN = {"state drift": _drift, "input gate shut at the relevant steps": _shut,
