@@ -171,8 +171,7 @@ def _pinned_wrong(ys: np.ndarray, ts: np.ndarray) -> np.ndarray:
     wrong = np.abs(ys - ts[None]) > 0.5
     pinned = wrong & (ys * (1.0 - ys) < PINNED_SLOPE)           # σ'(net) = y (1 − y)
     n_wrong = wrong.sum(axis=(1, 2))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(n_wrong > 0, pinned.sum(axis=(1, 2)) / np.maximum(n_wrong, 1), np.nan)
+    return np.where(n_wrong > 0, pinned.sum(axis=(1, 2)) / np.maximum(n_wrong, 1), np.nan)
 
 
 def _num(v: Any) -> float | None:
