@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 from dataclasses import dataclass, field
 
 
@@ -30,6 +31,18 @@ class Outcome:
     # symptoms of lstm_core.diagnostics (input-gate openness, max |s|, h'(s), ...), "flags"}
     diagnostics: list[dict] = field(default_factory=list)
 
+    @classmethod
+    def from_dict(cls, d: dict) -> "Outcome":
+        """An outcome from a results-file entry (extra keys such as ``percent`` are ignored)."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in names})
+
+    @property
+    def first_seed(self) -> int:
+        """The model seed of the first network (the command's ``--first-seed``, else 0)."""
+        m = re.search(r"--first-seed (\d+)", self.command)
+        return int(m.group(1)) if m else 0
+
     @property
     def percent(self) -> float:
         return 100.0 * self.solved / self.trials
@@ -42,14 +55,37 @@ class Outcome:
         return (f"ours: {self.solved}/{self.trials} trials solved ({self.percent:.0f}%){div}; median sequences "
                 f"to criterion {med}{paper}; budget {self.budget:,} per network; wall time {self.wall:.0f} s{red}")
 
+    def _cells(self) -> dict[str, str]:
+        """The table cells both tables share."""
+        return {"title": self.title + (" **(reduced)**" if self.reduced else ""),
+                "median": "—" if self.median is None else f"{self.median:,.0f} ({self.low:,}–{self.high:,})",
+                "paper": f"{self.paper_sequences:,.0f}" if self.paper_sequences else "—",
+                "budget": f"{self.budget:,}", "wall": f"{self.wall:.0f} s"}
+
     def markdown(self) -> str:
-        med = "—" if self.median is None else f"{self.median:,.0f} ({self.low:,}–{self.high:,})"
-        paper_n = f"{self.paper_sequences:,.0f}" if self.paper_sequences else "—"
-        notes = join_notes(self.notes)
-        cells = [f"{self.title}" + (" **(reduced)**" if self.reduced else ""), self.setup, self.paper, paper_n,
-                 f"{self.solved}/{self.trials} ({self.percent:.0f}%)", med, f"{self.budget:,}", f"{self.wall:.0f} s",
-                 notes, f"`{self.command}`"]
-        return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+        c = self._cells()
+        return _row([c["title"], self.setup, self.paper, c["paper"], f"{self.solved}/{self.trials} ({self.percent:.0f}%)",
+                     c["median"], c["budget"], c["wall"], join_notes(self.notes), f"`{self.command}`"])
+
+    def summary(self) -> str:
+        """Its line of the README's short table (``SUMMARY_HEADER``)."""
+        c = self._cells()
+        seeds = f"{self.first_seed}–{self.first_seed + self.trials - 1}"
+        return _row([c["title"], seeds, f"{self.solved}/{self.trials}", c["median"], c["paper"], c["budget"], c["wall"]])
+
+
+def _row(cells: list[str]) -> str:
+    return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+
+
+SUMMARY_HEADER = ("| experiment | seeds | ours: solved | ours: median sequences to criterion (range) | "
+                  "paper: sequences | budget / network | wall time |\n| --- | --- | --- | --- | --- | --- | --- |")
+
+
+def summary_markdown(entries: list[dict]) -> str:
+    """The README's short table of a results file: one line per entry, in the file's order
+    (``python -m lstm_core.results docs/results.json`` prints it)."""
+    return "\n".join([SUMMARY_HEADER] + [Outcome.from_dict(e).summary() for e in entries])
 
 
 def join_notes(notes) -> str:
@@ -104,3 +140,10 @@ def write_json(path: str, outcomes: list[Outcome]) -> None:
 MARKDOWN_HEADER = ("| experiment | setup (ours) | paper reports | paper: sequences | ours: solved | ours: median "
                    "sequences to criterion (range) | budget / network | wall time | notes | command |\n"
                    "|---|---|---|---|---|---|---|---|---|---|")
+
+
+if __name__ == "__main__":      # print the README's summary table of a results file
+    import sys
+
+    with open(sys.argv[1] if len(sys.argv) > 1 else "docs/results.json", encoding="utf-8") as f:
+        print(summary_markdown(json.load(f)))

@@ -133,12 +133,27 @@ def test_notes_join_without_a_full_stop_before_the_semicolon():
 def test_every_committed_json_row_is_its_markdown_row_in_docs():
     """docs/results.md and docs/results.json hold the same runs: each JSON outcome, rendered as the
     command renders it, is a line of the markdown table (a hand edit of either file breaks this)."""
-    import dataclasses
-
     from lstm_core.results import Outcome
     rows = json.loads((results_file.DOCS / "results.json").read_text())
     lines = set((results_file.DOCS / "results.md").read_text(encoding="utf-8").split("\n"))
-    fields = {f.name for f in dataclasses.fields(Outcome)}
-    missing = [r["command"] for r in rows
-               if Outcome(**{k: v for k, v in r.items() if k in fields}).markdown() not in lines]
+    missing = [r["command"] for r in rows if Outcome.from_dict(r).markdown() not in lines]
     assert rows and not missing, f"rows of docs/results.json missing from docs/results.md: {missing}"
+
+
+def test_the_readme_summary_is_printed_from_the_committed_results_file():
+    """The README's short results table is what ``python -m lstm_core.results docs/results.json``
+    prints — no hand-edited figure or stale wall time."""
+    from lstm_core.results import summary_markdown
+    rows = json.loads((results_file.DOCS / "results.json").read_text())
+    readme = (results_file.DOCS.parent / "README.md").read_text(encoding="utf-8")
+    assert summary_markdown(rows) in readme
+
+
+def test_a_summary_line_names_the_seeds_from_the_command():
+    from lstm_core.results import Outcome
+    o = Outcome("adding", "Adding | T", 30, 6, 0, 16047.0, 7751, 24548, 12.3, 50000, False, "s", "p", 8440.0,
+                "python -m lstm_core.experiments adding --trials 30 --first-seed 10")
+    assert o.summary() == "| Adding \\| T | 10–39 | 6/30 | 16,047 (7,751–24,548) | 8,440 | 50,000 | 12 s |"
+    assert Outcome.from_dict({**o.__dict__, "percent": 20.0}).first_seed == 10
+    o.command = "python -m lstm_core.experiments adding --trials 30"
+    assert o.first_seed == 0 and "| 0–29 |" in o.summary()
