@@ -27,6 +27,7 @@ from typing import Callable
 
 import numpy as np
 
+from . import machine
 from .diagnostics import diagnose, flag_key
 from .diagnostics import summary as diagnostics_summary
 from .results import MARKDOWN_HEADER, Outcome, append_markdown, write_json  # noqa: F401 — re-exported
@@ -135,8 +136,10 @@ def _unit_result(trainer, spec: dict, t0: float, c0: float, interrupted: bool = 
     if trainer.grower is not None:           # sequential construction: when each network's cells joined
         for m, at in zip(members, trainer.grower.added_at):
             m["cells_added_at"] = None if at < 0 else int(at)
-    # wall and CPU seconds of the unit: on a shared machine CPU time shows the work itself
-    return {"members": members, "wall": time.perf_counter() - t0, "cpu": time.process_time() - c0}
+    # wall and CPU seconds of the unit: on a shared machine CPU time shows the work itself; the machine,
+    # because the last bits (and so a chaotic run's trajectory) depend on the CPU's kernels (lstm_core.machine)
+    return {"members": members, "wall": time.perf_counter() - t0, "cpu": time.process_time() - c0,
+            "machine": machine.describe()}
 
 
 def chunks(trials: int, size: int, first_seed: int = 0) -> list[tuple[int, int]]:
@@ -225,10 +228,13 @@ def summarise(name: str, trials: int, settings: dict | None, reduced: bool, budg
         notes.append("diagnostics of the unsolved networks: " + (", ".join(f"{k} in {v}" for k, v in counts.items())
                                                                  or "no symptom flagged"))
     wall = float(sum(r["wall"] for r in results))
+    # units resumed from a state file written before machines were recorded have none
+    ran_on = "; ".join(sorted({r.get("machine") or "machine not recorded" for r in results}))
     return Outcome(name, preset.title + (f" ({_short(settings)})" if settings else ""), trials, len(at),
                    len(diverged), float(np.median(at)) if len(at) else None,
                    int(at.min()) if len(at) else None, int(at.max()) if len(at) else None,
-                   wall, cfg.budget, reduced, setup, preset.reported, preset.paper_sequences, cmd, notes, diags)
+                   wall, cfg.budget, reduced, setup, preset.reported, preset.paper_sequences, cmd, notes, diags,
+                   ran_on)
 
 
 def run_experiment(name: str, trials: int, settings: dict | None = None, reduced: bool = False,
@@ -298,6 +304,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             ap.error("give a preset name, --all or --list")
         workers = cluster_workers(args)
+        print(f"machine: {machine.describe()} (each unit records the machine it ran on)\n", flush=True)
         rows = []
         for i, (name, trials, sets, reduced, budget) in enumerate(runs):
             size = args.chunk or (trials if workers <= 1 and not args.scheduler else -(-trials // workers))

@@ -30,6 +30,9 @@ class Outcome:
     # per network that did not meet the criterion: {"seed", "status", "best_streak", and the
     # symptoms of lstm_core.diagnostics (input-gate openness, max |s|, h'(s), ...), "flags"}
     diagnostics: list[dict] = field(default_factory=list)
+    # where it ran (lstm_core.machine.describe(); "; "-joined if units ran on different machines):
+    # results repeat bit for bit on one kind of machine, not across CPUs. "" = not recorded.
+    machine: str = ""
 
     @classmethod
     def from_dict(cls, d: dict) -> "Outcome":
@@ -64,14 +67,16 @@ class Outcome:
 
     def markdown(self) -> str:
         c = self._cells()
+        notes = self.notes + ([f"ran on {self.machine}"] if self.machine else [])
         return _row([c["title"], self.setup, self.paper, c["paper"], f"{self.solved}/{self.trials} ({self.percent:.0f}%)",
-                     c["median"], c["budget"], c["wall"], join_notes(self.notes), f"`{self.command}`"])
+                     c["median"], c["budget"], c["wall"], join_notes(notes), f"`{self.command}`"])
 
     def summary(self) -> str:
         """Its line of the README's short table (``SUMMARY_HEADER``)."""
         c = self._cells()
         seeds = f"{self.first_seed}–{self.first_seed + self.trials - 1}"
-        return _row([c["title"], seeds, f"{self.solved}/{self.trials}", c["median"], c["paper"], c["budget"], c["wall"]])
+        return _row([c["title"], seeds, f"{self.solved}/{self.trials}", c["median"], c["paper"], c["budget"], c["wall"],
+                     self.machine or "not recorded"])
 
 
 def _row(cells: list[str]) -> str:
@@ -79,7 +84,8 @@ def _row(cells: list[str]) -> str:
 
 
 SUMMARY_HEADER = ("| experiment | seeds | ours: solved | ours: median sequences to criterion (range) | "
-                  "paper: sequences | budget / network | wall time |\n| --- | --- | --- | --- | --- | --- | --- |")
+                  "paper: sequences | budget / network | wall time | machine |\n"
+                  "| --- | --- | --- | --- | --- | --- | --- | --- |")
 
 
 def summary_markdown(entries: list[dict]) -> str:

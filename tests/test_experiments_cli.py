@@ -72,6 +72,8 @@ def test_header_shows_the_budget_and_unsolved_networks_get_diagnostics(tmp_path,
     assert "unsolved seed 7 (budget" in text and "max |s|" in text     # diagnostics of each failed network
     row = json.loads(out.read_text())[0]
     assert row["command"].endswith("--first-seed 7") and [d["seed"] for d in row["diagnostics"]] == [7, 8]
+    from lstm_core.machine import describe
+    assert f"machine: {describe()}" in text and row["machine"] == describe()     # where it ran
     assert {"ig_relevant", "s_max", "hprime", "og_mean", "out_std_ratio", "flags"} <= set(row["diagnostics"][0])
 
 
@@ -153,7 +155,10 @@ def test_a_summary_line_names_the_seeds_from_the_command():
     from lstm_core.results import Outcome
     o = Outcome("adding", "Adding | T", 30, 6, 0, 16047.0, 7751, 24548, 12.3, 50000, False, "s", "p", 8440.0,
                 "python -m lstm_core.experiments adding --trials 30 --first-seed 10")
-    assert o.summary() == "| Adding \\| T | 10–39 | 6/30 | 16,047 (7,751–24,548) | 8,440 | 50,000 | 12 s |"
+    assert o.summary() == "| Adding \\| T | 10–39 | 6/30 | 16,047 (7,751–24,548) | 8,440 | 50,000 | 12 s | not recorded |"
     assert Outcome.from_dict({**o.__dict__, "percent": 20.0}).first_seed == 10
     o.command = "python -m lstm_core.experiments adding --trials 30"
     assert o.first_seed == 0 and "| 0–29 |" in o.summary()
+    o.machine = "AMD EPYC, OpenBLAS Haswell kernels, NumPy 2.4.6"
+    assert o.summary().endswith("| 12 s | AMD EPYC, OpenBLAS Haswell kernels, NumPy 2.4.6 |")
+    assert o.markdown().split(" | ")[-2].endswith("ran on AMD EPYC, OpenBLAS Haswell kernels, NumPy 2.4.6")

@@ -174,6 +174,9 @@ def test_notes_from_the_results_file_are_sentences_not_a_python_list():
     base = pd.DataFrame([{"command": "python -m lstm_core.experiments adding", "notes": ["1 diverged", "lr 0.5"]}])
     text = ef.comparison_notes(preset=PRESETS["adding"], baseline=base, here=None)
     assert "1 diverged; lr 0.5" in text and "[" not in text and "'" not in text
+    base["machine"] = ["AMD EPYC, OpenBLAS Haswell kernels, NumPy 2.4.6"]
+    assert "lr 0.5 (ran on AMD EPYC, OpenBLAS Haswell kernels, NumPy 2.4.6)" in \
+        ef.comparison_notes(preset=PRESETS["adding"], baseline=base, here=None)
 
 
 def test_the_page_reads_the_committed_results_of_the_reproduction_command():

@@ -136,8 +136,10 @@ def comparison_table(*, preset: Any, baseline: pd.DataFrame, here: dict | None) 
 def comparison_notes(*, preset: Any, baseline: pd.DataFrame, here: dict | None) -> str:
     """What each row of ``comparison_table`` is, as markdown bullets."""
     out = [f"- **paper:** {preset.reported}"]
-    out += [f"- **reproduction command:** `{r.command}`" + (f" — {_notes(r.notes)}" if _notes(r.notes) else "")
-            for _, r in baseline.iterrows()]
+    for _, r in baseline.iterrows():
+        machine = r.get("machine")
+        notes = _notes(r.notes) + (f" (ran on {machine})" if isinstance(machine, str) and machine else "")
+        out.append(f"- **reproduction command:** `{r.command}`" + (f" — {notes}" if notes else ""))
     if here is not None:
         out.append(f"- **this page:** {here['label']}")
     return "\n".join(out)

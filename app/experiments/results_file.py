@@ -16,9 +16,10 @@ import pandas as pd
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"     # the repository's docs/
 COLUMNS = ["name", "title", "settings", "trials", "solved", "diverged", "median", "low", "high", "budget",
-           "wall", "reduced", "paper_sequences", "command", "notes", "diagnostics"]
+           "wall", "reduced", "paper_sequences", "command", "notes", "diagnostics", "machine"]
 # "diagnostics": per unsolved network, the command's failure diagnostics (JSON only; missing in
-# older files and in the markdown table: None / NaN, see app.experiments.diagnostics.members)
+# older files and in the markdown table: None / NaN, see app.experiments.diagnostics.members);
+# "machine": where the row ran (JSON only, newer rows; see lstm_core.machine)
 
 
 def _num(text: str) -> float | None:
