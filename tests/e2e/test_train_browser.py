@@ -103,8 +103,7 @@ def test_train_page_trains_live_and_redraws(streamlit_server, tall_page):
     first = sequences(page)
     page.evaluate(COUNT_REDRAWS)
     page.wait_for_timeout(MEASURE_SECONDS * 1000)   # a measurement window (a rate over time), not a wait for state
-    redraws, updates = page.evaluate("() => { clearInterval(window.__timer); "
-                                     "return [window.__redraws, window.__updates]; }")
+    redraws, updates = page.evaluate("() => [window.__redraws, window.__updates]")
     later = sequences(page)
     rate = round(redraws / MEASURE_SECONDS, 2)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
@@ -119,10 +118,13 @@ def test_train_page_trains_live_and_redraws(streamlit_server, tall_page):
         "goal": 10, "progress_updates_per_second": round(updates / MEASURE_SECONDS, 2),
         "sequences_per_second": round((later - first) / MEASURE_SECONDS, 1),
         "machine": {"cpus": os.cpu_count(), "load_avg_1min": round(load, 2)}})
-    assert later > first, "the sequence counter did not advance while training"
     # The goal (≥ 10 per second) is reported, not asserted: on a shared CI machine the browser's
-    # share of the CPU decides it. Several redraws while training = the charts are live.
-    assert redraws >= 3, f"only {redraws} redraws in {MEASURE_SECONDS:g} s: the charts are not live"
+    # share of the CPU decides it. Live = training goes on and the loss chart keeps redrawing — waited
+    # for as state, not counted in the window: on a busy machine (5 sequences/s at load 7.5 on 2 CPUs)
+    # the window can end before the next loss point exists.
+    page.wait_for_function(SEQUENCES_AT_LEAST, arg=first + 1, timeout=120_000)
+    page.wait_for_function("() => window.__redraws >= 3", timeout=120_000)
+    page.evaluate("() => clearInterval(window.__timer)")
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
 
     # training goes on after the measurement (under `make screenshots`, for the README picture, to
