@@ -229,7 +229,9 @@ def summarise(name: str, trials: int, settings: dict | None, reduced: bool, budg
                                                                  or "no symptom flagged"))
     wall = float(sum(r["wall"] for r in results))
     # units resumed from a state file written before machines were recorded have none
-    ran_on = "; ".join(sorted({r.get("machine") or "machine not recorded" for r in results}))
+    machines = sorted({r["machine"] for r in results if r.get("machine")})
+    ran_on = "; ".join(machines) + (" (some units: machine not recorded)"
+                                    if machines and not all(r.get("machine") for r in results) else "")
     return Outcome(name, preset.title + (f" ({_short(settings)})" if settings else ""), trials, len(at),
                    len(diverged), float(np.median(at)) if len(at) else None,
                    int(at.min()) if len(at) else None, int(at.max()) if len(at) else None,

@@ -162,3 +162,17 @@ def test_a_summary_line_names_the_seeds_from_the_command():
     o.machine = "AMD EPYC, OpenBLAS Haswell kernels, NumPy 2.4.6"
     assert o.summary().endswith("| 12 s | AMD EPYC, OpenBLAS Haswell kernels, NumPy 2.4.6 |")
     assert o.markdown().split(" | ")[-2].endswith("ran on AMD EPYC, OpenBLAS Haswell kernels, NumPy 2.4.6")
+
+
+def test_a_row_names_the_machines_its_units_ran_on():
+    """Units from an older state file have no machine: the row says so only beside a recorded one."""
+    spec = experiments.units_for("long_lag_rnn", 2, {"p": 4}, True, 20, chunk=1)
+    units = [experiments.run_unit(u.spec) for u in spec]
+    args = ("long_lag_rnn", 2, {"p": 4}, True, 20, 0)
+    from lstm_core.machine import describe
+    assert experiments.summarise(*args, units).machine == describe()
+    old = [{k: v for k, v in u.items() if k != "machine"} for u in units]
+    assert experiments.summarise(*args, old).machine == ""
+    mixed = [units[0], old[1]]
+    assert experiments.summarise(*args, mixed).machine == describe() + " (some units: machine not recorded)"
+    assert "ran on" not in experiments.summarise(*args, old).markdown()
