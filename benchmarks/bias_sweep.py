@@ -30,7 +30,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from app.bias_lab import settings as lab_settings  # noqa: E402
-from lstm_core.sweep import Sweep, result_differences, run_separately  # noqa: E402
+from lstm_core.sweeps.sweep import Sweep, result_differences, run_separately  # noqa: E402
 
 MEASUREMENTS = Path(__file__).resolve().parents[1] / "docs" / "measurements.json"
 COMMAND = "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/bias_sweep.py"

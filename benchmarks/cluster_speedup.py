@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import time
 
-from lstm_core import distributed, experiments
+from lstm_core.reproduce import distributed, experiments
 
 SETS = {
     # rows whose networks may meet the criterion early: units end at different times

@@ -7,7 +7,7 @@ sequences (x, a_1 .. a_99, x) and (y, a_1 .. a_99, y) with the weights fixed, pr
 when its cell joined, the weights from the cell to the x and y output units, the cell state s at the
 first step (the only place the two sequences differ) and at the last, and the net input and slope
 σ'(net) of the x and y output units at the last step — the one prediction that needs the memory —
-and the symptoms ``lstm_core.diagnostics`` flags (as the reproduction command does for failed nets).
+and the symptoms ``lstm_core.reproduce.diagnostics`` flags (as the reproduction command does for failed nets).
 
 Run: ``python examples/long_lag_saturation_probe.py`` (~10 min of CPU). Result on 2026-11-26 (all four
 alike): cells joined after 3,100-4,600 sequences; weights cell -> x and cell -> y -0.9 to -2.4; s ≈ 19-22
@@ -17,7 +17,7 @@ pinned: 100%". See docs/results.md (the 2a bullet).
 """
 import numpy as np
 
-from lstm_core.diagnostics import diagnose
+from lstm_core.reproduce.diagnostics import diagnose
 from lstm_core.sequence import forward
 from lstm_core.training import PRESETS
 

@@ -10,8 +10,8 @@ from .model import Model, build, build_population, stack
 from .numerics import NonFiniteError
 from .rtrl import RTRL, rtrl_gradients
 from .sequence import Run, forward
-from .torch_io import from_torch, to_torch
-from .model_files import LoadedModel, load_model_file
+from .io.torch_io import from_torch, to_torch
+from .io.model_files import LoadedModel, load_model_file
 
 __all__ = ["VARIANTS", "REGISTRY", "Variant", "variant", "LIMITS", "ModelConfig", "Model", "build", "build_population", "stack",
            "forward", "Run", "gradients", "backward", "error_flow", "ErrorFlow", "RTRL",

@@ -1,7 +1,7 @@
 """Bias lab: gate-bias grids × seeds trained as one population, and the 1997 pathologies.
 
 Pipeline: controls (network, task, swept biases, seeds, training) -> ``app.bias_lab.settings.plan``
--> on "Train", an ``lstm_core.sweep.Sweep`` in this session's state, advanced one chunk per
+-> on "Train", an ``lstm_core.sweeps.sweep.Sweep`` in this session's state, advanced one chunk per
 fragment tick (``app.ui.jobs``) -> heat maps of success rate and median sequences-to-criterion
 (``app.bias_lab.figures``) -> a clicked cell's network on the probe sequence before/after training.
 The demos (abuse problem, internal state drift, forget-gate bias) live in ``app.bias_lab.sections``.
@@ -14,14 +14,14 @@ from app.bias_lab import sections as lab_sections
 from app.bias_lab import settings as lab_settings
 from app.bias_lab.controls import sidebar
 from app.bias_lab.grid import grid_section, results_csv
-from app.ui import controls, export, state
+from app.ui import export, form, state
 
 PAGE, SCHEMA, DEFAULTS = lab_settings.PAGE, lab_settings.SCHEMA, lab_settings.DEFAULTS
 
 
 def page() -> None:
     state.display_options()
-    controls.start_page(PAGE, SCHEMA, DEFAULTS)
+    form.start_page(PAGE, SCHEMA, DEFAULTS)
     st.title("Bias lab")
     state.intro("How gate-bias initialisation decides whether an LSTM learns: grids of bias settings × seeds trained "
                "together as one vectorised population, and the 1997 paper's two pathologies measured directly.")
@@ -37,7 +37,7 @@ def page() -> None:
                     csv_name=f"gatelab-bias-{view}.csv", csv_label="Sweep results (CSV)" if view == "grid"
                     else "Demo measurements (CSV)", doc=export.config_document(PAGE, None, values),
                     doc_name="gatelab-bias-lab.json", from_model=None)
-    controls.finish_page(PAGE, values, DEFAULTS)
+    form.finish_page(PAGE, values, DEFAULTS)
 
 
 if __name__ == "__main__":

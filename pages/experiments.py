@@ -20,7 +20,7 @@ from app.experiments import results_file
 from app.experiments.run import (DEFAULTS, PAGE, SCHEMA, check, fit_budget_to_experiment, here_diagnostics,
                                  here_result, paper_size,
                                  reductions, start, use_paper_size)
-from app.ui import controls, export, jobs, live, state
+from app.ui import export, form, jobs, live, state
 from lstm_core.training import PRESETS
 
 
@@ -70,7 +70,7 @@ def why_failed(baseline, source: str, here: list[dict] | None, job: jobs.Job | N
 
 def page() -> None:
     large = state.display_options()
-    controls.start_page(PAGE, SCHEMA, DEFAULTS)
+    form.start_page(PAGE, SCHEMA, DEFAULTS)
     fit_budget_to_experiment()
     st.title("Paper experiments")
     state.intro("The experiments of Hochreiter & Schmidhuber 1997, Gers, Schraudolph & Schmidhuber 2002 and "
@@ -83,8 +83,8 @@ def page() -> None:
             st.caption(f"Baseline source: {source}. The baseline is read from the file, never re-run on page load.")
     with st.sidebar:
         with st.expander("Reproduce here", expanded=True):
-            controls.render_fields(PAGE, SCHEMA, ["trials", "reduced", "budget", "seed"])
-            controls.reset_button(PAGE, SCHEMA, "run", lambda: ["trials", "reduced", "budget", "seed"],
+            form.render_fields(PAGE, SCHEMA, ["trials", "reduced", "budget", "seed"])
+            form.reset_button(PAGE, SCHEMA, "run", lambda: ["trials", "reduced", "budget", "seed"],
                                   lambda: DEFAULTS)
     SCHEMA["experiment"].render(PAGE)
     values = SCHEMA.read(PAGE)
@@ -134,7 +134,7 @@ def page() -> None:
                     csv_name=f"gatelab-experiment-{values['experiment']}.csv", csv_label="This run's trials (CSV)",
                     doc=export.config_document(PAGE, None, values), doc_name="gatelab-experiment.json",
                     from_model=None)
-    controls.finish_page(PAGE, values, DEFAULTS)
+    form.finish_page(PAGE, values, DEFAULTS)
 
 
 if __name__ == "__main__":

@@ -11,13 +11,13 @@ import streamlit as st
 
 from app.gradient_flow.flow import (DEFAULTS, FORGET_VARIANTS, GROUPS, PAGE, SCHEMA, add_forget_variants, curves,
                                     idle_fields, local_curves)
-from app.ui import controls, export, figures, state
+from app.ui import export, figures, form, state
 
 
 def page() -> None:
     """The page: controls -> cached error flows -> charts with explanations -> export."""
     large = state.display_options()
-    controls.start_page(PAGE, SCHEMA, DEFAULTS)
+    form.start_page(PAGE, SCHEMA, DEFAULTS)
     st.title("Gradient flow: vanishing vs CEC")
     state.intro("One random input sequence goes through each network; an error is injected at the last step and "
                "followed back in time by the exact backward pass. The curves show how much of it reaches each "
@@ -27,11 +27,11 @@ def page() -> None:
     with st.sidebar:
         for title, names in GROUPS.items():
             with st.expander(title, expanded=True):
-                controls.render_fields(PAGE, SCHEMA, names, disabled=idle)
+                form.render_fields(PAGE, SCHEMA, names, disabled=idle)
                 for n in names:
                     if n in idle:
                         st.caption(f"{SCHEMA[n].label}: greyed out, {idle[n]}.")
-                controls.reset_button(PAGE, SCHEMA, title, lambda names=names: names,
+                form.reset_button(PAGE, SCHEMA, title, lambda names=names: names,
                                       lambda: SCHEMA.defaults())
     values = SCHEMA.read(PAGE)
 
@@ -74,7 +74,7 @@ def page() -> None:
                     csv_name="gatelab-gradient-flow.csv", csv_label="Error-flow curves (CSV)",
                     doc=export.config_document(PAGE, None, values), doc_name="gatelab-gradient-flow.json",
                     from_model=None)
-    controls.finish_page(PAGE, values, DEFAULTS)
+    form.finish_page(PAGE, values, DEFAULTS)
 
 
 # Streamlit runs a page as __main__; tests import the module for its settings without drawing.

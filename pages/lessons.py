@@ -10,12 +10,12 @@ import streamlit as st
 
 from app.lessons import progress
 from app.lessons.view import DEFAULTS, GROUPS, PAGE, SCHEMA, lesson_view, sidebar
-from app.ui import classlink, controls, state
+from app.ui import classlink, form, state
 
 
 def page() -> None:
     large = state.display_options()
-    controls.start_page(PAGE, SCHEMA, DEFAULTS)
+    form.start_page(PAGE, SCHEMA, DEFAULTS)
     classlink.enforce(PAGE, SCHEMA, DEFAULTS, GROUPS)      # before any widget: locked values, greyed out
     st.title("Guided lessons")
     state.intro("Five short lessons on the 1997–2002 LSTM. Each question sets up a small real network: "
@@ -30,7 +30,7 @@ def page() -> None:
     lesson_view(values, answered, large)
     if not state.presenting():
         classlink.share_panel(PAGE, SCHEMA, values, DEFAULTS, GROUPS, start={"step": 0, "answers": ""})
-    controls.finish_page(PAGE, SCHEMA.read(PAGE), DEFAULTS)
+    form.finish_page(PAGE, SCHEMA.read(PAGE), DEFAULTS)
 
 
 # Streamlit runs a page as __main__; tests import the module for its settings without drawing.

@@ -12,13 +12,13 @@ import streamlit as st
 from app.step import equations, upload
 from app.step.player import PLAY_KEY, PLAY_LABELS, is_playing, on_play_change, player
 from app.step.settings import CLASS_GROUPS, DEFAULTS, PAGE, SCHEMA, compute
-from app.ui import classlink, controls, export, state
+from app.ui import classlink, controls, export, form, state
 
 
 def page() -> None:
     """The page: controls -> cached run -> player fragment -> export/import."""
     large = state.display_options()
-    controls.start_page(PAGE, SCHEMA, DEFAULTS)
+    form.start_page(PAGE, SCHEMA, DEFAULTS)
     classlink.enforce(PAGE, SCHEMA, DEFAULTS, CLASS_GROUPS)     # a teacher's locks, before any widget
     st.title("Step through a cell")
     state.intro(upload.INTRO if upload.chosen() else "Pick a cell and an input sequence, then play it or step one timestep at a time: the "
@@ -50,13 +50,13 @@ def page() -> None:
 
     values = SCHEMA.read(PAGE)
     if src == "uploaded" and byo is None:
-        controls.finish_page(PAGE, values, DEFAULTS)
+        form.finish_page(PAGE, values, DEFAULTS)
         return
     outcome = state.keep_good(PAGE, "byo" if byo else "run",
                               (lambda: upload.compute(byo, values["seed"])) if byo else (lambda: compute(values)))
     state.report(outcome)
     if outcome.value is None:
-        controls.finish_page(PAGE, values, DEFAULTS)
+        form.finish_page(PAGE, values, DEFAULTS)
         return
     cfg, data = outcome.value
     T = data["xs"].shape[0]
@@ -78,7 +78,7 @@ def page() -> None:
 
     if byo is not None:           # the uploaded network's error flow; links and exports carry settings, not weights
         upload.extras(byo, data, large)
-        controls.finish_page(PAGE, SCHEMA.read(PAGE), DEFAULTS)
+        form.finish_page(PAGE, SCHEMA.read(PAGE), DEFAULTS)
         return
     if not state.presenting():
         classlink.share_panel(PAGE, SCHEMA, SCHEMA.read(PAGE), DEFAULTS, CLASS_GROUPS)
@@ -86,7 +86,7 @@ def page() -> None:
                                                                 data["targets"], data["mask"]),
                     csv_name=f"gatelab-{cfg.variant}-traces.csv", doc_name=f"gatelab-step-{cfg.variant}.json",
                     doc=export.config_document(PAGE, cfg, SCHEMA.read(PAGE)))
-    controls.finish_page(PAGE, SCHEMA.read(PAGE), DEFAULTS)
+    form.finish_page(PAGE, SCHEMA.read(PAGE), DEFAULTS)
 
 
 # Streamlit runs a page as __main__; tests import the module for its settings without drawing.

@@ -1,6 +1,6 @@
 """Theory: every variant's equations side by side, the symbol table, the vanishing-gradient argument.
 
-A thin pipeline: text from app.theory.content; the demo's settings (a ``controls.Schema``, so the
+A thin pipeline: text from app.theory.content; the demo's settings (a ``form.Schema``, so the
 URL's ``?cfg=``, the JSON files and the widgets work as on every other page) → app.theory.demo
 (lstm_core) → app.theory.figures → st.plotly_chart.
 """
@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app.ui import controls, export, state, urlstate
+from app.ui import export, form, state, urlstate
 from app.theory import content as tc
 from app.theory import demo
 from app.theory import figures as theory_figures
-from app.ui.controls import Field
+from app.ui.form import Field
 
 PAGE = "theory"
 D = demo.DEFAULTS
-SCHEMA = controls.Schema([
+SCHEMA = form.Schema([
     Field("w", "recurrent weight w", "float", D.w, *demo.W_RANGE, 0.1, widget="slider"),
     Field("f", "activation f", "choice", D.f, choices=demo.ACTIVATIONS, widget="segmented",
           fmt={"sigmoid": "σ (1997)", "tanh": "tanh"}.get),
@@ -106,10 +106,10 @@ def page() -> None:
     # The page's settings start here, before their widgets, as on every page; here rather than
     # above the title so a link's or an upload's message appears next to the demo it concerns.
     upgrade_old_link()
-    controls.start_page(PAGE, SCHEMA, DEFAULTS)
+    form.start_page(PAGE, SCHEMA, DEFAULTS)
     for col, name in zip(st.columns(list(WIDTHS.values())), WIDTHS):
         SCHEMA[name].render(PAGE, col)
-    controls.reset_button(PAGE, SCHEMA, "demo", lambda: list(WIDTHS), lambda: DEFAULTS)
+    form.reset_button(PAGE, SCHEMA, "demo", lambda: list(WIDTHS), lambda: DEFAULTS)
     values = SCHEMA.read(PAGE)
 
     outcome = state.keep_good(PAGE, "demo", lambda: demo.compute_demo(demo.DemoSettings(**values)))
@@ -124,7 +124,7 @@ def page() -> None:
                     csv_name="gatelab-theory-error-flow.csv", csv_label="Curves (CSV)",
                     doc=export.config_document(PAGE, None, values), doc_name="gatelab-theory.json",
                     from_model=None)
-    controls.finish_page(PAGE, values, DEFAULTS)
+    form.finish_page(PAGE, values, DEFAULTS)
 
 
 # Streamlit runs a page as __main__; tests import the module for its settings without drawing.

@@ -15,14 +15,14 @@ import streamlit as st
 from app.train import settings as train_settings
 from app.train.controls import current_run, sidebar
 from app.train.view import SLOW_EVERY, TICK_EVERY, buttons, curves, inside, task_notes
-from app.ui import controls, export, limits, state
+from app.ui import export, form, limits, state
 
 PAGE, SCHEMA, DEFAULTS = train_settings.PAGE, train_settings.SCHEMA, train_settings.DEFAULTS
 
 
 def page() -> None:
     large = state.display_options()
-    controls.start_page(PAGE, SCHEMA, DEFAULTS)
+    form.start_page(PAGE, SCHEMA, DEFAULTS)
     st.title("Train and watch")
     state.intro("Pick a cell, a task from the papers and a training algorithm (or a paper preset), press Start and "
                "watch the loss fall, the pass criterion fill up and the gates learn on a fixed probe sequence.")
@@ -33,7 +33,7 @@ def page() -> None:
     state.show_flashes(PAGE)
     state.report(outcome, "these training settings")
     if outcome.value is None:
-        controls.finish_page(PAGE, values, DEFAULTS)
+        form.finish_page(PAGE, values, DEFAULTS)
         return
     run = ps["run"] = outcome.value
     ps["last_interaction"] = time.monotonic()     # a full run = the user did something (idle pause)
@@ -51,7 +51,7 @@ def page() -> None:
     if not state.presenting():
         st.caption(f"Caps: sequences up to {train_settings.TRAIN_MAX_T:,} steps, budget up to "
                    f"{train_settings.TRAIN_MAX_BUDGET:,} sequences, at most {limits.MAX_BLOCKS} blocks × {limits.MAX_BLOCK_SIZE} cells or {limits.MAX_HIDDEN} units.")
-    controls.finish_page(PAGE, values, DEFAULTS)
+    form.finish_page(PAGE, values, DEFAULTS)
 
 
 if __name__ == "__main__":

@@ -131,7 +131,7 @@ def test_bad_upload_is_refused_next_to_the_uploader_and_nothing_changes(case, da
 
 
 def test_sweep_results_file_nested_too_deeply_is_refused():
-    from lstm_core.sweep_cli import load_results
+    from lstm_core.sweeps.cli import load_results
     with pytest.raises(ValueError, match="nested too deeply"):
         load_results(b"[" * 20_000 + b"]" * 20_000)
 

@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 
 from app.bias_lab import figures as lab_figures
 from app.bias_lab import settings as lab_settings
-from lstm_core.sweep import Sweep
+from lstm_core.sweeps.sweep import Sweep
 from helpers import chart_specs
 
 ENTRY = Path(__file__).resolve().parents[1] / "app" / "main.py"
@@ -85,7 +85,7 @@ def test_the_page_opens_on_the_committed_baseline_sweep_labelled_as_such():
     import json as _json
 
     from app.bias_lab import precomputed, settings as lab_settings
-    from lstm_core.sweep_cli import load_results
+    from lstm_core.sweeps.cli import load_results
 
     at = open_lab()
     ch = charts(at)

@@ -7,7 +7,7 @@ import pytest
 
 from app.step.settings import CLASS_GROUPS, DEFAULTS, SCHEMA
 from app.ui import classlink, urlstate
-from test_app_pages import open_page
+from page_helpers import open_page
 
 TEACHER = {**DEFAULTS, "seed": 5, "b_input": -2.0, "variant": "lstm2000"}
 

@@ -1,4 +1,4 @@
-"""Failure diagnostics (lstm_core.diagnostics) and absent connections (ModelConfig.absent):
+"""Failure diagnostics (lstm_core.reproduce.diagnostics) and absent connections (ModelConfig.absent):
 a drifted network is flagged and a fresh one is not; absent connections stay exactly 0 while
 training; the faithful presets have the papers' weight counts."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import lstm_core as lc
-from lstm_core.diagnostics import diagnose, flags, relevant_steps, summary
+from lstm_core.reproduce.diagnostics import diagnose, flags, relevant_steps, summary
 from lstm_core.training import PRESETS, Trainer
 
 

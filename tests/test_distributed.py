@@ -1,4 +1,4 @@
-"""Units of work on Dask (lstm_core.distributed): serial ≡ LocalCluster bit for bit, resumable after
+"""Units of work on Dask (lstm_core.reproduce.distributed): serial ≡ LocalCluster bit for bit, resumable after
 Ctrl-C, a worker that dies mid-unit has its unit retried, a bad scheduler address gets a clear
 message; sweeps from the command line and their results file, loaded by the Bias lab page."""
 from __future__ import annotations
@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lstm_core import distributed, experiments, sweep_cli
+from lstm_core.reproduce import distributed, experiments
+from lstm_core.sweeps import cli as sweep_cli
 from helpers import chart_specs
 
 REPO = Path(__file__).resolve().parents[1]

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from app.experiments import results_file
-from lstm_core import experiments
+from lstm_core.reproduce import experiments
 
 ARGS = ["--workers", "1", "long_lag_rnn", "--trials", "2", "--budget", "20", "--set", "p=4", "--reduced"]
 
@@ -72,13 +72,13 @@ def test_header_shows_the_budget_and_unsolved_networks_get_diagnostics(tmp_path,
     assert "unsolved seed 7 (budget" in text and "max |s|" in text     # diagnostics of each failed network
     row = json.loads(out.read_text())[0]
     assert row["command"].endswith("--first-seed 7") and [d["seed"] for d in row["diagnostics"]] == [7, 8]
-    from lstm_core.machine import describe
+    from lstm_core.reproduce.machine import describe
     assert f"machine: {describe()}" in text and row["machine"] == describe()     # where it ran
     assert {"ig_relevant", "s_max", "hprime", "og_mean", "out_std_ratio", "flags"} <= set(row["diagnostics"][0])
 
 
 def test_progress_inside_a_unit_names_the_total_and_the_time_left():
-    from lstm_core import distributed
+    from lstm_core.reproduce import distributed
     lines = []
     unit = experiments.units_for("long_lag", 2, {"p": 5}, True, 100)[0]
     progress = distributed._InUnit(unit, True, lines.append, every=0.0)
@@ -89,7 +89,7 @@ def test_progress_inside_a_unit_names_the_total_and_the_time_left():
 
 
 def test_ctrl_c_inside_a_unit_prints_a_partial_summary_not_a_traceback(tmp_path, capsys, monkeypatch):
-    from lstm_core import distributed
+    from lstm_core.reproduce import distributed
 
     class CtrlC:
         def __init__(self, *a, **k):
@@ -126,7 +126,7 @@ def test_summarise_only_writes_the_finished_rows_from_the_state_file(tmp_path, c
 
 
 def test_notes_join_without_a_full_stop_before_the_semicolon():
-    from lstm_core.results import join_notes
+    from lstm_core.reproduce.results import join_notes
     assert join_notes(["budget counts streams.", " ", "unsolved networks: 3."]) == \
         "budget counts streams; unsolved networks: 3."
     assert join_notes([]) == ""
@@ -135,7 +135,7 @@ def test_notes_join_without_a_full_stop_before_the_semicolon():
 def test_every_committed_json_row_is_its_markdown_row_in_docs():
     """docs/results.md and docs/results.json hold the same runs: each JSON outcome, rendered as the
     command renders it, is a line of the markdown table (a hand edit of either file breaks this)."""
-    from lstm_core.results import Outcome
+    from lstm_core.reproduce.results import Outcome
     rows = json.loads((results_file.DOCS / "results.json").read_text())
     lines = set((results_file.DOCS / "results.md").read_text(encoding="utf-8").split("\n"))
     missing = [r["command"] for r in rows if Outcome.from_dict(r).markdown() not in lines]
@@ -143,16 +143,16 @@ def test_every_committed_json_row_is_its_markdown_row_in_docs():
 
 
 def test_the_readme_summary_is_printed_from_the_committed_results_file():
-    """The README's short results table is what ``python -m lstm_core.results docs/results.json``
+    """The README's short results table is what ``python -m lstm_core.reproduce.results docs/results.json``
     prints — no hand-edited figure or stale wall time."""
-    from lstm_core.results import summary_markdown
+    from lstm_core.reproduce.results import summary_markdown
     rows = json.loads((results_file.DOCS / "results.json").read_text())
     readme = (results_file.DOCS.parent / "README.md").read_text(encoding="utf-8")
     assert summary_markdown(rows) in readme
 
 
 def test_a_summary_line_names_the_seeds_from_the_command():
-    from lstm_core.results import Outcome
+    from lstm_core.reproduce.results import Outcome
     o = Outcome("adding", "Adding | T", 30, 6, 0, 16047.0, 7751, 24548, 12.3, 50000, False, "s", "p", 8440.0,
                 "python -m lstm_core.experiments adding --trials 30 --first-seed 10")
     assert o.summary() == "| Adding \\| T | 10–39 | 6/30 | 16,047 (7,751–24,548) | 8,440 | 50,000 | 12 s | not recorded |"
@@ -169,7 +169,7 @@ def test_a_row_names_the_machines_its_units_ran_on():
     spec = experiments.units_for("long_lag_rnn", 2, {"p": 4}, True, 20, chunk=1)
     units = [experiments.run_unit(u.spec) for u in spec]
     args = ("long_lag_rnn", 2, {"p": 4}, True, 20, 0)
-    from lstm_core.machine import describe
+    from lstm_core.reproduce.machine import describe
     assert experiments.summarise(*args, units).machine == describe()
     old = [{k: v for k, v in u.items() if k != "machine"} for u in units]
     assert experiments.summarise(*args, old).machine == ""

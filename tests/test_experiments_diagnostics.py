@@ -17,8 +17,8 @@ import pytest
 from app.experiments import diagnostics as why
 from app.experiments import results_file
 from app.ui import state
-from lstm_core import diagnostics as core
-from lstm_core.experiments import DIAGNOSTIC_STREAM
+from lstm_core.reproduce import diagnostics as core
+from lstm_core.reproduce.experiments import DIAGNOSTIC_STREAM
 from lstm_core.training import PRESETS
 from test_experiments_page import open_exp, outcome
 
@@ -122,7 +122,7 @@ def test_every_committed_row_with_diagnostics_renders(row):
 def test_what_the_command_writes_is_what_the_page_renders(tmp_path):
     """The command's own --json output (a tiny run that solves nothing), read back by the page's
     reader: one table row per unsolved network, with the command's numbers."""
-    from lstm_core import experiments  # noqa: PLC0415
+    from lstm_core.reproduce import experiments  # noqa: PLC0415
     js = tmp_path / "results.json"
     assert experiments.main(["--workers", "1", "long_lag_rnn", "--trials", "2", "--budget", "20", "--set", "p=4",
                              "--reduced", "--json", str(js), "--no-progress"]) == 0

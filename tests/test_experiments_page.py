@@ -1,6 +1,6 @@
 """Paper experiments page (Streamlit AppTest) and the results-file reader behind its baseline.
 
-The baseline test writes a results table with ``lstm_core.experiments``' own markdown writer
+The baseline test writes a results table with ``lstm_core.reproduce.experiments``' own markdown writer
 into a temporary docs folder and checks that the page shows exactly those numbers; the
 "reproduce here" test compares the page's table with the same run made directly in the core.
 """
@@ -15,7 +15,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from app.experiments import results_file
-from lstm_core.experiments import MARKDOWN_HEADER, Outcome
+from lstm_core.reproduce.experiments import MARKDOWN_HEADER, Outcome
 from lstm_core.training import PRESETS
 from helpers import chart_specs
 

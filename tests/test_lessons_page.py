@@ -14,7 +14,7 @@ from app.lessons.content import LESSONS
 from app.lessons.view import DEFAULTS, GROUPS, SCHEMA
 from app.ui import classlink, urlstate
 from helpers import chart_specs
-from test_app_pages import open_page
+from page_helpers import open_page
 
 PAGE = "lessons"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from lstm_core import machine
+from lstm_core.reproduce import machine
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -23,7 +23,7 @@ def test_the_blas_kernels_follow_openblas_coretype():
     """The kernel name is read from OpenBLAS itself: forcing another kernel set shows in the description
     (how the effect of the kernels on a training run was measured; docs/results.md)."""
     assert machine.blas_core(), "the pinned NumPy wheel ships scipy-openblas, which names its kernels"
-    code = "from lstm_core import machine; print(machine.blas_core())"
+    code = "from lstm_core.reproduce import machine; print(machine.blas_core())"
     env = {**os.environ, "OPENBLAS_CORETYPE": "Sandybridge"}
     out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "Sandybridge"

@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from app.ui import state
 
-from test_app_pages import open_page
+from page_helpers import open_page
 
 PAGES = ["step", "train", "gradient_flow", "bias_lab", "experiments", "theory", "home", "lessons"]
 

@@ -10,7 +10,7 @@ import time
 
 from app.train import view
 from app.ui import limits, slots, state
-from test_train_page import link, open_page
+from train_page_helpers import link, open_page
 
 
 @pytest.fixture(autouse=True)

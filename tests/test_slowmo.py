@@ -11,7 +11,7 @@ import pytest
 import lstm_core as lc
 from app.step import diagram, equations, slowmo
 from helpers import chart_specs
-from test_app_pages import open_page
+from page_helpers import open_page
 from app.ui import urlstate
 
 

@@ -15,7 +15,7 @@ import pytest
 
 import lstm_core as lc
 from helpers import chart_specs
-from test_app_pages import errors, fig, open_page
+from page_helpers import errors, fig, open_page
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "names_lstm.safetensors"
 SOURCE, FILE = "step.net_source", "step.byo_file"

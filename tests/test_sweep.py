@@ -1,4 +1,4 @@
-"""Bias sweeps (lstm_core.sweep) and the bias-lab measurements (lstm_core.bias_demos).
+"""Bias sweeps (lstm_core.sweeps.sweep) and the bias-lab measurements (lstm_core.sweeps.bias_demos).
 
 The central test is the issue's equivalence: a 3 × 3 bias grid × 2 seeds trained as ONE
 population gives exactly the results (and the weights) of the same 18 networks trained one by
@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 
 import lstm_core as lc
-from lstm_core import bias_demos as bd
-from lstm_core.sweep import MAX_MEMBERS, Axis, Sweep, aggregate, grid_configs, run_separately, with_goal
+from lstm_core.sweeps import bias_demos as bd
+from lstm_core.sweeps.sweep import MAX_MEMBERS, Axis, Sweep, aggregate, grid_configs, run_separately, with_goal
 from lstm_core.training import TrainConfig, Trainer
 
 BASE = lc.ModelConfig(variant="lstm1997", n_in=1, n_out=1, n_blocks=2, block_size=1, init_range=0.1)
@@ -200,7 +200,7 @@ def test_forget_flow_decays_like_the_forget_gate():
 
 # ============================================================================= benchmark comparison
 def test_result_differences_counts_missing_as_equal_and_finds_real_differences():
-    from lstm_core.sweep import result_differences
+    from lstm_core.sweeps.sweep import result_differences
 
     a = pd.DataFrame({"status": ["solved", "budget"], "sequences": [40, 60], "solved_at": [40, None],
                       "best_streak": [10, 3], "message": ["", ""]})

@@ -2,7 +2,7 @@
 
 The chart assertions read the figure JSON the page sends to the browser and compare it with
 numbers computed here directly from lstm_core, so a page that drew made-up curves would fail.
-The demo's settings use the shared machinery (``controls.Schema``, ``?cfg=``, ``export.io_panel``),
+The demo's settings use the shared machinery (``form.Schema``, ``?cfg=``, ``export.io_panel``),
 so links, uploads and messages behave as on every other page.
 """
 from __future__ import annotations

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app.ui import controls, state
+from app.ui import controls, form, state
 from app.bias_lab import settings as lab_settings
 from lstm_core.variants import variant as variant_record
 
@@ -16,7 +16,7 @@ PAGE, SCHEMA, DEFAULTS = lab_settings.PAGE, lab_settings.SCHEMA, lab_settings.DE
 # ----------------------------------------------------------------------------- controls
 def text_box(name: str, where=st) -> None:
     f = SCHEMA[name]
-    where.text_input(f.label, key=state.wkey(PAGE, name), persist_state=controls.PERSIST, help=f.help)
+    where.text_input(f.label, key=state.wkey(PAGE, name), persist_state=form.PERSIST, help=f.help)
 
 
 def axis_gate_control(ax: str, variant: str) -> str:
@@ -40,14 +40,14 @@ def sweep_group(values_view: str, variant: str) -> None:
                     SCHEMA[f"{ax}_mode"].render(PAGE)
                     text_box(f"{ax}_values")
                     SCHEMA[f"{ax}_step"].render(PAGE)
-            controls.reset_button(PAGE, SCHEMA, "axes", lambda: [n for n in SCHEMA.fields if n[:2] in ("x_", "y_")],
+            form.reset_button(PAGE, SCHEMA, "axes", lambda: [n for n in SCHEMA.fields if n[:2] in ("x_", "y_")],
                                   lambda: DEFAULTS)
     with st.expander("Seeds and training", expanded=values_view != "forget"):
         names = ["n_seeds", "first_seed", "algorithm", "lr", "budget", "streak", "goal", "seed"]
-        controls.render_fields(PAGE, SCHEMA, names[:2])
+        form.render_fields(PAGE, SCHEMA, names[:2])
         controls.algorithm_control(PAGE, SCHEMA, variant)
-        controls.render_fields(PAGE, SCHEMA, names[3:])
-        controls.reset_button(PAGE, SCHEMA, "training", lambda: names, lambda: DEFAULTS)
+        form.render_fields(PAGE, SCHEMA, names[3:])
+        form.reset_button(PAGE, SCHEMA, "training", lambda: names, lambda: DEFAULTS)
 
 
 def sidebar(view: str) -> str:

@@ -9,7 +9,7 @@ from app.bias_lab import figures as lab_figures
 from app.bias_lab import precomputed
 from app.ui import figures, jobs, live, state
 from app.bias_lab import settings as lab_settings
-from lstm_core.sweep import Sweep
+from lstm_core.sweeps.sweep import Sweep
 
 PAGE, SCHEMA, DEFAULTS = lab_settings.PAGE, lab_settings.SCHEMA, lab_settings.DEFAULTS
 CELL_KEY, SEED_KEY = state.wkey(PAGE, "cell"), state.wkey(PAGE, "cell_seed")

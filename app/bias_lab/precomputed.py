@@ -2,7 +2,7 @@
 
 A teacher trains a grid larger than the page's caps ahead of class and loads the results file
 here; the heat maps are the same figures a sweep trained in the browser gets. The file is
-validated by ``lstm_core.sweep_cli.load_results``; a rejected file gets its message next to the
+validated by ``lstm_core.sweeps.cli.load_results``; a rejected file gets its message next to the
 uploader and whatever was shown before stays.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ import streamlit as st
 
 from app.bias_lab import figures as lab_figures
 from app.ui import figures, state
-from lstm_core.sweep_cli import MAX_FILE_BYTES, SweepResults, load_results
+from lstm_core.sweeps.cli import MAX_FILE_BYTES, SweepResults, load_results
 
 PAGE = "bias_lab"
 ROOT = Path(__file__).resolve().parents[2]

@@ -3,7 +3,7 @@
 Each demo trains (or, for the forget gate, only runs) real networks from the sidebar's
 network / task / training settings and plots what it measures — the same seeds for both
 settings, so the only difference between the two curves is the bias being demonstrated.
-Measurement code is in ``lstm_core.bias_demos``; figures in ``app.bias_lab.figures``.
+Measurement code is in ``lstm_core.sweeps.bias_demos``; figures in ``app.bias_lab.figures``.
 """
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ import streamlit as st
 
 from app.bias_lab import figures as lab_figures
 from app.bias_lab import settings as lab_settings
-from app.ui import controls, export, figures, jobs, state
-from lstm_core import bias_demos as bd
-from lstm_core.sweep import Sweep
+from app.ui import figures, form, jobs, netconfig, state
+from lstm_core.sweeps import bias_demos as bd
+from lstm_core.sweeps.sweep import Sweep
 from lstm_core.training import PRESETS
 from lstm_core.variants import REGISTRY
 
@@ -65,7 +65,7 @@ def paper_setup(kind: str) -> dict:
     p = PRESETS[name]
     m, t = p.model.to_dict(), p.train_config()
     values = {"variant": m["variant"], "task": p.task, **{f"{p.task}.{k}": v for k, v in p.task_settings.items()},
-              **export.settings_from(m, m["variant"]), "algorithm": t.algorithm, "lr": t.lr, "budget": budget}
+              **netconfig.settings_from(m, m["variant"]), "algorithm": t.algorithm, "lr": t.lr, "budget": budget}
     first, step = values.pop(f"b_{gate}", None), values.pop(f"b_{gate}_step", 0.0)
     for g in ("input", "output"):                     # the demo's gate is swept; no other fixed bias
         values.setdefault(f"b_{g}", None)
@@ -122,7 +122,7 @@ ABUSE_TEXT = (
 def abuse(values: dict) -> None:
     st.markdown(ABUSE_TEXT)
     with st.expander("Demo settings", expanded=False):
-        controls.render_fields(PAGE, SCHEMA, ["abuse_first", "abuse_step"])
+        form.render_fields(PAGE, SCHEMA, ["abuse_first", "abuse_step"])
     _buttons("abuse", values, "both settings")
     jobs.live(PAGE, "abuse", _draw_abuse)
 
@@ -177,7 +177,7 @@ DRIFT_TEXT = (
 def drift(values: dict) -> None:
     st.markdown(DRIFT_TEXT)
     with st.expander("Demo settings", expanded=False):
-        controls.render_fields(PAGE, SCHEMA, ["drift_first", "drift_step"])
+        form.render_fields(PAGE, SCHEMA, ["drift_first", "drift_step"])
     _buttons("drift", values, "both settings")
     outcome = state.keep_good(PAGE, "drift_plan", lambda: lab_settings.demo_plan(values, "drift"))
     state.report(outcome, "these demo settings")
@@ -246,7 +246,7 @@ def forget(values: dict) -> None:
     st.markdown(FORGET_TEXT)
     c1, c2 = st.columns([2, 1])
     c1.text_input(SCHEMA["forget_biases"].label, key=state.wkey(PAGE, "forget_biases"),
-                  persist_state=controls.PERSIST)
+                  persist_state=form.PERSIST)
     SCHEMA["forget_T"].render(PAGE, c2)
     outcome = state.keep_good(PAGE, "forget", lambda: forget_data(values))
     state.report(outcome, "these forget-gate settings")
@@ -281,7 +281,7 @@ def forget_variant(values: dict) -> str:
 def forget_data(values: dict):
     variant = forget_variant(values)
     v = {**values, "variant": variant, "forget_gate": True}
-    base = export.model_config(v, 2, 1)
+    base = netconfig.model_config(v, 2, 1)
     xs = np.random.default_rng(values["seed"]).uniform(-1.0, 1.0, size=(values["forget_T"], 1, 2))
     return bd.forget_flow(base, lab_settings.forget_biases(values), xs), variant
 

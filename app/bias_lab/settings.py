@@ -1,4 +1,4 @@
-"""Bias lab settings: the page's schema and what its flat settings mean for ``lstm_core.sweep``.
+"""Bias lab settings: the page's schema and what its flat settings mean for ``lstm_core.sweeps``.
 
 The sweep is described by the shared network / task / bias controls (``app.ui.controls``) plus
 two swept axes ("x" and "y"), seeds and the training settings. ``plan`` turns the settings
@@ -12,11 +12,12 @@ import re
 from dataclasses import dataclass
 
 import lstm_core as lc
-from app.ui import controls, export, limits
-from app.ui.controls import ALL_GATES, Field
+from app.ui import controls, form, limits, netconfig
+from app.ui.controls import ALL_GATES
+from app.ui.form import Field
 from lstm_core.variants import check_algorithm, variant as variant_record
 from lstm_core.variants import MEMORY_CELL_VARIANTS
-from lstm_core.sweep import MAX_AXIS_VALUES, MAX_MEMBERS, MAX_SEEDS, Axis, with_goal
+from lstm_core.sweeps.sweep import MAX_AXIS_VALUES, MAX_MEMBERS, MAX_SEEDS, Axis, with_goal
 from lstm_core.training import TrainConfig
 
 PAGE = "bias_lab"
@@ -26,7 +27,7 @@ VIEWS = {"grid": "Bias grid", "abuse": "Abuse problem", "drift": "Internal state
 GOALS = ("paper", "0.05", "0.1", "none")
 MODES = {"values": "values (same change per block)", "stagger": "staggering off / on"}
 
-SCHEMA = controls.Schema(
+SCHEMA = form.Schema(
     controls.model_fields() + controls.bias_fields() + controls.task_fields("two_sequence") + [
         controls.seed_field(),
         Field("view", "Show", "choice", "grid", choices=tuple(VIEWS), widget="segmented", fmt=VIEWS.get),
@@ -139,7 +140,7 @@ def train_of(values: dict, variant: str) -> TrainConfig:
 def plan(values: dict, x: Axis | None = None, y: Axis | None = None, grid: bool = True) -> Plan:
     """The sweep the settings describe (checked against the caps); nothing is trained."""
     task = task_of(values)
-    base = export.model_config(values, task.n_in, task.n_out, task.output_activation, task.loss)
+    base = netconfig.model_config(values, task.n_in, task.n_out, task.output_activation, task.loss)
     if grid:
         x, y = axis(values, "x"), axis(values, "y")
     seeds = tuple(range(values["first_seed"], values["first_seed"] + values["n_seeds"]))

@@ -1,7 +1,7 @@
 """Why networks failed: the failure diagnostics of the Paper experiments page, as data.
 
 The reproduction command (``python -m lstm_core.experiments``) stores, for every network of a
-row that did not meet the criterion, the symptoms ``lstm_core.diagnostics.diagnose`` measured on
+row that did not meet the criterion, the symptoms ``lstm_core.reproduce.diagnostics.diagnose`` measured on
 fresh sequences after training (``docs/results.json``, key ``diagnostics``). This module turns
 such a list into a per-network table and a few sentences that explain the flagged symptoms —
 every number and every word comes from the list, nothing is written per experiment. Pure
@@ -19,7 +19,7 @@ from typing import Any
 
 import pandas as pd
 
-from lstm_core import diagnostics as core
+from lstm_core.reproduce import diagnostics as core
 
 # The sequences ``diagnose`` runs by default (what the command used): read from its signature so
 # the caption follows the code instead of repeating a number.
@@ -42,7 +42,7 @@ COLUMNS = {   # column header -> what the cell holds (the caption repeats it in 
     "symptoms": "the flags raised",
 }
 
-# Flag key (``lstm_core.diagnostics.flag_key``, as ``lstm_core.experiments.summarise`` counts them)
+# Flag key (``lstm_core.reproduce.diagnostics.flag_key``, as ``lstm_core.reproduce.experiments.summarise`` counts them)
 # -> the symptom's short name in the table. A flag not listed here is shown with its own key.
 SYMPTOMS = {
     "state drift": "state drift",

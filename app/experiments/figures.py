@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from app.ui.figures import PALETTE, Chart, font_size, layout, make_figure
-from lstm_core.results import join_notes
+from lstm_core.reproduce.results import join_notes
 
 
 def _fmt(v: Any) -> str:

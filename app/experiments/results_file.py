@@ -1,7 +1,7 @@
 """The reproduction command's results (``python -m lstm_core.experiments --all``), read from disk.
 
 The Paper experiments page shows them as the baseline; it never re-runs them. A JSON file
-(``docs/results.json``: a list of objects with the fields of ``lstm_core.experiments.Outcome``)
+(``docs/results.json``: a list of objects with the fields of ``lstm_core.reproduce.experiments.Outcome``)
 is preferred when present; otherwise the markdown table the command appends to
 ``docs/results.md`` is parsed. A missing or unreadable file gives an empty table and a note.
 """
@@ -19,7 +19,7 @@ COLUMNS = ["name", "title", "settings", "trials", "solved", "diverged", "median"
            "wall", "reduced", "paper_sequences", "command", "notes", "diagnostics", "machine"]
 # "diagnostics": per unsolved network, the command's failure diagnostics (JSON only; missing in
 # older files and in the markdown table: None / NaN, see app.experiments.diagnostics.members);
-# "machine": where the row ran (JSON only, newer rows; see lstm_core.machine)
+# "machine": where the row ran (JSON only, newer rows; see lstm_core.reproduce.machine)
 
 
 def _num(text: str) -> float | None:

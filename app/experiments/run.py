@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from app.ui import controls, jobs, limits, state
-from app.ui.controls import Field
-from lstm_core.diagnostics import diagnose
-from lstm_core.experiments import DIAGNOSTIC_STREAM
+from app.ui import controls, form, jobs, limits, state
+from app.ui.form import Field
+from lstm_core.reproduce.diagnostics import diagnose
+from lstm_core.reproduce.experiments import DIAGNOSTIC_STREAM
 from lstm_core.training import PRESETS, Preset
 
 PAGE = "experiments"
 EXP_MAX_BUDGET, EXP_MAX_TRIALS = limits.EXPERIMENT_MAX_BUDGET, limits.EXPERIMENT_MAX_TRIALS
-SCHEMA = controls.Schema([
+SCHEMA = form.Schema([
     # Default: an experiment a first "Run" wins here in under a minute (1997 exp. 2b, reduced to 1,000
     # correct in a row; measured 3 of 4 networks solved at 1,758–3,420 sequences, the budget of 3,500
     # just above the last of them: 49 s of CPU on a quiet 2-core VM, against 58 s for a 5,000 budget

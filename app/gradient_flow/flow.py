@@ -10,13 +10,13 @@ import numpy as np
 import streamlit as st
 
 import lstm_core as lc
-from app.ui import controls, figures, limits
-from app.ui.controls import Field
+from app.ui import controls, figures, form, limits
+from app.ui.form import Field
 from lstm_core.variants import variant as variant_record
 
 PAGE = "gradient_flow"
 N_IN = 2
-SCHEMA = controls.Schema([
+SCHEMA = form.Schema([
     Field("T", "Sequence length T", "int", 100, 5, limits.FLOW_MAX_T, 5, widget="slider",
           help=f"The error is injected at the last step and followed back (at most {limits.FLOW_MAX_T})."),
     controls.seed_field(),

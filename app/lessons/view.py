@@ -12,13 +12,13 @@ from app.lessons import progress
 from app.lessons.compute import Outcome
 from app.lessons.content import LESSONS, Lesson, Question
 from app.lessons.figures import chart
-from app.ui import classlink, controls, figures, routes, state
-from app.ui.controls import Field
+from app.ui import classlink, controls, figures, form, routes, state
+from app.ui.form import Field
 
 PAGE = "lessons"
 MAX_QUESTIONS = max(len(L.questions) for L in LESSONS.values())
 GROUPS = {"Lesson": ["lesson"], "Seed": ["seed"]}      # what a teacher shares (and may lock)
-SCHEMA = controls.Schema([
+SCHEMA = form.Schema([
     Field("lesson", "Lesson", "choice", next(iter(LESSONS)), choices=tuple(LESSONS), widget="select",
           fmt=lambda k: LESSONS[k].title),
     controls.seed_field(),
@@ -66,13 +66,13 @@ def _pick_key(lesson: str, index: int) -> str:
 def sidebar(values: dict, answered: dict[str, list[int]]) -> None:
     """Lesson picker, progress per lesson, seed (a class link's locks grey them out: Field.render)."""
     with st.sidebar:
-        controls.render_fields(PAGE, SCHEMA, ["lesson"])
+        form.render_fields(PAGE, SCHEMA, ["lesson"])
         for key, L in LESSONS.items():
             n, done = len(L.questions), len(answered.get(key, []))
             mark = "✓" if done == n else "○"
             st.caption(f"{mark} {L.title} · {done}/{n} revealed" + _score(key, answered.get(key, []), values["seed"]))
         with st.expander("Random sequences and weights"):
-            controls.render_fields(PAGE, SCHEMA, ["seed"])
+            form.render_fields(PAGE, SCHEMA, ["seed"])
             st.caption("Another seed gives other random sequences and initial weights; the answers are "
                        "computed again, so they may change.")
 

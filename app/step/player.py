@@ -18,7 +18,7 @@ import streamlit as st
 import lstm_core as lc
 from app.step import diagram, equations, slowmo
 from app.step.settings import DEFAULTS, PAGE, SCHEMA
-from app.ui import controls, figures, state
+from app.ui import figures, form, state
 
 PLAY_KEY = state.wkey(PAGE, "play")
 T_KEY = state.wkey(PAGE, "t")          # the cursor (a setting, not a widget: see slider_key)
@@ -121,7 +121,7 @@ def player(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, spee
         st.caption("End of the sequence: press Reset or Back to play again from there.")
     unit = st.selectbox("Block / unit shown in the diagram and equations", range(len(labels)),
                         format_func=labels.__getitem__, key=state.wkey(PAGE, "unit"),
-                        persist_state=controls.PERSIST)
+                        persist_state=form.PERSIST)
     snap = equations.snapshot(cfg, data["internals"], t - 1, unit, data["params"])
     op = slowmo.controls_row(cfg, t, T, is_playing(), _set_cursor)
     # On a projector (large fonts) the diagram gets the full width and the equations go below it.
@@ -141,7 +141,7 @@ def player(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, spee
         st.caption(equations.note(cfg))
     panels(cfg, data, labels, large, t, unit)
     if not ps.get("armed"):     # while playing, the URL is written by full runs only (no history spam)
-        controls.finish_page(PAGE, SCHEMA.read(PAGE), DEFAULTS)
+        form.finish_page(PAGE, SCHEMA.read(PAGE), DEFAULTS)
 
 
 def panels(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, t: int, unit: int) -> None:

@@ -1,6 +1,6 @@
 """Step through a cell: the page's settings and the one computation behind it.
 
-``compute`` turns the flat settings into a network (``export.model_config``) and an input
+``compute`` turns the flat settings into a network (``netconfig.model_config``) and an input
 sequence (a task with a seed, or typed text) and runs ``lc.forward`` once over the whole
 sequence — the readable per-step cell, so replaying the recorded run is stepping the cell.
 Both pieces are cached on small hashable arguments (``st.cache_data`` pickles the run).
@@ -13,15 +13,15 @@ import numpy as np
 import streamlit as st
 
 import lstm_core as lc
-from app.ui import classlink, controls, export, limits
-from app.ui.controls import Field
+from app.ui import classlink, controls, export, form, limits, netconfig
+from app.ui.form import Field
 
 PAGE = "step"
 _MODEL, _BIAS, _TASK = controls.model_fields(), controls.bias_fields(), controls.task_fields("adding")
 # What a teacher's class link can lock, by the sidebar's groups (playback stays the student's).
 CLASS_GROUPS = {"Network": [f.name for f in _MODEL], "Input sequence": [f.name for f in _TASK],
                 "Gate biases": [f.name for f in _BIAS], "Seed": ["seed"]}
-SCHEMA = controls.Schema(
+SCHEMA = form.Schema(
     _MODEL + _BIAS + _TASK + classlink.fields(CLASS_GROUPS)
     + [controls.seed_field(),
        Field("speed", "Speed (steps per second)", "float", 4.0, limits.MIN_SPEED, limits.MAX_SPEED, 0.5,
@@ -66,5 +66,5 @@ def compute(values: dict) -> tuple[lc.ModelConfig, dict]:
     args = (values["source"], task, json.dumps(controls.task_settings(values, task), sort_keys=True),
             values["typed"], values["seed"])
     inp = make_inputs(*args)
-    cfg = export.model_config(values, inp["xs"].shape[-1], inp["n_out"], inp["act"], inp["loss"])
+    cfg = netconfig.model_config(values, inp["xs"].shape[-1], inp["n_out"], inp["act"], inp["loss"])
     return cfg, run_model(cfg.to_json(), *args)

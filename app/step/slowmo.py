@@ -18,7 +18,7 @@ import streamlit as st
 
 import lstm_core as lc
 from app.step.equations import G_TEX, H_TEX, OUT_TEX, Row, num
-from app.ui import controls, state
+from app.ui import form, state
 
 OPS = ("net inputs", "gate activations", "cell input", "CEC update", "squashing", "output gate", "output")
 FAMILIES = ("memory_cell", "lstm")
@@ -142,7 +142,7 @@ def controls_row(cfg: lc.ModelConfig, t: int, T: int, playing: bool, set_cursor:
     """The slow-motion switch and its Back / Next operation buttons; the operation to show, or None
     (switched off, playing, or a cell without gates to go through)."""
     left, b1, b2, info = st.columns([1.5, 1.2, 1.7, 2.6], vertical_alignment="center")
-    on = left.toggle("Slow motion", key=ON_KEY, persist_state=controls.PERSIST,
+    on = left.toggle("Slow motion", key=ON_KEY, persist_state=form.PERSIST,
                      disabled=not supported(cfg),
                      help="One operation at a time inside a timestep: net inputs → gate activations → "
                           "cell input → CEC update → squashing → output gate → output (LSTM cells).")

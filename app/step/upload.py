@@ -16,8 +16,8 @@ import streamlit as st
 
 import lstm_core as lc
 from app.step.settings import PAGE
-from lstm_core.model_files import PICKLE_SUFFIXES     # offered, so that they get our "why not" message
-from app.ui import classlink, controls, export, figures, limits, state
+from lstm_core.io.model_files import PICKLE_SUFFIXES     # offered, so that they get our "why not" message
+from app.ui import classlink, export, figures, form, limits, state
 
 SOURCE_KEY, FILE_KEY = state.wkey(PAGE, "net_source"), state.wkey(PAGE, "byo_file")
 INPUT_KEY, TEXT_KEY, TASK_KEY = state.wkey(PAGE, "byo_input"), state.wkey(PAGE, "byo_text"), state.wkey(PAGE, "byo_task")
@@ -51,7 +51,7 @@ def source() -> str:
     st.session_state.setdefault(SOURCE_KEY, "built")
     locked = _locked()
     return st.segmented_control("Network source", list(SOURCES), format_func=SOURCES.get, key=SOURCE_KEY,
-                                required=True, persist_state=controls.PERSIST, disabled=locked,
+                                required=True, persist_state=form.PERSIST, disabled=locked,
                                 help="Locked by your teacher's class link." if locked else
                                      "Step through a network built from the settings below, or a trained "
                                      "one-layer PyTorch nn.LSTM / nn.GRU you upload.")

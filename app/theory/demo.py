@@ -5,7 +5,7 @@ self-weight U is the slider's w, and an ``lstm1997`` network with one memory cel
 comes from ``lstm_core``: the error-flow norms, the per-step factors and the activation curves.
 This module holds the demo's settings (validated) and the computation; it never imports
 streamlit, so the tests can call it directly. The page's widgets, URL and JSON files use the
-shared ``controls.Schema`` machinery (``pages/theory.py``); this module only checks values again
+shared ``form.Schema`` machinery (``pages/theory.py``); this module only checks values again
 before computing.
 """
 from __future__ import annotations

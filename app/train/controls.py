@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app.ui import controls, state
+from app.ui import controls, form, state
 from app.train import settings as train_settings
 from app.train import run as train_run
 from lstm_core.variants import variant as variant_record
@@ -56,9 +56,9 @@ def training_group(variant: str) -> None:
     for name in ("lr", "momentum"):     # %g: 1e-05 and 0.9999 must be readable, not "0.00" / "1.00"
         fld = f[name]
         st.number_input(fld.label, fld.lo, fld.hi, step=fld.step, format="%g", key=state.wkey(PAGE, name),
-                        help=fld.help, persist_state=controls.PERSIST)
-    controls.render_fields(PAGE, SCHEMA, ["clip_value", "clip_norm", "batch", "budget", "streak"])
-    controls.reset_button(PAGE, SCHEMA, "train", lambda: train_settings.TRAIN_NAMES,
+                        help=fld.help, persist_state=form.PERSIST)
+    form.render_fields(PAGE, SCHEMA, ["clip_value", "clip_norm", "batch", "budget", "streak"])
+    form.reset_button(PAGE, SCHEMA, "train", lambda: train_settings.TRAIN_NAMES,
                           lambda: train_settings.paper_train_values(SCHEMA["task"].read(PAGE), SCHEMA["variant"].read(PAGE)))
 
 

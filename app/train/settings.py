@@ -1,6 +1,6 @@
 """Settings of the Train-and-watch page: the schema, its caps, presets and the trainer they build.
 
-The page's configuration is one flat dict (``controls.Schema``): the shared network, bias, task
+The page's configuration is one flat dict (``form.Schema``): the shared network, bias, task
 and seed fields plus the training fields defined here. ``build_trainer`` turns it into an
 ``lc`` model, task and ``TrainConfig`` (``ValueError`` with an actionable message when the core
 or the caps below refuse it); ``preset_values`` maps a paper preset onto the same dict, so a
@@ -12,8 +12,8 @@ import json
 from typing import Any
 
 import lstm_core as lc
-from app.ui import controls, export, limits
-from app.ui.controls import Field, Schema
+from app.ui import controls, limits, netconfig
+from app.ui.form import Field, Schema
 from lstm_core.variants import variant as variant_record
 from lstm_core.training import PRESETS, Preset, Trainer, TrainConfig
 
@@ -81,7 +81,7 @@ def make_task(values: dict) -> lc.tasks.Task:
 
 
 def model_config(values: dict, task: Any) -> lc.ModelConfig:
-    cfg = export.model_config(values, task.n_in, task.n_out, task.output_activation, task.loss)
+    cfg = netconfig.model_config(values, task.n_in, task.n_out, task.output_activation, task.loss)
     extra: dict[str, Any] = {}
     if "input_to_output" in cfg.record.options and values["input_to_output"]:
         extra["input_to_output"] = True
@@ -145,7 +145,7 @@ def paper_train_values(task: str, variant: str) -> dict:
 
 
 def _model_values(cfg: lc.ModelConfig) -> tuple[dict, list[str]]:
-    """``export.values_from_model`` plus what it cannot express (random biases, input → output,
+    """``netconfig.values_from_model`` plus what it cannot express (random biases, input → output,
     the output-unit bias start)."""
     d, notes = cfg.to_dict(), []
     init = dict(d.get("init") or {})
@@ -164,7 +164,7 @@ def _model_values(cfg: lc.ModelConfig) -> tuple[dict, list[str]]:
         notes.append(f"The paper's network has no {', '.join(d['absent'])} (never trained, held at 0); this page "
                      "trains them, starting from their random initial values.")
     cfg = lc.ModelConfig.from_dict({**d, "bias": bias, "init": init, "absent": []})
-    values, _ = export.values_from_model(cfg, SCHEMA)
+    values, _ = netconfig.values_from_model(cfg, SCHEMA)
     values["input_to_output"] = cfg.input_to_output
     values["out_bias"] = None if out_bias is None else float(out_bias)
     return values, notes

@@ -8,7 +8,7 @@ import time
 import streamlit as st
 
 from app.step import equations
-from app.ui import controls, figures, limits, live, slots, state
+from app.ui import figures, form, limits, live, slots, state
 from app.train import figures as train_figures
 from app.train import settings as train_settings
 from app.train import run as train_run
@@ -178,7 +178,7 @@ def inside(large: bool) -> None:
     head, pick = st.columns([2, 1], vertical_alignment="bottom")
     head.subheader("Inside the network: the probe sequence")
     unit = pick.selectbox("Block / unit in the gate chart", range(len(labels)), format_func=labels.__getitem__,
-                          key=unit_key, persist_state=controls.PERSIST)
+                          key=unit_key, persist_state=form.PERSIST)
     probe = train_run.probe_view(run)
     gates, states, outputs = train_figures.probe_panels(cfg.variant, cfg.block_size, probe, unit, labels[unit],
                                                         large, tr.task.symbols)

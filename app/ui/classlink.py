@@ -7,11 +7,11 @@ while the student works, a reload or a reopened link keeps the same controls loc
 control's value always comes from ``teacher`` (``enforce``), whatever else the URL, an import or
 a "Reset to paper defaults" button says.
 
-Locked controls are drawn disabled by ``controls.Field.render`` itself (it reads the page's
+Locked controls are drawn disabled by ``form.Field.render`` itself (it reads the page's
 ``LOCKED`` entry that ``enforce`` writes), so every control group of a page respects the lock
 without being told. A page using it::
 
-    controls.start_page(PAGE, SCHEMA, DEFAULTS)
+    form.start_page(PAGE, SCHEMA, DEFAULTS)
     classlink.enforce(PAGE, SCHEMA, DEFAULTS)          # before any widget is drawn
     classlink.banner(PAGE, SCHEMA, DEFAULTS, GROUPS)
     ... draw the controls as usual ...
@@ -24,7 +24,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import streamlit as st
 
 from app.ui import state, urlstate
-from app.ui.controls import Field, Schema
+from app.ui.form import Field, Schema
 
 LOCK, TEACHER = "lock", "teacher"
 LOCKED = "_locked"              # page_state entry: the field names drawn disabled this run

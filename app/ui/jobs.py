@@ -7,7 +7,7 @@ and redraws; when the job ends it triggers one full rerun, which stops the timer
 rest of the page draw the final results. No ``while True`` / ``time.sleep`` loop anywhere.
 
 The work object only needs ``advance(n) -> progress``, ``done`` and ``fraction()``
-(``lstm_core.sweep.Sweep`` has them; ``TrainerWork`` adapts a ``Trainer``).
+(``lstm_core.sweeps.sweep.Sweep`` has them; ``TrainerWork`` adapts a ``Trainer``).
 """
 from __future__ import annotations
 

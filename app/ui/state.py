@@ -51,7 +51,7 @@ def set_widget_values(page: str, values: dict[str, Any], overwrite: bool = True)
     """Put values into the page's widget keys (before the widgets are drawn, or in a callback).
 
     Streamlit refuses to change a widget's value after the widget was drawn in the same run;
-    ``controls.start_page`` calls this first thing, and reset/import buttons call it from their
+    ``form.start_page`` calls this first thing, and reset/import buttons call it from their
     ``on_click``/``on_change`` callbacks, which run before the script.
     """
     ss = st.session_state

@@ -7,7 +7,7 @@ percent-encoded JSON) is accepted as well.
 
 ``decode`` never raises: it returns the settings or a list of messages, and the page shows the
 messages with ``st.error`` and falls back to its defaults. Validation of each value is the
-caller's (``controls.Schema.check``), so the same rules apply to URLs, uploads and widgets.
+caller's (``form.Schema.check``), so the same rules apply to URLs, uploads and widgets.
 """
 from __future__ import annotations
 

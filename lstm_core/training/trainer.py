@@ -10,6 +10,9 @@
 * ``bptt``  — the exact gradient of a sequence (or mini-batch); one update per batch.
 * ``tbptt`` — chunks of k steps, the state carried from chunk to chunk; one update per chunk.
 
+(The procedures themselves, one batch each, are in ``algorithms.py``; this file keeps the
+bookkeeping around them.)
+
 A population (``model.K`` networks) is trained in one vectorised run: one forward/backward
 over (T, K, B, ...) arrays. Each network has its own data stream and its own stop
 bookkeeping; one that met the criterion, ran out of budget or produced a non-finite value is
@@ -28,16 +31,16 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from ..gradients import backward
 from ..model import Model
 from ..numerics import first_nonfinite
 from ..rtrl import RTRL
-from ..sequence import forward, loss_and_output_error
+from ..sequence import forward
 from ..tasks import Task, get_task
 from .bookkeeping import BUDGET, DIVERGED, RUNNING, SOLVED, STATUS_NAMES, Bookkeeper
 from .checkset import FixedSetCheck, criterion_text, streak_words
+from .algorithms import ALGORITHMS
 from .config import TrainConfig
-from .data import MemberStream, population_batch, stop_streams
+from .data import MemberStream, population_batch
 from .grow import Grower
 from .optimizer import SGD, sq_norms
 from .progress import ProbeTrace, Progress, group_norms
@@ -140,10 +143,7 @@ class Trainer:
         batch, steps = population_batch(self.streams, active, self.K is not None)
         algo = self.config.algorithm
         with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
-            if algo == "bptt":
-                outputs, loss, pending = self._bptt(batch, active)
-            else:
-                outputs, loss, pending = (self._rtrl if algo == "rtrl" else self._tbptt)(batch, active, steps)
+            outputs, loss, pending = ALGORITHMS[algo](self, batch, active, steps)
             report = self.task.evaluate(outputs, batch)
         alive = active & self.book.running                 # divergence was recorded during the batch
         B = self.config.batch
@@ -255,85 +255,6 @@ class Trainer:
                 what = f"non-finite value in the forward pass, first in the {name}"
             self.book.diverge(k, self._where(k, step) + f"{what}; {_ADVICE}")
         return alive & ~bad
-
-    # ------------------------------------------------------------------ the algorithms
-    def _bptt(self, batch, active: Array):
-        model = self.model
-        run = forward(model, batch.xs, check=False, fast=True)
-        loss, dnet = loss_and_output_error(model, run.outputs, run.internals["net_out"], batch.targets, batch.mask)
-        alive = self._forward_failures(loss, active, run.internals)
-        grads, _ = backward(model, run, dnet, "bptt")
-        self.last_grads = grads
-        clipped, _ = self._check_grads(grads, alive)
-        snapshot = {n: p.copy() for n, p in model.params.items()}
-        return run.outputs, loss, (clipped, snapshot)
-
-    def _tbptt(self, batch, active: Array, steps: Array):
-        model, k = self.model, self.config.k
-        snapshot = {n: p.copy() for n, p in model.params.items()}
-        state, outs, total = None, [], 0.0
-        alive = active.copy()
-        for t0 in range(0, batch.xs.shape[0], k):
-            sl = slice(t0, t0 + k)
-            run = forward(model, batch.xs[sl], state=state, check=False, fast=True)
-            loss, dnet = loss_and_output_error(model, run.outputs, run.internals["net_out"],
-                                               batch.targets[sl], batch.mask[sl])
-            alive = self._forward_failures(loss, alive, run.internals, offset=t0)
-            grads, _ = backward(model, run, dnet, "bptt")
-            clipped, alive = self._check_grads(grads, alive, step=t0)
-            self.opt.apply(model.params, clipped, self._member_mask(alive & (t0 < steps)))
-            total = total + loss
-            state = run.state
-            outs.append(run.outputs)
-        self.last_grads = grads
-        self._check_weights(snapshot, active, "an update in this sequence", "the start of the sequence")
-        return np.concatenate(outs), total, None
-
-    def _rtrl(self, batch, active: Array, steps: Array):
-        model, r = self.model, self.rtrl
-        snapshot = {n: p.copy() for n, p in model.params.items()}
-        r.reset(self.config.batch)
-        alive, outs, total, last = active.copy(), [], 0.0, None
-        xs, tg, mk = model.check_inputs(batch.xs), batch.targets, batch.mask    # checked once per batch
-        silent = ~mk.reshape(mk.shape[0], -1).any(1)    # steps where no sequence carries a target
-        tol = self.task.step_tolerance if self.config.reset_on_error else None
-        steps = np.array(steps, copy=True)
-        prepare = model.cell.prepare
-        P = prepare(model.params)                       # the packed weights, redone after every update
-        for t in range(xs.shape[0]):
-            if silent[t]:
-                # no error at this step: the gradient is exactly 0 and, without momentum, so is the
-                # update — skip computing them (bit-identical, and cheaper on end-of-sequence tasks)
-                outs.append(r.advance(xs[t], P))
-                if self.config.momentum:
-                    zeros = {n: np.zeros_like(p) for n, p in model.params.items()}
-                    self.opt.apply(model.params, zeros, self._member_mask(alive & (t < steps)))
-                    P = prepare(model.params)
-                continue
-            y, lt, g = r.step(xs[t], tg[t], mk[t], prepared=P, checked=True)    # P: the newest weights
-            outs.append(y)
-            if tol is not None:                         # this step is still trained, later ones not
-                steps = stop_streams(y, tg[t], mk[t], t, steps, tol)
-            if not np.isfinite(lt).all():
-                alive = self._forward_failures(lt, alive, step=t)
-            if self.opt.clip_norm is not None:
-                clipped, alive = self._check_grads(g, alive, step=t)
-            else:
-                # no per-step norm (it would cost as much as the step): a non-finite gradient makes
-                # the weights non-finite, which the check after the sequence catches and undoes
-                clipped = self.opt.clip(g, need_norm=False)[0]
-            self.opt.apply(model.params, clipped, self._member_mask(alive & (t < steps)))
-            P = prepare(model.params)
-            total = total + lt
-            last = g
-            if tol is not None and not (alive & (t < steps)).any() and t + 1 < xs.shape[0]:
-                # every stream stopped: the rest is never trained; its outputs only belong to
-                # sequences already judged wrong (or to padding), so the last output stands in
-                outs.extend([y] * (xs.shape[0] - t - 1))
-                break
-        self.last_grads = last
-        self._check_weights(snapshot, active, "an update in this sequence", "the start of the sequence")
-        return np.stack(outs), total, None
 
     # ------------------------------------------------------------------ reporting
     def probe(self) -> ProbeTrace | None:

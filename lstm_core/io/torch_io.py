@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .model import Model, build
-from .variants import REGISTRY, TORCH_VARIANTS
+from ..model import Model, build
+from ..variants import REGISTRY, TORCH_VARIANTS
 
 LAYOUT = {name: REGISTRY[name].torch_gates for name in TORCH_VARIANTS}     # gate order, as PyTorch stacks them
 

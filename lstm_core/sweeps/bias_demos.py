@@ -23,16 +23,16 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from . import activations
-from .config import ModelConfig
-from .variants import MEMORY_CELL_VARIANTS, REGISTRY, is_memory_cell
-from .error_flow import error_flow
-from .gradients import gradients
-from .model import Model, build_population
-from .sequence import forward
+from .. import activations
+from ..config import ModelConfig
+from ..variants import MEMORY_CELL_VARIANTS, REGISTRY, is_memory_cell
+from ..error_flow import error_flow
+from ..gradients import gradients
+from ..model import Model, build_population
+from ..sequence import forward
 from .sweep import Sweep, Trace
-from .training.trainer import PROBE_STREAM
-from .training.progress import group_norms
+from ..training.trainer import PROBE_STREAM
+from ..training.progress import group_norms
 
 # A cell counts as a "bias unit" when at least this share of its output's power is the same for
 # every probe sequence (it does not depend on the input) and its output is not negligible.

@@ -24,10 +24,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .config import ModelConfig
+from ..config import ModelConfig
 from .sweep import MAX_MEMBERS, Axis, Sweep, aggregate, grid_configs, n_bias_units, with_goal
-from .tasks import get_task
-from .training import TrainConfig
+from ..tasks import get_task
+from ..training import TrainConfig
 
 KIND, VERSION = "gatelab-sweep-results", 1
 MAX_FILE_BYTES = 20_000_000       # a results file of ~100,000 networks
@@ -66,7 +66,7 @@ def run_unit(spec: dict) -> dict:
 def units_for(d: dict, seeds: list[int], chunk: int | None):
     """The units of a sweep: the grid for chunks of ``chunk`` seeds (capped so a unit holds at
     most MAX_MEMBERS networks)."""
-    from .distributed import Unit   # noqa: PLC0415
+    from ..reproduce.distributed import Unit   # noqa: PLC0415
 
     grid = len(d["x"]["settings"]) * (len(d["y"]["settings"]) if d.get("y") else 1)
     size = min(chunk or len(seeds), max(1, MAX_MEMBERS // grid), 16)
@@ -215,8 +215,8 @@ def command_line(argv: list[str]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .experiments import add_cluster_arguments, cluster_workers   # noqa: PLC0415
-    from .distributed import run_units   # noqa: PLC0415
+    from ..reproduce.experiments import add_cluster_arguments, cluster_workers   # noqa: PLC0415
+    from ..reproduce.distributed import run_units   # noqa: PLC0415
 
     ap = argparse.ArgumentParser(prog="python -m lstm_core.sweep", description=__doc__.split("\n\n")[0])
     ap.add_argument("--variant", default="lstm1997")

@@ -35,8 +35,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .config import LIMITS
-from .model import Model
+from ..config import LIMITS
+from ..model import Model
 from .torch_io import LAYOUT, from_torch
 
 DTYPES = {"F64": np.dtype("<f8"), "F32": np.dtype("<f4"), "F16": np.dtype("<f2"), "BF16": np.dtype("<u2")}

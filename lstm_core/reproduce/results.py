@@ -90,7 +90,7 @@ SUMMARY_HEADER = ("| experiment | seeds | ours: solved | ours: median sequences 
 
 def summary_markdown(entries: list[dict]) -> str:
     """The README's short table of a results file: one line per entry, in the file's order
-    (``python -m lstm_core.results docs/results.json`` prints it)."""
+    (``python -m lstm_core.reproduce.results docs/results.json`` prints it)."""
     return "\n".join([SUMMARY_HEADER] + [Outcome.from_dict(e).summary() for e in entries])
 
 

@@ -34,11 +34,11 @@ from typing import Any
 
 import numpy as np
 
-from . import activations
-from .model import Model
-from .sequence import forward
-from .tasks import Task
-from .tasks.base import Batch
+from .. import activations
+from ..model import Model
+from ..sequence import forward
+from ..tasks import Task
+from ..tasks.base import Batch
 
 # Thresholds of the flags (each one a symptom the 1997 paper names). They describe a state, so
 # they are meant for trained networks: an untrained net naturally "sits at the target mean" and,

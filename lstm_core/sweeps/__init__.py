@@ -1,0 +1,7 @@
+"""Bias sweeps: a grid of gate-bias settings × seeds trained as one population.
+
+- ``sweep`` — ``Axis``, ``Sweep`` and the per-cell aggregates the Bias lab draws;
+- ``cli`` — the sweep command (run as ``python -m lstm_core.sweep``), resumable, on Dask if asked;
+- ``bias_demos`` — the measurements behind the Bias lab's demonstrations (abuse, drift,
+  forget-gate bias).
+"""
