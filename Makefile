@@ -48,14 +48,14 @@ hash = $(shell cat $(1) 2>/dev/null | sha256sum | cut -c1-12)
 # The editable install records the top-level packages as they are when it runs: a folder
 # installed before its __init__.py existed stays a namespace package (its __init__ never runs)
 # until reinstalled. So redo it when pyproject.toml changes or a package's __init__.py appears.
-PKG_DIRS := $(wildcard lstm_core/__init__.py app/__init__.py pages/__init__.py)
+PKG_DIRS := $(wildcard lstm_core/__init__.py app/__init__.py pages/__init__.py gatelab/__init__.py)
 
 RUNTIME_STAMP  := $(VENV)/.stamp-runtime-$(call hash,requirements.txt constraints.txt)
 DEV_STAMP      := $(VENV)/.stamp-dev-$(call hash,requirements.txt requirements-dev.txt constraints.txt)
 TORCH_STAMP    := $(VENV)/.stamp-torch$(TORCH_VERSION)
 EDITABLE_STAMP := $(VENV)/.stamp-editable-$(shell (cat pyproject.toml; echo $(PKG_DIRS)) | sha256sum | cut -c1-12)
 
-.PHONY: bias-baseline nginx help run test test-torch torch-fixtures screenshots constraints bench install install-dev install-torch chromium clean
+.PHONY: dist bias-baseline nginx help run test test-torch torch-fixtures screenshots constraints bench install install-dev install-torch chromium clean
 
 help:
 	@echo "make run    - install (first time) and start the app at http://localhost:8501"
@@ -158,3 +158,9 @@ bias-baseline: install-dev
 clean:
 	rm -rf $(VENV) .pytest_cache *.egg-info
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
+
+# The wheel `pip install` makes (what a teacher without a checkout installs; it provides `gatelab`).
+dist: | $(VPY)
+	rm -rf dist build
+	$(PIP) wheel --no-deps -w dist .
+	rm -rf build

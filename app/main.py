@@ -1,8 +1,10 @@
 """Gate Lab entry script: a router built with ``st.navigation``.
 
-Run with ``streamlit run app/main.py`` (or ``make run``). Streamlit puts this file's folder
-(``app/``) on ``sys.path``, not the repository root, so ``lstm_core`` and ``app`` are imported
-through the editable install (``pip install -e .``).
+Run with ``streamlit run app/main.py`` from the repository (``make run``, or the way Streamlit
+Community Cloud and Hugging Face Spaces run it: ``pip install -r requirements.txt`` and no install
+of the repository), or with the ``gatelab`` command of an installed Gate Lab. Streamlit puts this
+file's folder (``app/``) on ``sys.path``, not the repository root: without an install of the
+repository ``import app`` would fail, so the root is added when the packages are not importable.
 
 To add a page: write ``pages/<file>.py`` and append one line to ``PAGES`` in ``app/ui/routes.py``.
 A page whose file does not exist yet is left out, so the router keeps working while pages are
@@ -11,10 +13,17 @@ being written.
 
 from __future__ import annotations
 
-import streamlit as st
+import importlib.util
+import sys
+from pathlib import Path
 
-from app.ui.routes import PAGES, PAGES_DIR
-from app.ui import live, state
+if importlib.util.find_spec("app") is None:          # run from a checkout that is not installed
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import streamlit as st  # noqa: E402
+
+from app.ui.routes import PAGES, PAGES_DIR  # noqa: E402
+from app.ui import live, state  # noqa: E402
 
 
 def build_pages() -> list:

@@ -1,6 +1,6 @@
 """Gate Lab core: recurrent cells stepped one timestep at a time, with exact gradients.
 
-Pure NumPy (pandas only for ``Run.to_frame``). See the README for a tour of the API.
+Pure NumPy (pandas only for ``Run.to_frame``). See docs/api.md for a tour of the API.
 """
 from .config import LIMITS, ModelConfig
 from .variants import REGISTRY, VARIANTS, Variant, variant

@@ -142,13 +142,13 @@ def test_every_committed_json_row_is_its_markdown_row_in_docs():
     assert rows and not missing, f"rows of docs/results.json missing from docs/results.md: {missing}"
 
 
-def test_the_readme_summary_is_printed_from_the_committed_results_file():
-    """The README's short results table is what ``python -m lstm_core.reproduce.results docs/results.json``
+def test_the_summary_in_docs_reproducing_is_printed_from_the_committed_results_file():
+    """docs/reproducing.md's short results table is what ``python -m lstm_core.reproduce.results docs/results.json``
     prints — no hand-edited figure or stale wall time."""
     from lstm_core.reproduce.results import summary_markdown
     rows = json.loads((results_file.DOCS / "results.json").read_text())
-    readme = (results_file.DOCS.parent / "README.md").read_text(encoding="utf-8")
-    assert summary_markdown(rows) in readme
+    doc = (results_file.DOCS / "reproducing.md").read_text(encoding="utf-8")
+    assert summary_markdown(rows) in doc
 
 
 def test_a_summary_line_names_the_seeds_from_the_command():

@@ -8,18 +8,17 @@ uploader and whatever was shown before stays.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import streamlit as st
 
 from app.bias_lab import figures as lab_figures
-from app.ui import figures, state
+from app.ui import figures, paths, state
 from lstm_core.sweeps.cli import MAX_FILE_BYTES, SweepResults, load_results
 
 PAGE = "bias_lab"
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = paths.DOCS.parent
 # Made by `make bias-baseline` (python -m lstm_core.sweep … --out docs/bias_baseline.json).
-BASELINE = ROOT / "docs" / "bias_baseline.json"
+BASELINE = paths.DOCS / "bias_baseline.json"
 UPLOAD_KEY = state.wkey(PAGE, "precomputed_upload")
 
 

@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pandas as pd
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"     # the repository's docs/
+from app.ui import paths
+
+DOCS = paths.DOCS     # the repository's docs/ (or the installed copy)
 COLUMNS = ["name", "title", "settings", "trials", "solved", "diverged", "median", "low", "high", "budget",
            "wall", "reduced", "paper_sequences", "command", "notes", "diagnostics", "machine"]
 # "diagnostics": per unsolved network, the command's failure diagnostics (JSON only; missing in

@@ -109,7 +109,7 @@ def _tune_malloc() -> None:
 # The local cluster's workers: no MALLOC_TRIM_THRESHOLD_ (see _tune_malloc), and no statistical
 # profiler — it wakes every 10 ms, takes the GIL and walks the stack of the thread that trains
 # (many small NumPy calls). Measured on a quiet machine it cost little: the mixed benchmark set's
-# units used 2–4 % more CPU with it on (README, "A local Dask cluster").
+# units used 2–4 % more CPU with it on (docs/benchmarks.md, "A local Dask cluster").
 # Its event-loop timers wake up less often too (tick 20 ms → 1 s, system monitor 0.5 → 5 s, memory
 # monitor 0.1 → 1 s: each wake-up takes the GIL from the training thread). A/B on the mixed set,
 # 2 runs each: 33.7–33.9 s vs 34.1–34.7 s, units' CPU 63.7–64.5 s vs 65.2–65.9 s.

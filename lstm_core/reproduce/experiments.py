@@ -371,7 +371,7 @@ def add_cluster_arguments(ap: argparse.ArgumentParser, what: str) -> None:
                     help="worker processes of a local Dask cluster (default: this machine's cores); 1 runs in this "
                          "process without Dask")
     ap.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                    help="an existing Dask scheduler, e.g. tcp://10.0.0.5:8786 (see the README: many machines)")
+                    help="an existing Dask scheduler, e.g. tcp://10.0.0.5:8786 (see docs/reproducing.md: many machines)")
     ap.add_argument("--chunk", type=int, default=None,
                     help=f"{what} per unit of work (default: spread evenly over the workers)")
     ap.add_argument("--state", default=None, metavar="FILE",

@@ -72,7 +72,7 @@ class Outcome:
                      c["median"], c["budget"], c["wall"], join_notes(notes), f"`{self.command}`"])
 
     def summary(self) -> str:
-        """Its line of the README's short table (``SUMMARY_HEADER``)."""
+        """Its line of the short results table (docs/reproducing.md) (``SUMMARY_HEADER``)."""
         c = self._cells()
         seeds = f"{self.first_seed}–{self.first_seed + self.trials - 1}"
         return _row([c["title"], seeds, f"{self.solved}/{self.trials}", c["median"], c["paper"], c["budget"], c["wall"],
@@ -89,7 +89,7 @@ SUMMARY_HEADER = ("| experiment | seeds | ours: solved | ours: median sequences 
 
 
 def summary_markdown(entries: list[dict]) -> str:
-    """The README's short table of a results file: one line per entry, in the file's order
+    """The short results table of a results file (docs/reproducing.md): one line per entry, in the file's order
     (``python -m lstm_core.reproduce.results docs/results.json`` prints it)."""
     return "\n".join([SUMMARY_HEADER] + [Outcome.from_dict(e).summary() for e in entries])
 
@@ -148,7 +148,7 @@ MARKDOWN_HEADER = ("| experiment | setup (ours) | paper reports | paper: sequenc
                    "|---|---|---|---|---|---|---|---|---|---|")
 
 
-if __name__ == "__main__":      # print the README's summary table of a results file
+if __name__ == "__main__":      # print the short results table (docs/reproducing.md) of a results file
     import sys
 
     with open(sys.argv[1] if len(sys.argv) > 1 else "docs/results.json", encoding="utf-8") as f:

@@ -102,13 +102,18 @@ def streamlit_server():
             time.sleep(0.25)
         yield base_url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+        stop_server(proc)
         shutil.rmtree(log_dir, ignore_errors=True)
+
+
+def stop_server(proc: subprocess.Popen, grace_s: float = 10.0) -> None:
+    """Terminate a server process; kill it if it has not stopped after ``grace_s``."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=grace_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,1 @@
+"""The ``gatelab`` command (``cli``) and the room server behind nginx (``room``)."""
