@@ -15,19 +15,24 @@ import streamlit as st
 from app.train import settings as train_settings
 from app.train.controls import current_run, sidebar
 from app.train.view import SLOW_EVERY, TICK_EVERY, buttons, curves, inside, task_notes
-from app.ui import export, form, limits, state
+from app.ui import classlink, export, form, limits, state
 
 PAGE, SCHEMA, DEFAULTS = train_settings.PAGE, train_settings.SCHEMA, train_settings.DEFAULTS
+GROUPS = train_settings.CLASS_GROUPS
 
 
 def page() -> None:
     large = state.display_options()
     form.start_page(PAGE, SCHEMA, DEFAULTS)
+    classlink.enforce(PAGE, SCHEMA, DEFAULTS, GROUPS)        # a teacher's locks, before any widget
     st.title("Train and watch")
     state.intro("Pick a cell, a task from the papers and a training algorithm (or a paper preset), press Start and "
                "watch the loss fall, the pass criterion fill up and the gates learn on a fixed probe sequence.")
     sidebar()
+    classlink.banner(PAGE, SCHEMA, DEFAULTS, GROUPS)
     values = SCHEMA.read(PAGE)
+    if not state.presenting():
+        classlink.share_panel(PAGE, SCHEMA, values, DEFAULTS, GROUPS)
     ps = state.page_state(PAGE)
     outcome = state.keep_good(PAGE, "run", lambda: current_run(values, ps))
     state.show_flashes(PAGE)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app.ui import controls, form, state
+from app.ui import classlink, controls, form, state
 from app.train import settings as train_settings
 from app.train import run as train_run
 from lstm_core.variants import variant as variant_record
@@ -26,7 +26,10 @@ def apply_preset() -> None:
         except ValueError as e:       # a preset this page cannot express: say so, change nothing
             state.flash(PAGE, f"The preset {p.title} cannot be loaded here: {e}. Your settings are unchanged.")
         else:
-            SCHEMA.apply(PAGE, values)
+            kept = [n for n in values if classlink.is_locked(PAGE, n)]      # a class link's locks hold
+            SCHEMA.apply(PAGE, {n: v for n, v in values.items() if n not in kept})
+            if kept:
+                notes.append("The controls your teacher locked keep the teacher's values.")
             state.flash(PAGE, f"Loaded the preset **{p.title}** ({p.paper}). Paper: {p.reported} "
                               + " ".join(notes), kind="success")
     st.session_state[key] = NO_PRESET          # choosing the same preset again works again
@@ -56,7 +59,7 @@ def training_group(variant: str) -> None:
     for name in ("lr", "momentum"):     # %g: 1e-05 and 0.9999 must be readable, not "0.00" / "1.00"
         fld = f[name]
         st.number_input(fld.label, fld.lo, fld.hi, step=fld.step, format="%g", key=state.wkey(PAGE, name),
-                        help=fld.help, persist_state=form.PERSIST)
+                        help=fld.help, persist_state=form.PERSIST, disabled=classlink.is_locked(PAGE, name))
     form.render_fields(PAGE, SCHEMA, ["clip_value", "clip_norm", "batch", "budget", "streak"])
     form.reset_button(PAGE, SCHEMA, "train", lambda: train_settings.TRAIN_NAMES,
                           lambda: train_settings.paper_train_values(SCHEMA["task"].read(PAGE), SCHEMA["variant"].read(PAGE)))

@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 import lstm_core as lc
-from app.ui import controls, limits, netconfig
+from app.ui import classlink, controls, limits, netconfig
 from app.ui.form import Field, Schema
 from lstm_core.variants import variant as variant_record
 from lstm_core.training import PRESETS, Preset, Trainer, TrainConfig
@@ -53,8 +53,11 @@ OUT_BIAS_FIELD = Field("out_bias", "output-unit biases start at", "optfloat", No
                        "keeps the outputs 'off' at first (the long-lag presets use −3).")
 NETWORK_EXTRAS = ("input_to_output", "out_bias")
 
-SCHEMA = Schema(controls.model_fields() + [IO_FIELD, OUT_BIAS_FIELD] + controls.bias_fields()
-                + controls.task_fields("long_lag") + [controls.seed_field()] + TRAIN_FIELDS)
+_MODEL, _BIAS, _TASK = controls.model_fields() + [IO_FIELD, OUT_BIAS_FIELD], controls.bias_fields(), controls.task_fields("long_lag")
+# What a teacher's class link can lock, by the sidebar's groups (the run's buttons stay the student's).
+CLASS_GROUPS = {"Network": [f.name for f in _MODEL], "Task": [f.name for f in _TASK], "Training": TRAIN_NAMES,
+                "Gate biases": [f.name for f in _BIAS], "Seed": ["seed"]}
+SCHEMA = Schema(_MODEL + _BIAS + _TASK + [controls.seed_field()] + TRAIN_FIELDS + classlink.fields(CLASS_GROUPS))
 
 
 def _default_values() -> dict:

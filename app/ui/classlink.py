@@ -92,8 +92,8 @@ def reset_to_teacher(page: str, schema: Schema, defaults: dict, names: Iterable[
 
 def banner(page: str, schema: Schema, defaults: dict, groups: Groups) -> None:
     """For a student who opened a class link: what is locked, and "Reset to the teacher's settings"."""
-    if not schema[TEACHER].read(page):
-        return
+    if not schema[TEACHER].read(page) and not schema[LOCK].read(page):
+        return                                  # an ordinary link (a teacher's own defaults leave TEACHER empty)
     try:
         teacher_values(page, schema)
     except ValueError:

@@ -12,7 +12,7 @@ from typing import Any, Iterable
 import streamlit as st
 
 import lstm_core as lc
-from app.ui import limits, netconfig, state
+from app.ui import classlink, limits, netconfig, state
 from app.ui.form import PERSIST, Field, Schema, render_fields, reset_button
 from app.ui.netconfig import SELF_WEIGHT_FIELDS, active_gates
 from lstm_core.config import CELL_INPUT, CELL_OUTPUT
@@ -233,7 +233,8 @@ def restricted_choice(page: str, schema: Schema, name: str, offered: tuple, why:
         label = f.fmt or str
         where.info(f"{why}, not {label(current)}: the {f.label.lower()} was switched to {label(new)}.",
                    icon=":material/swap_horiz:")
-    common = dict(format_func=f.fmt or str, key=key, help=f.help, persist_state=PERSIST)
+    common = dict(format_func=f.fmt or str, key=key, help=f.help, persist_state=PERSIST,
+                  disabled=classlink.is_locked(page, name))
     if f.widget == "segmented":
         return where.segmented_control(f.label, offered, required=True, **common)
     return where.selectbox(f.label, offered, **common)

@@ -1,7 +1,8 @@
 """Read a trained one-layer PyTorch ``nn.LSTM`` / ``nn.GRU`` from a safetensors or ``.npz`` file.
 
 Never pickle: a user's file is untrusted, and unpickling runs code. So no ``torch.load`` and no
-``np.load(allow_pickle=True)``; safetensors is parsed here by hand (no ``safetensors`` package):
+``np.load(allow_pickle=True)``; safetensors is parsed here by hand (no ``safetensors`` package at run time;
+tests/test_safetensors_reference.py checks reader and writer against it, a dev-only dependency):
 
     8 bytes   little-endian uint64 N, the length of the JSON header
     N bytes   JSON: {"<name>": {"dtype": "F32", "shape": [..], "data_offsets": [begin, end]}, ...,

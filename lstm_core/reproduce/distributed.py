@@ -27,6 +27,7 @@ import importlib
 import json
 import os
 import signal
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
@@ -164,12 +165,29 @@ def _append(path: str | None, unit: Unit, result: Any) -> None:
         os.fsync(f.fileno())
 
 
+def log_line(message: str) -> None:
+    """One whole log line on stderr, also while a progress bar is drawn there: through
+    ``tqdm.write`` (it lifts the bar off, writes the line, draws the bar again), or ``print`` when
+    tqdm is not installed (it comes with the 'cluster' extra; then no bar is drawn either)."""
+    try:
+        from tqdm import tqdm   # noqa: PLC0415 — optional, like the bar itself
+    except ImportError:
+        print(message, file=sys.stderr, flush=True)
+    else:
+        tqdm.write(message, file=sys.stderr)
+        sys.stderr.flush()
+
+
+IN_UNIT_EVERY = 15.0        # seconds between two progress lines inside one unit
+
+
 class _InUnit:
     """Progress inside a long unit (in-process runs): a line with the sequences trained, the total
-    and the time left, at most every ``every`` seconds — a unit can take many minutes."""
+    and the time left, at most every ``every`` seconds (``IN_UNIT_EVERY``) — a unit can take many minutes."""
 
-    def __init__(self, unit: Unit, show: bool, log: Callable[[str], None], every: float = 15.0) -> None:
-        self.unit, self.show, self.log, self.every = unit, show, log, every
+    def __init__(self, unit: Unit, show: bool, log: Callable[[str], None], every: float | None = None) -> None:
+        self.unit, self.show, self.log = unit, show, log
+        self.every = IN_UNIT_EVERY if every is None else every
         self.t0 = self.last = time.perf_counter()
 
     def __call__(self, done: int, total: int) -> None:
@@ -192,7 +210,6 @@ class _Lines:
         self.n += k
         if self.show:
             rate = (time.perf_counter() - self.t0) / max(self.n, 1)
-            import sys   # noqa: PLC0415
             print(f"{self.n}/{self.total} units, {self.postfix}, about {rate * (self.total - self.n):.0f} s left",
                   file=sys.stderr, flush=True)
 
@@ -221,8 +238,10 @@ def _postfix(bar, units: list[Unit], done: dict[str, Any]) -> None:
 
 
 def run_units(units: list[Unit], *, workers: int = 1, scheduler: str | None = None, state: str | None = None,
-              progress: bool = True, log: Callable[[str], None] = print) -> RunReport:
-    """Run every unit not already in ``state``; see the module docstring."""
+              progress: bool = True, log: Callable[[str], None] | None = None) -> RunReport:
+    """Run every unit not already in ``state``; see the module docstring. ``log`` gets whole
+    lines while the bar is drawn (default ``log_line``: stderr, through ``tqdm.write``)."""
+    log = log or log_line
     t0 = time.perf_counter()
     report = RunReport()
     done = load_state(state)

@@ -315,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
                                                                         first_seed=args.first_seed)))
             print(_preset(name, sets).describe(reduced, budget) + "\n", flush=True)
         state = args.state or next((f + ".units.jsonl" for f in (args.json, args.markdown) if f and f != "-"), None)
-        from .distributed import RunReport, load_state, run_units   # noqa: PLC0415
+        from .distributed import RunReport, load_state, log_line, run_units   # noqa: PLC0415
         units = [u for row in rows for u in row[-1]]
         if args.summarise_only:
             # the rows whose units are all in the state file (e.g. while the run goes on elsewhere)
@@ -327,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
             report.reused = len(report.results)
         else:
             report = run_units(units, workers=workers, scheduler=args.scheduler, state=state,
-                               progress=not args.no_progress, log=lambda m: print(m, file=sys.stderr, flush=True))
+                               progress=not args.no_progress, log=log_line)
         lines = []
         for name, trials, sets, reduced, budget, row_units in rows:
             if not all(u.key in report.results for u in row_units):

@@ -216,7 +216,7 @@ def command_line(argv: list[str]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     from ..reproduce.experiments import add_cluster_arguments, cluster_workers   # noqa: PLC0415
-    from ..reproduce.distributed import run_units   # noqa: PLC0415
+    from ..reproduce.distributed import log_line, run_units   # noqa: PLC0415
 
     ap = argparse.ArgumentParser(prog="python -m lstm_core.sweep", description=__doc__.split("\n\n")[0])
     ap.add_argument("--variant", default="lstm1997")
@@ -258,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
         state = args.state or args.out + ".units.jsonl"
         t0 = time.perf_counter()
         report = run_units(units, workers=workers, scheduler=args.scheduler, state=state,
-                           progress=not args.no_progress, log=lambda m: print(m, file=sys.stderr, flush=True))
+                           progress=not args.no_progress, log=log_line)
         if report.interrupted or not report.complete(units):
             print(f"Interrupted: {sum(u.key in report.results for u in units)} of {len(units)} units finished, "
                   f"kept in {state}; run the same command to resume.", file=sys.stderr)

@@ -50,6 +50,12 @@ SEQUENCES_AT_LEAST = """(n) => { const t = document.querySelector("[data-testid=
   return (m && Number(m[1].replace(/,/g, '')) >= n) || document.body.innerText.includes('Stopped at the criterion'); }"""
 
 
+# The page's link (?cfg=, base64url JSON of the settings that differ from the defaults) holds arg[0] = arg[1].
+LINK_SETTING = """([name, value]) => { const c = new URLSearchParams(location.search).get('cfg') || '';
+  try { const text = atob(c.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - c.length % 4) % 4));
+        return JSON.parse(text)[name] === value; } catch (e) { return false; } }"""
+
+
 def button(page, key: str):
     """A page button by its Streamlit key (labels such as "Start" also occur in help texts)."""
     return page.locator(f".st-key-train-{key} [data-testid^='stBaseButton']").filter(visible=True).first
@@ -230,3 +236,37 @@ def test_a_drag_zoom_is_kept_while_training_redraws_in_place(streamlit_server, t
     page.mouse.dblclick(box["x"] + 0.5 * box["width"], box["y"] + 0.5 * box["height"])
     page.wait_for_function(f"() => ({xrange})()[0] === true", timeout=30_000)
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
+
+
+def test_class_link_locks_training_and_seed_and_keeps_them_after_a_reload(streamlit_server, tall_page):
+    """A teacher's class link (app/ui/classlink.py): the locked groups' widgets are greyed out with the
+    teacher's values, still after a reload; an unlocked one works, and "Reset to the teacher's
+    settings" puts it back."""
+    from app.train.settings import CLASS_GROUPS, DEFAULTS
+    from app.ui import classlink
+
+    page = tall_page
+    teacher = {**DEFAULTS, "lr": 0.3, "seed": 7, "long_lag.p": 12}
+    url = classlink.link(teacher, DEFAULTS, ["Training", "Seed"], CLASS_GROUPS, base=f"{streamlit_server}/train")
+    lr = page.get_by_role("spinbutton", name="Learning rate")
+    p = page.get_by_role("spinbutton", name="p", exact=True)
+    for reload in (False, True):
+        page.reload() if reload else page.goto(url)
+        wait_for_app(page)
+        expect(page.locator("[data-testid='stException']")).to_have_count(0)
+        expect(page.get_by_text("Class link from your teacher")).to_be_visible()
+        expect(page.get_by_text("Locked (greyed out): Training, Seed")).to_be_visible()
+        expect(lr).to_be_disabled()
+        expect(lr).to_have_value("0.3")
+        expect(p).to_be_enabled()
+        expect(p).to_have_value("12")
+    p.fill("20")
+    p.press("Enter")
+    page.wait_for_function(LINK_SETTING, arg=["long_lag.p", 20], timeout=30_000)    # the rerun wrote the link
+    expect(p).to_have_value("20")
+    page.get_by_role("button", name="Reset to the teacher's settings").click()
+    expect(p).to_have_value("12")
+    expect(lr).to_be_disabled()
+    expect(page.locator(CHART)).to_have_count(6, timeout=60_000)
+    lr.scroll_into_view_if_needed()                     # the locked Training group in the picture
+    screenshot(page, "train-class-link", full_page=False)

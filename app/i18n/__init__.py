@@ -1,0 +1,131 @@
+"""English / 繁體中文: one translator per browser session, gettext catalogues managed with Babel.
+
+    from app.i18n import _, N_
+    st.button(_("Reset to paper defaults"))
+    st.caption(_("{n} sequences per second").format(n=rate))   # placeholders, never f-strings
+    LABEL = N_("Memory blocks")      # marked for extraction; translated where it is drawn: _(LABEL)
+
+Sessions are threads of one server process, so a process-wide ``gettext.install`` would switch
+every student's language at once. ``_`` therefore reads *this session's* language
+(``st.session_state``) at each call and looks the message up in that language's catalogue; the
+catalogues themselves are read-only and shared (loaded once per process).
+
+The catalogues are ``locale/zh_TW/LC_MESSAGES/<domain>.po``, one domain per part of the app
+(``catalog.DOMAINS``), kept with ``python -m app.i18n.catalog`` (``pybabel extract`` / ``update``
+/ ``compile``). ``make run`` / ``make test`` compile them to ``.mo``; where nothing compiled them
+(a host that only installs requirements.txt, a wheel) the ``.po`` is compiled in memory with
+Babel at the first use. English is the source language: an English session gets the message
+itself.
+
+The language comes from ``?lang=`` in the link (``en`` / ``zh-TW``, written into every link the
+app makes), else from the sidebar switch, else from the browser (``st.context.locale``: zh-Hant,
+zh-TW, zh-HK → 繁體中文).
+"""
+from __future__ import annotations
+
+import functools
+import gettext
+import io
+from pathlib import Path
+
+import streamlit as st
+
+LANGUAGES = {"en": "English", "zh-TW": "繁體中文"}
+DEFAULT = "en"
+PARAM = "lang"                          # the URL parameter
+KEY = "gatelab.lang"                    # this session's language (session state)
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+_GETTEXT = {"zh-TW": "zh_TW"}           # our language code -> gettext's
+_CHINESE_TRADITIONAL = ("zh-hant", "zh-tw", "zh-hk", "zh-mo")
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogue without translating it now (module-level constants,
+    labels of ``Field`` objects: translated with ``_`` where they are drawn)."""
+    return message
+
+
+def current() -> str:
+    """This session's language ("en" outside a running app, e.g. in the core's tests)."""
+    try:
+        lang = st.session_state.get(KEY)
+    except Exception:       # noqa: BLE001 — no script run context: plain English
+        return DEFAULT
+    return lang if lang in LANGUAGES else DEFAULT
+
+
+def _(message: str) -> str:
+    """``message`` in this session's language (the message itself if it has no translation)."""
+    lang = current()
+    if lang == DEFAULT or not message:
+        return message
+    return translations(lang).gettext(message)
+
+
+def translate_in(lang: str, message: str) -> str:
+    """``message`` in ``lang`` whatever this session's language is (tests, links' previews)."""
+    return message if lang == DEFAULT else translations(lang).gettext(message)
+
+
+@functools.lru_cache(maxsize=None)
+def translations(lang: str) -> gettext.NullTranslations:
+    """Every domain's catalogue of ``lang`` chained into one translator (loaded once)."""
+    folder = LOCALE_DIR / _GETTEXT.get(lang, lang) / "LC_MESSAGES"
+    chain: gettext.NullTranslations = gettext.NullTranslations()
+    for po in sorted(folder.glob("*.po")):
+        catalogue = _load(po)
+        catalogue.add_fallback(chain)
+        chain = catalogue
+    return chain
+
+
+def _load(po: Path) -> gettext.GNUTranslations:
+    mo = po.with_suffix(".mo")
+    if mo.is_file() and mo.stat().st_mtime >= po.stat().st_mtime:
+        with mo.open("rb") as f:
+            return gettext.GNUTranslations(f)
+    from babel.messages.mofile import write_mo      # noqa: PLC0415 — only when nothing compiled it
+    from babel.messages.pofile import read_po       # noqa: PLC0415
+
+    with po.open("rb") as f:
+        catalogue = read_po(f)
+    buf = io.BytesIO()
+    write_mo(buf, catalogue, use_fuzzy=False)
+    buf.seek(0)
+    return gettext.GNUTranslations(buf)
+
+
+def from_browser(locale: str | None) -> str:
+    """The language for a browser locale such as "zh-TW", "zh-Hant-HK", "en-GB" (None: English)."""
+    tag = (locale or "").strip().lower().replace("_", "-")
+    return "zh-TW" if tag.startswith(_CHINESE_TRADITIONAL) else DEFAULT
+
+
+def from_url() -> None:
+    """Set this session's language before anything is drawn: ``?lang=`` of a link this session did
+    not write itself wins; a session's first run with no ``lang`` asks the browser."""
+    raw = st.query_params.get(PARAM)
+    seen = st.session_state.setdefault("_i18n.seen", {})
+    if raw is not None and raw != seen.get("url"):
+        wanted = next((code for code in LANGUAGES if code.lower() == raw.strip().lower()), None)
+        if wanted is not None:
+            st.session_state[KEY] = wanted
+    elif KEY not in st.session_state:
+        st.session_state[KEY] = from_browser(getattr(st.context, "locale", None))
+    seen["url"] = raw
+
+
+def url_params() -> dict[str, str]:
+    """The language as a URL parameter: written into every link the app makes."""
+    lang = current()
+    st.session_state.setdefault("_i18n.seen", {})["url"] = lang
+    return {PARAM: lang}
+
+
+def switch(where=None) -> None:
+    """The language switch (English / 繁體中文), in the sidebar of every page."""
+    where = where if where is not None else st.sidebar
+    # Both languages in the label: whoever opened the page in the wrong one can read it.
+    where.radio("Language · 語言", list(LANGUAGES), format_func=LANGUAGES.__getitem__, key=KEY,
+                horizontal=True, persist_state="session",
+                help="English / 繁體中文 — also in the link (?lang=en, ?lang=zh-TW)")
