@@ -55,7 +55,7 @@ DEV_STAMP      := $(VENV)/.stamp-dev-$(call hash,requirements.txt requirements-d
 TORCH_STAMP    := $(VENV)/.stamp-torch$(TORCH_VERSION)
 EDITABLE_STAMP := $(VENV)/.stamp-editable-$(shell (cat pyproject.toml; echo $(PKG_DIRS)) | sha256sum | cut -c1-12)
 
-.PHONY: dist bias-baseline nginx help run test test-torch torch-fixtures screenshots constraints bench install install-dev install-torch chromium clean
+.PHONY: translations dist bias-baseline nginx help run test test-torch torch-fixtures screenshots constraints bench install install-dev install-torch chromium clean
 
 help:
 	@echo "make run    - install (first time) and start the app at http://localhost:8501"
@@ -88,9 +88,14 @@ $(EDITABLE_STAMP): pyproject.toml | $(VPY)
 	$(PIP) install --no-deps -e .
 	@rm -f $(VENV)/.stamp-editable-* && touch $@
 
-install: $(RUNTIME_STAMP) $(EDITABLE_STAMP)
+install: $(RUNTIME_STAMP) $(EDITABLE_STAMP) translations
 
-install-dev: $(RUNTIME_STAMP) $(DEV_STAMP) $(EDITABLE_STAMP)
+install-dev: $(RUNTIME_STAMP) $(DEV_STAMP) $(EDITABLE_STAMP) translations
+
+# The Chinese interface's gettext catalogues: app/i18n/locale/*/LC_MESSAGES/*.po -> .mo (pybabel
+# compile). Quick, and the app compiles a .po in memory itself where nothing compiled it.
+translations: | $(VPY)
+	$(VPY) -m app.i18n.catalog compile
 
 install-torch: install-dev $(TORCH_STAMP)
 

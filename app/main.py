@@ -22,6 +22,8 @@ if importlib.util.find_spec("app") is None:          # run from a checkout that 
 
 import streamlit as st  # noqa: E402
 
+from app import i18n  # noqa: E402
+from app.i18n import _  # noqa: E402
 from app.ui.routes import PAGES, PAGES_DIR  # noqa: E402
 from app.ui import live, state  # noqa: E402
 
@@ -34,18 +36,19 @@ def build_pages() -> list:
         if not path.is_file():
             continue
         pages.append(
-            st.Page(path, title=title, icon=icon, url_path=url_path, default=not pages)
+            st.Page(path, title=_(title), icon=icon, url_path=url_path, default=not pages)
         )
     return pages
 
 
 def main() -> None:
+    i18n.from_url()               # ?lang=zh-TW, else this session's choice, else the browser's language
     state.display_from_url()      # ?present=1 folds the sidebar away from the first view on
     st.set_page_config(page_title="Gate Lab", layout="wide",
                        initial_sidebar_state="collapsed" if state.presenting() else "auto")
     pages = build_pages()
     if not pages:
-        st.error(f"No pages found in {PAGES_DIR}.")
+        st.error(_("No pages found in {folder}.").format(folder=PAGES_DIR))
         return
     live.ensure_plotly_js()   # the live charts' Plotly.js, served from app/static
     live.reset()              # a full run re-creates every live chart: send whole figures

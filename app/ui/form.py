@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterable
 
 import streamlit as st
 
+from app.i18n import _
 from app.ui import state, urlstate
 
 PERSIST = "session"   # widget values survive a visit to another page
@@ -50,43 +51,51 @@ class Field:
     # -- validation -------------------------------------------------------------------
     def check(self, value: Any) -> Any:
         """The value in canonical type, or ValueError naming the setting and the valid range."""
-        k, where = self.kind, f"'{self.name}' ({self.label})"
+        k, where = self.kind, _("'{name}' ({label})").format(name=self.name, label=_(self.label))
         if k == "optfloat" and value is None:
             return None
         if k in ("float", "optfloat", "int"):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise ValueError(f"{where} must be a finite number, got {value!r}")
+                raise ValueError(_("{where} must be a finite number, got {value}").format(where=where, value=repr(value)))
             if k == "int":
                 if value != int(value):
-                    raise ValueError(f"{where} must be a whole number, got {value!r}")
+                    raise ValueError(_("{where} must be a whole number, got {value}").format(where=where, value=repr(value)))
                 value = int(value)
             else:
                 value = float(value)
             if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
-                raise ValueError(f"{where} must be between {self.lo:g} and {self.hi:g}, got {value:g}")
+                raise ValueError(_("{where} must be between {lo} and {hi}, got {value}").format(
+                    where=where, lo=f"{self.lo:g}", hi=f"{self.hi:g}", value=f"{value:g}"))
             return value
         if k == "bool":
             if not isinstance(value, bool):
-                raise ValueError(f"{where} must be true or false, got {value!r}")
+                raise ValueError(_("{where} must be true or false, got {value}").format(where=where, value=repr(value)))
             return value
         if k == "choice":
             if value not in self.choices or isinstance(value, bool) != isinstance(self.choices[0], bool):
-                raise ValueError(f"{where} must be one of {list(self.choices)}, got {value!r}")
+                raise ValueError(_("{where} must be one of {choices}, got {value}").format(
+                    where=where, choices=list(self.choices), value=repr(value)))
             return value
         if k == "text":
             if not isinstance(value, str):
-                raise ValueError(f"{where} must be text, got {type(value).__name__}")
+                raise ValueError(_("{where} must be text, got {kind}").format(where=where, kind=type(value).__name__))
             if self.hi is not None and len(value) > self.hi:
-                raise ValueError(f"{where} is {len(value)} characters long; at most {self.hi:g} are allowed")
+                raise ValueError(_("{where} is {n} characters long; at most {most} are allowed").format(
+                    where=where, n=len(value), most=f"{self.hi:g}"))
             return value
         if k == "multi":
             if not isinstance(value, list) or any(v not in self.choices for v in value) \
                     or len(set(value)) != len(value):
-                raise ValueError(f"{where} must be a list of distinct values from {list(self.choices)}, got {value!r}")
+                raise ValueError(_("{where} must be a list of distinct values from {choices}, got {value}").format(
+                    where=where, choices=list(self.choices), value=repr(value)))
             return list(value)
-        raise ValueError(f"{where}: unknown kind {k!r}")  # pragma: no cover - programming error
+        raise ValueError(f"{where}: unknown kind {k!r}")  # pragma: no cover  # noqa: i18n (programming error)
 
     # -- widgets ----------------------------------------------------------------------
+    def shown(self, value: Any) -> str:
+        """How a choice reads on screen, in this session's language (``fmt``'s English, translated)."""
+        return _((self.fmt or str)(value))
+
     def widget_values(self, value: Any) -> dict[str, Any]:
         """Widget-key names and values that display ``value``."""
         if self.kind == "optfloat":
@@ -106,12 +115,14 @@ class Field:
 
     def render(self, page: str, where: Any = st, label: str | None = None, disabled: bool = False) -> Any:
         """Draw the widget (its value comes from session state, set by ``start_page``)."""
-        key, label = state.wkey(page, self.name), label or self.label
+        key, label = state.wkey(page, self.name), _(label or self.label)
         disabled = disabled or self.name in state.page_state(page).get("_locked", ())   # app.ui.classlink
-        common = dict(key=key, help=self.help, disabled=disabled, persist_state=PERSIST)
+        helptext = _(self.help) if self.help else None
+        common = dict(key=key, help=helptext, disabled=disabled, persist_state=PERSIST)
+        shown = self.shown
         w = self.widget
         if self.kind == "optfloat":
-            on = where.checkbox(f"set {label}", key=f"{key}.on", help=self.help, disabled=disabled,
+            on = where.checkbox(_("set {label}").format(label=label), key=f"{key}.on", help=helptext, disabled=disabled,
                                 persist_state=PERSIST)
             where.slider(label, self.lo, self.hi, step=self.step, key=key, disabled=disabled or not on,
                          persist_state=PERSIST, label_visibility="collapsed")
@@ -121,17 +132,17 @@ class Field:
         if w == "number":
             return where.number_input(label, self.lo, self.hi, step=self.step, **common)
         if w == "select":
-            return where.selectbox(label, self.choices, format_func=self.fmt or str, **common)
+            return where.selectbox(label, self.choices, format_func=shown, **common)
         if w == "segmented":
-            return where.segmented_control(label, self.choices, format_func=self.fmt or str,
+            return where.segmented_control(label, self.choices, format_func=shown,
                                            required=True, **common)
         if w == "toggle":
             return where.toggle(label, **common)
         if w == "text_area":
             return where.text_area(label, height=140, **common)
         if w == "multiselect":
-            return where.multiselect(label, self.choices, format_func=self.fmt or str, **common)
-        raise ValueError(f"field {self.name!r} has no widget")  # pragma: no cover
+            return where.multiselect(label, self.choices, format_func=shown, **common)
+        raise ValueError(f"field {self.name!r} has no widget")  # pragma: no cover  # noqa: i18n (programming error)
 
 
 class Schema:
@@ -141,7 +152,7 @@ class Schema:
         self.fields: dict[str, Field] = {}
         for f in fields:
             if f.name in self.fields:
-                raise ValueError(f"duplicate field {f.name!r}")  # pragma: no cover
+                raise ValueError(f"duplicate field {f.name!r}")  # pragma: no cover  # noqa: i18n (programming error)
             self.fields[f.name] = f
 
     def __getitem__(self, name: str) -> Field:
@@ -157,7 +168,7 @@ class Schema:
         errors, out = [], {}
         unknown = sorted(set(data) - set(self.fields))
         if unknown:
-            errors.append(f"unknown setting(s) {unknown}")
+            errors.append(_("unknown setting(s) {names}").format(names=unknown))
         for name, value in data.items():
             if name in self.fields:
                 try:
@@ -201,15 +212,15 @@ def start_page(page: str, schema: Schema, defaults: dict) -> None:
     if raw is not None and raw != ps.get("_url") and raw not in ps.get("_written", ()):
         values, bad = urlstate.decode(raw, schema.check)
         if bad:
-            state.flash(page, f"The link's settings could not be used: {'; '.join(bad)}. "
-                              "Showing the default settings instead. The link held:")
+            state.flash(page, _("The link's settings could not be used: {why}. Showing the default "
+                                "settings instead. The link held:").format(why="; ".join(bad)))
             state.flash(page, urlstate.readable(raw), kind="code")
             values = {}
         schema.apply(page, {**defaults, **values})
         ps["_url"] = raw
     if errors:
         msg = "; ".join(errors)
-        state.flash(page, msg[:1].upper() + msg[1:] + ". They were ignored.")
+        state.flash(page, _("{problem}. They were ignored.").format(problem=msg[:1].upper() + msg[1:]))
     state.set_widget_values(page, schema.widget_values(defaults), overwrite=False)
     state.show_flashes(page)
 
@@ -233,8 +244,8 @@ def reset_button(page: str, schema: Schema, group: str, names: Callable[[], Iter
         values = paper()
         schema.apply(page, {n: values[n] for n in names() if n in values})
 
-    where.button("Reset to paper defaults", key=state.wkey(page, f"reset.{group}"), on_click=reset,
-                 icon=":material/restart_alt:", help="Put this group back to the values the papers used.")
+    where.button(_("Reset to paper defaults"), key=state.wkey(page, f"reset.{group}"), on_click=reset,
+                 icon=":material/restart_alt:", help=_("Put this group back to the values the papers used."))
 
 
 def render_fields(page: str, schema: Schema, names: Iterable[str], where: Any = st,

@@ -4,12 +4,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
+from app.i18n import N_
+
 PAGES_DIR = Path(__file__).resolve().parent.parent.parent / "pages"
 
 
 class Route(NamedTuple):
     file: str        # in pages/
-    title: str
+    title: str       # English, marked for the catalogue; drawn with _(title)
     icon: str
     url_path: str
 
@@ -17,14 +19,14 @@ class Route(NamedTuple):
 # The first existing entry is the default page; it is served at the root URL "/" (its url_path
 # only has to be unique; "/home" is "Page not found").
 PAGES: tuple[Route, ...] = (
-    Route("home.py", "Home", ":material/home:", "home"),
-    Route("lessons.py", "Guided lessons", ":material/school:", "lessons"),
-    Route("step.py", "Step through a cell", ":material/step_into:", "step"),
-    Route("train.py", "Train and watch", ":material/monitoring:", "train"),
-    Route("gradient_flow.py", "Gradient flow", ":material/waterfall_chart:", "gradient-flow"),
-    Route("theory.py", "Theory", ":material/menu_book:", "theory"),
-    Route("bias_lab.py", "Bias lab", ":material/tune:", "bias-lab"),
-    Route("experiments.py", "Paper experiments", ":material/science:", "experiments"),
+    Route("home.py", N_("Home"), ":material/home:", "home"),
+    Route("lessons.py", N_("Guided lessons"), ":material/school:", "lessons"),
+    Route("step.py", N_("Step through a cell"), ":material/step_into:", "step"),
+    Route("train.py", N_("Train and watch"), ":material/monitoring:", "train"),
+    Route("gradient_flow.py", N_("Gradient flow"), ":material/waterfall_chart:", "gradient-flow"),
+    Route("theory.py", N_("Theory"), ":material/menu_book:", "theory"),
+    Route("bias_lab.py", N_("Bias lab"), ":material/tune:", "bias-lab"),
+    Route("experiments.py", N_("Paper experiments"), ":material/science:", "experiments"),
 )
 
 

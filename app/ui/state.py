@@ -16,6 +16,8 @@ from typing import Any, Callable, Generic, TypeVar
 import streamlit as st
 
 import lstm_core as lc
+from app import i18n
+from app.i18n import N_, _
 
 T = TypeVar("T")
 
@@ -115,18 +117,19 @@ def keep_good(page: str, slot: str, compute: Callable[[], T]) -> Kept[T]:
 
 def _message(e: BaseException) -> str:
     if isinstance(e, lc.NonFiniteError):
-        return f"The network produced a non-finite number (NaN or infinity): {e}"
+        return _("The network produced a non-finite number (NaN or infinity): {why}").format(why=e)
     return str(e) or type(e).__name__
 
 
-def report(outcome: Kept, what: str = "these settings") -> None:
+def report(outcome: Kept, what: str = N_("these settings")) -> None:
     """Show an outcome's error with a note on what is displayed instead."""
     if outcome.error is None:
         return
     if outcome.value is None:
-        st.error(f"Cannot use {what}: {outcome.error}")
+        st.error(_("Cannot use {what}: {why}").format(what=_(what), why=outcome.error))
     else:
-        st.error(f"Cannot use {what}: {outcome.error}  \nShowing the last good result instead.")
+        st.error(_("Cannot use {what}: {why}  \nShowing the last good result instead.").format(
+            what=_(what), why=outcome.error))
 
 
 # ----------------------------------------------------------------------------- display options
@@ -158,17 +161,18 @@ def display_params() -> dict[str, str]:
 
 
 def display_options() -> bool:
-    """Sidebar toggles for presenter mode and projector-size fonts, shared by every page;
+    """Sidebar switches shared by every page: the language, presenter mode and projector-size fonts;
     returns whether charts use large fonts."""
     display_from_url()
+    i18n.switch(st.sidebar)
     st.sidebar.toggle(
-        "Presenter mode", key=PRESENT_KEY, persist_state="session",
-        help="For a projector at 1280 × 720: large fonts, the sidebar folded away, the main picture first "
-             "and full width, no export or developer details. Also in the link (?present=1).")
+        _("Presenter mode"), key=PRESENT_KEY, persist_state="session",
+        help=_("For a projector at 1280 × 720: large fonts, the sidebar folded away, the main picture first "
+               "and full width, no export or developer details. Also in the link (?present=1)."))
     st.sidebar.toggle(
-        "Large fonts (projector)", key=LARGE_FONTS_KEY, persist_state="session", disabled=presenting(),
-        help="Bigger text in every chart, for a classroom projector (always on in presenter mode). "
-             "Also in the link (?large=1).")
+        _("Large fonts (projector)"), key=LARGE_FONTS_KEY, persist_state="session", disabled=presenting(),
+        help=_("Bigger text in every chart, for a classroom projector (always on in presenter mode). "
+               "Also in the link (?large=1)."))
     if presenting():
         _presenter_chrome()
     return large_fonts()

@@ -18,6 +18,8 @@ from typing import Any, Callable
 
 import streamlit as st
 
+from app import i18n
+from app.i18n import _
 from app.ui.limits import MAX_QUERY_CHARS
 from app.ui.state import DISPLAY_PARAMS, display_params
 
@@ -36,8 +38,8 @@ def encode(values: dict[str, Any], defaults: dict[str, Any]) -> str:
 def decode(text: str, check: Callable[[dict], dict]) -> tuple[dict | None, list[str]]:
     """Parse and validate an encoded configuration; ``(settings, [])`` or ``(None, errors)``."""
     if len(text) > MAX_QUERY_CHARS:
-        return None, [f"the link's settings are {len(text)} characters long; at most "
-                      f"{MAX_QUERY_CHARS} are accepted"]
+        return None, [_("the link's settings are {n} characters long; at most {most} are accepted").format(
+            n=len(text), most=MAX_QUERY_CHARS)]
     text = text.strip()
     if text.startswith(("{", "[")):
         raw = text
@@ -45,17 +47,19 @@ def decode(text: str, check: Callable[[dict], dict]) -> tuple[dict | None, list[
         try:
             raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode("utf-8")
         except (binascii.Error, ValueError, UnicodeDecodeError):
-            return None, [f"the '{PARAM}' parameter is not a Gate Lab configuration "
-                          "(it is neither base64url-encoded JSON nor JSON)"]
+            return None, [_("the '{param}' parameter is not a Gate Lab configuration "
+                            "(it is neither base64url-encoded JSON nor JSON)").format(param=PARAM)]
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as e:
-        return None, [f"the '{PARAM}' parameter is not valid JSON ({e.msg} at character {e.pos})"]
+        return None, [_("the '{param}' parameter is not valid JSON ({why} at character {pos})").format(
+            param=PARAM, why=e.msg, pos=e.pos)]
     except RecursionError:
-        return None, [f"the '{PARAM}' parameter's JSON is nested too deeply to be a configuration"]
+        return None, [_("the '{param}' parameter's JSON is nested too deeply to be a configuration").format(
+            param=PARAM)]
     if not isinstance(data, dict):
-        return None, [f"the '{PARAM}' parameter must hold a JSON object of settings, "
-                      f"not {type(data).__name__}"]
+        return None, [_("the '{param}' parameter must hold a JSON object of settings, not {kind}").format(
+            param=PARAM, kind=type(data).__name__)]
     try:
         return check(data), []
     except ValueError as e:
@@ -74,16 +78,16 @@ def readable(text: str, limit: int = 300) -> str:
         except (binascii.Error, ValueError, UnicodeDecodeError):
             shown = text
     shown = "".join(c if c.isprintable() else "?" for c in shown)
-    return shown if len(shown) <= limit else shown[:limit] + f"… ({len(text):,} characters in all)"
+    return shown if len(shown) <= limit else shown[:limit] + _("… ({n} characters in all)").format(n=f"{len(text):,}")
 
 
 def read() -> tuple[str | None, list[str]]:
     """The raw ``cfg`` value of the current URL (or None) and messages about other parameters."""
     errors = []
-    unknown = [k for k in st.query_params.keys() if k != PARAM and k not in DISPLAY_PARAMS]
+    unknown = [k for k in st.query_params.keys() if k not in (PARAM, i18n.PARAM) and k not in DISPLAY_PARAMS]
     if unknown:
-        errors.append(f"unknown URL parameter(s) {unknown}; this page keeps all of its settings "
-                      f"in '{PARAM}'")
+        errors.append(_("unknown URL parameter(s) {names}; this page keeps all of its settings in '{param}'").format(
+            names=unknown, param=PARAM))
     raw = st.query_params.get(PARAM)
     return raw, errors
 
@@ -91,6 +95,6 @@ def read() -> tuple[str | None, list[str]]:
 def write(encoded: str) -> None:
     """Make the URL hold exactly this page's configuration (no message if it already does)."""
     current = st.query_params.to_dict()
-    wanted = ({PARAM: encoded} if encoded else {}) | display_params()
+    wanted = ({PARAM: encoded} if encoded else {}) | display_params() | i18n.url_params()
     if current != wanted:
         st.query_params.from_dict(wanted)

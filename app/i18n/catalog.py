@@ -1,0 +1,130 @@
+"""Keep the translation catalogues: extract, update, compile (Babel's own commands, per domain).
+
+    python -m app.i18n.catalog update     # pybabel extract + update: new messages into every .po
+    python -m app.i18n.catalog compile    # pybabel compile: .po -> .mo (make run / make test do it)
+    python -m app.i18n.catalog check      # every message translated, not fuzzy (what the test checks)
+
+One domain per part of the app, so that a page's messages live next to each other in one
+``locale/zh_TW/LC_MESSAGES/<domain>.po`` and two people translating two pages never edit one file.
+Messages are whatever ``_(...)`` and ``N_(...)`` mark in the domain's files; the core's own texts
+that the app shows (variant and task titles, the papers' setups) are marked in
+``app/i18n/core_texts.py``, which the ``core`` domain extracts.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from babel.messages.extract import extract_from_file
+from babel.messages.frontend import CommandLineInterface
+from babel.messages.pofile import read_po
+
+ROOT = Path(__file__).resolve().parents[2]
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+LOCALES = ("zh_TW",)
+KEYWORDS = {"_": None, "N_": None}
+
+# domain -> the files and folders (relative to the repository) whose messages it holds
+DOMAINS: dict[str, tuple[str, ...]] = {
+    "ui": ("app/main.py", "app/ui", "app/i18n/__init__.py"),
+    "core": ("app/i18n/core_texts.py", "app/i18n/core_errors.py"),
+    "home": ("pages/home.py",),
+    "step": ("app/step", "pages/step.py"),
+    "train": ("app/train", "pages/train.py"),
+    "gradient_flow": ("app/gradient_flow", "pages/gradient_flow.py"),
+    "theory": ("app/theory", "pages/theory.py"),
+    "lessons": ("app/lessons", "pages/lessons.py"),
+    "bias_lab": ("app/bias_lab", "pages/bias_lab.py"),
+    "experiments": ("app/experiments", "pages/experiments.py"),
+}
+
+
+def files(domain: str) -> list[Path]:
+    out: list[Path] = []
+    for rel in DOMAINS[domain]:
+        path = ROOT / rel
+        out += sorted(path.rglob("*.py")) if path.is_dir() else ([path] if path.is_file() else [])
+    return out
+
+
+def extracted(domain: str) -> dict[str, list[str]]:
+    """msgid -> where it is used ("file:line"), for every message the domain's files mark."""
+    out: dict[str, list[str]] = {}
+    for path in files(domain):
+        for lineno, message, _comments, _context in extract_from_file("python", str(path), keywords=KEYWORDS):
+            if isinstance(message, str) and message:
+                out.setdefault(message, []).append(f"{path.relative_to(ROOT)}:{lineno}")
+    return out
+
+
+def po_path(domain: str, locale: str = "zh_TW") -> Path:
+    return LOCALE_DIR / locale / "LC_MESSAGES" / f"{domain}.po"
+
+
+def problems(domain: str, locale: str = "zh_TW") -> list[str]:
+    """Messages of ``domain`` without a finished translation in ``locale`` (empty: complete)."""
+    po = po_path(domain, locale)
+    if not po.is_file():
+        return [f"{po.relative_to(ROOT)} is missing"]
+    with po.open("rb") as f:
+        catalogue = read_po(f, locale=locale)
+    out = []
+    for msgid, where in extracted(domain).items():
+        m = catalogue.get(msgid)
+        if m is None or not m.string:
+            out.append(f"untranslated ({where[0]}): {msgid[:80]!r}")
+        elif m.fuzzy:
+            out.append(f"fuzzy ({where[0]}): {msgid[:80]!r}")
+    return out
+
+
+def _pybabel(*args: str) -> None:
+    CommandLineInterface().run(["pybabel", "-q", *args])
+
+
+def update() -> None:
+    (LOCALE_DIR / LOCALES[0] / "LC_MESSAGES").mkdir(parents=True, exist_ok=True)
+    for domain in DOMAINS:
+        pot = LOCALE_DIR / f"{domain}.pot"
+        paths = [str(p) for p in files(domain)]
+        if not paths:
+            continue
+        _pybabel("extract", "--no-default-keywords", "-k", "_", "-k", "N_", "--no-location", "--sort-output",
+                 "--project", "Gate Lab", "--copyright-holder", "Gate Lab", "-o", str(pot), *paths)
+        for locale in LOCALES:
+            po = po_path(domain, locale)
+            if po.is_file():
+                _pybabel("update", "-D", domain, "-i", str(pot), "-d", str(LOCALE_DIR), "-l", locale,
+                         "--no-fuzzy-matching", "--ignore-obsolete")
+            else:
+                _pybabel("init", "-D", domain, "-i", str(pot), "-d", str(LOCALE_DIR), "-l", locale)
+        pot.unlink()
+
+
+def compile_all() -> None:
+    for domain in DOMAINS:
+        for locale in LOCALES:
+            if po_path(domain, locale).is_file():
+                _pybabel("compile", "-D", domain, "-d", str(LOCALE_DIR), "-l", locale)
+
+
+def main(argv: list[str] | None = None) -> int:
+    cmd = (argv if argv is not None else sys.argv[1:]) or ["check"]
+    if cmd[0] == "update":
+        update()
+    elif cmd[0] == "compile":
+        compile_all()
+    elif cmd[0] == "check":
+        missing = {d: problems(d) for d in DOMAINS}
+        for domain, found in missing.items():
+            for line in found:
+                print(f"{domain}: {line}")
+        return 1 if any(missing.values()) else 0
+    else:
+        print("usage: python -m app.i18n.catalog update|compile|check", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,192 @@
+"""English / 繁體中文: the catalogues are complete, nothing a user reads bypasses the translator,
+the translations use the notes' terms (docs/glossary.md), and the language is per session.
+
+The source check reads the app's code (``ast``): a text handed to a Streamlit call (labels, help,
+captions, messages), to a figure (titles, axis titles, trace names, hover and annotation texts), a
+``Field``'s label and help, or a ``ValueError`` raised in the app must be a call of ``_`` / ``N_``
+(or ``_("…").format(…)``), not an English literal. A literal with no English word in it (numbers,
+symbols such as ``y_in``, names such as LSTM or RTRL) needs nothing. A line that must stay as it is
+says why with ``# noqa: i18n``.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from app import i18n
+from app.i18n import catalog
+
+ROOT = Path(__file__).resolve().parents[1]
+
+from i18n_measure import NAMES  # noqa: E402 — names that stay as they are in both languages
+
+UI_CALLS = {"title", "header", "subheader", "caption", "markdown", "write", "text", "info", "warning", "error",
+            "success", "toast", "button", "download_button", "link_button", "page_link", "form_submit_button",
+            "toggle", "checkbox", "selectbox", "multiselect", "slider", "select_slider", "number_input",
+            "text_input", "text_area", "radio", "segmented_control", "pills", "expander", "popover", "tabs",
+            "metric", "file_uploader", "status", "spinner", "progress", "dialog", "html", "flash", "intro", "Page"}
+TEXT_KWARGS = {"label", "help", "placeholder", "caption", "title", "title_text", "xaxis_title", "yaxis_title",
+               "legend_title_text", "name", "text", "hovertemplate", "hovertext", "annotation_text", "alt",
+               "body", "what", "why"}
+WORD = re.compile(r"[^\s.,;:!?()\[\]{}'\"“”‘’«»—–\-/|=<>+*×·…%#@&~`^$\\]+")
+
+
+def prose(text: str) -> bool:
+    """Does ``text`` hold an English word (not a name, symbol, number or placeholder)?"""
+    if text.lstrip().startswith(("<style", "<script", ":material/")):
+        return False
+    text = re.sub(r"\{[^{}]*\}", " ", text)                     # format placeholders
+    text = re.sub(r"\$[^$]*\$", " ", text)                      # inline LaTeX
+    for token in WORD.findall(text):
+        if re.fullmatch(r"[A-Za-z]{2,}", token) and token.lower() not in NAMES:
+            return True
+    return False
+
+
+def _literal_text(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else " {} " for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
+        parts = [_literal_text(node.left), _literal_text(node.right)]
+        return " ".join(p for p in parts if p) or None
+    if isinstance(node, ast.IfExp):
+        parts = [_literal_text(node.body), _literal_text(node.orelse)]
+        return " ".join(p for p in parts if p) or None
+    return None
+
+
+def untranslated(path: Path) -> list[str]:
+    """English literals in ``path`` that reach the user without the translator."""
+    src = path.read_text(encoding="utf-8")
+    lines = src.split("\n")
+    out: list[str] = []
+
+    def flag(node: ast.AST, what: str) -> None:
+        text = _literal_text(node)
+        line = lines[node.lineno - 1] if node.lineno <= len(lines) else ""
+        end = lines[node.end_lineno - 1] if node.end_lineno and node.end_lineno <= len(lines) else ""
+        if text is not None and prose(text) and "noqa: i18n" not in line + end:
+            out.append(f"{path.relative_to(ROOT)}:{node.lineno} {what}: {text.strip()[:70]!r}")
+
+    for node in ast.walk(ast.parse(src)):
+        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args \
+                and getattr(node.exc.func, "id", "") == "ValueError":
+            flag(node.exc.args[0], "ValueError")
+        if not isinstance(node, ast.Call):
+            continue
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if name in ("_", "N_", "format"):
+            continue
+        if name in UI_CALLS and node.args:
+            first = node.args[0]
+            for item in (first.elts if isinstance(first, (ast.List, ast.Tuple)) and name == "tabs" else [first]):
+                flag(item, f"{name}()")
+        if name in ("Field", "F") and len(node.args) > 1:
+            flag(node.args[1], "Field label")
+        for kw in node.keywords:
+            if kw.arg in TEXT_KWARGS:
+                flag(kw.value, f"{name}({kw.arg}=)")
+    return sorted(out, key=lambda x: int(x.split(" ", 1)[0].rsplit(":", 1)[1]))
+
+
+def test_the_source_check_finds_what_it_should(tmp_path):
+    f = tmp_path / "page.py"
+    f.write_text('import streamlit as st\nst.button("Start")\nst.button(_("Start"))\nst.caption(f"{n} sequences")\n'
+                 'st.metric("y_in", 3)\nfig.update_layout(title="Loss")\nField("seed", N_("Seed"), help="Same seed")\n'
+                 'raise ValueError("bad value")\nst.markdown("<style>p { padding: 0 }</style>")\n'
+                 'st.caption("LSTM vs RNN")\nst.info("kept")  # noqa: i18n\n', encoding="utf-8")
+    global ROOT
+    saved, ROOT = ROOT, tmp_path
+    try:
+        found = untranslated(f)
+    finally:
+        ROOT = saved
+    assert [x.split(" ", 1)[1].split(":")[0] for x in found] == [
+        "button()", "caption()", "update_layout(title=)", "Field(help=)", "ValueError"], found
+
+
+@pytest.mark.parametrize("domain", list(catalog.DOMAINS))
+def test_no_user_facing_literal_bypasses_the_translator(domain):
+    found = [line for path in catalog.files(domain) for line in untranslated(path)]
+    assert not found, f"{len(found)} English literals reach the user untranslated:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("domain", list(catalog.DOMAINS))
+def test_the_catalogue_is_complete(domain):
+    """Every message the domain's code marks has a finished (non-fuzzy) zh-TW translation."""
+    found = catalog.problems(domain)
+    assert not found, f"{len(found)} messages of '{domain}' lack a zh-TW translation:\n" + "\n".join(found[:40])
+
+
+def test_every_file_of_the_app_belongs_to_a_domain():
+    owned = {p for d in catalog.DOMAINS for p in catalog.files(d)}
+    app_files = {p for base in ("app", "pages") for p in (ROOT / base).rglob("*.py")}
+    missing = sorted(str(p.relative_to(ROOT)) for p in app_files - owned
+                     if p.name != "__init__.py" and "i18n" not in p.parts)
+    assert not missing, f"files no translation domain extracts: {missing}"
+
+
+def glossary() -> list[tuple[str, str, list[str]]]:
+    rows = []
+    for line in (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").split("\n"):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and cells[0] not in ("English", "---"):
+            rows.append((cells[0], cells[1], [w.strip() for w in cells[2].split(",") if w.strip()]))
+    return rows
+
+
+def translations() -> list[tuple[str, str, str]]:
+    out = []
+    for po in sorted((catalog.LOCALE_DIR / "zh_TW" / "LC_MESSAGES").glob("*.po")):
+        with po.open("rb") as f:
+            for m in read_po(f, locale="zh_TW"):
+                if m.id and m.string:
+                    out.append((po.stem, m.id, m.string))
+    return out
+
+
+def test_the_glossary_has_the_notes_terms():
+    table = {en: zh for en, zh, _ in glossary()}
+    for en, zh in [("memory cell", "記憶單元"), ("memory cell block", "記憶單元區塊"), ("input gate", "輸入閘門"),
+                   ("output gate", "輸出閘門"), ("forget gate", "遺忘閘門"), ("bias", "偏差項"),
+                   ("internal state", "內部狀態"), ("vanishing gradient", "梯度消失"),
+                   ("exploding gradient", "梯度爆炸"), ("time lag", "時間差")]:
+        assert table.get(en) == zh
+
+
+def test_translations_use_the_glossarys_terms():
+    """No word the glossary rules out (e.g. 偏置 for 偏差項), no bare 門 for gate."""
+    banned = {w: (en, zh) for en, zh, nots in glossary() for w in nots}
+    bad = []
+    for domain, msgid, msgstr in translations():
+        for word, (en, zh) in banned.items():
+            if word in msgstr:
+                bad.append(f"{domain}: {word!r} in {msgstr[:40]!r} — the glossary says {zh} for {en}")
+        if re.search(r"(?<!閘)門(?!檻)", msgstr) and not re.search(r"入門|專門|部門", msgstr):
+            bad.append(f"{domain}: a bare 門 in {msgstr[:40]!r} — a gate is 閘門")
+    assert not bad, "\n".join(bad[:40])
+
+
+def test_translations_keep_their_placeholders():
+    bad = [f"{d}: {i[:50]!r}" for d, i, s in translations()
+           if sorted(re.findall(r"\{[^{}]*\}", i)) != sorted(re.findall(r"\{[^{}]*\}", s))]
+    assert not bad, "translations that lose or add a {placeholder}:\n" + "\n".join(bad[:40])
+
+
+@pytest.mark.parametrize("locale, lang", [("zh-TW", "zh-TW"), ("zh-Hant", "zh-TW"), ("zh-HK", "zh-TW"),
+                                          ("zh-Hant-HK", "zh-TW"), ("zh_TW", "zh-TW"), ("zh-CN", "en"),
+                                          ("zh", "en"), ("en-GB", "en"), ("", "en"), (None, "en"), ("de", "en")])
+def test_the_browsers_language_decides_without_a_link(locale, lang):
+    assert i18n.from_browser(locale) == lang
+
+
+def test_english_is_the_source_and_chinese_comes_from_the_catalogue():
+    assert i18n.translate_in("en", "Presenter mode") == "Presenter mode"
+    assert i18n.translate_in("zh-TW", "Presenter mode") != "Presenter mode"
+    assert i18n.translate_in("zh-TW", "a message nobody wrote") == "a message nobody wrote"
