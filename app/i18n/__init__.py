@@ -29,11 +29,13 @@ import io
 from pathlib import Path
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 LANGUAGES = {"en": "English", "zh-TW": "繁體中文"}
 DEFAULT = "en"
 PARAM = "lang"                          # the URL parameter
 KEY = "gatelab.lang"                    # this session's language (session state)
+CHOSEN = "gatelab.lang_chosen"          # True once a link or the switch chose it (not the browser)
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 _GETTEXT = {"zh-TW": "zh_TW"}           # our language code -> gettext's
 _CHINESE_TRADITIONAL = ("zh-hant", "zh-tw", "zh-hk", "zh-mo")
@@ -47,10 +49,9 @@ def N_(message: str) -> str:
 
 def current() -> str:
     """This session's language ("en" outside a running app, e.g. in the core's tests)."""
-    try:
-        lang = st.session_state.get(KEY)
-    except Exception:       # noqa: BLE001 — no script run context: plain English
+    if get_script_run_ctx(suppress_warning=True) is None:     # the core's tests, module import: English
         return DEFAULT
+    lang = st.session_state.get(KEY)
     return lang if lang in LANGUAGES else DEFAULT
 
 
@@ -110,16 +111,25 @@ def from_url() -> None:
         wanted = next((code for code in LANGUAGES if code.lower() == raw.strip().lower()), None)
         if wanted is not None:
             st.session_state[KEY] = wanted
+            st.session_state[CHOSEN] = True
     elif KEY not in st.session_state:
         st.session_state[KEY] = from_browser(getattr(st.context, "locale", None))
     seen["url"] = raw
 
 
 def url_params() -> dict[str, str]:
-    """The language as a URL parameter: written into every link the app makes."""
+    """The language as a URL parameter, written into every link the app makes once a link or the
+    switch chose it (or it is not English): a link then opens in the language it was made in. A
+    language only the browser chose stays out of the link, so the receiver's browser decides."""
     lang = current()
+    if not st.session_state.get(CHOSEN) and lang == DEFAULT:
+        return {}
     st.session_state.setdefault("_i18n.seen", {})["url"] = lang
     return {PARAM: lang}
+
+
+def _chosen() -> None:
+    st.session_state[CHOSEN] = True
 
 
 def switch(where=None) -> None:
@@ -127,5 +137,5 @@ def switch(where=None) -> None:
     where = where if where is not None else st.sidebar
     # Both languages in the label: whoever opened the page in the wrong one can read it.
     where.radio("Language · 語言", list(LANGUAGES), format_func=LANGUAGES.__getitem__, key=KEY,
-                horizontal=True, persist_state="session",
+                horizontal=True, persist_state="session", on_change=_chosen,
                 help="English / 繁體中文 — also in the link (?lang=en, ?lang=zh-TW)")

@@ -31,6 +31,19 @@ PERSIST = "session"   # widget values survive a visit to another page
 URL_ECHOES = 32
 
 
+class _Where:
+    """"'name' (label)" in this session's language, made only when a message needs it (a check
+    that passes costs no translation)."""
+
+    def __init__(self, field: "Field") -> None:
+        self.field = field
+
+    def __format__(self, spec: str) -> str:
+        return _("'{name}' ({label})").format(name=self.field.name, label=_(self.field.label))
+
+    __str__ = lambda self: format(self)   # noqa: E731
+
+
 @dataclass(frozen=True)
 class Field:
     """One setting: its type and range (validation) and its widget (drawing)."""
@@ -51,7 +64,7 @@ class Field:
     # -- validation -------------------------------------------------------------------
     def check(self, value: Any) -> Any:
         """The value in canonical type, or ValueError naming the setting and the valid range."""
-        k, where = self.kind, _("'{name}' ({label})").format(name=self.name, label=_(self.label))
+        k, where = self.kind, _Where(self)
         if k == "optfloat" and value is None:
             return None
         if k in ("float", "optfloat", "int"):
