@@ -1,6 +1,6 @@
 """Keep the translation catalogues: extract, update, compile (Babel's own commands, per domain).
 
-    python -m app.i18n.catalog update     # pybabel extract + update: new messages into every .po
+    python -m app.i18n.catalog update [DOMAIN …]   # pybabel extract + update: new messages into the .po
     python -m app.i18n.catalog compile    # pybabel compile: .po -> .mo (make run / make test do it)
     python -m app.i18n.catalog check      # every message translated, not fuzzy (what the test checks)
 
@@ -82,9 +82,9 @@ def _pybabel(*args: str) -> None:
     CommandLineInterface().run(["pybabel", "-q", *args])
 
 
-def update() -> None:
+def update(only: list[str] | None = None) -> None:
     (LOCALE_DIR / LOCALES[0] / "LC_MESSAGES").mkdir(parents=True, exist_ok=True)
-    for domain in DOMAINS:
+    for domain in only or DOMAINS:
         pot = LOCALE_DIR / f"{domain}.pot"
         paths = [str(p) for p in files(domain)]
         if not paths:
@@ -111,7 +111,11 @@ def compile_all() -> None:
 def main(argv: list[str] | None = None) -> int:
     cmd = (argv if argv is not None else sys.argv[1:]) or ["check"]
     if cmd[0] == "update":
-        update()
+        unknown = [d for d in cmd[1:] if d not in DOMAINS]
+        if unknown:
+            print(f"unknown domain(s) {unknown}; the domains are {list(DOMAINS)}", file=sys.stderr)
+            return 2
+        update(cmd[1:])
     elif cmd[0] == "compile":
         compile_all()
     elif cmd[0] == "check":
@@ -121,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{domain}: {line}")
         return 1 if any(missing.values()) else 0
     else:
-        print("usage: python -m app.i18n.catalog update|compile|check", file=sys.stderr)
+        print("usage: python -m app.i18n.catalog update [DOMAIN ...] | compile | check", file=sys.stderr)
         return 2
     return 0
 
