@@ -55,7 +55,7 @@ DEV_STAMP      := $(VENV)/.stamp-dev-$(call hash,requirements.txt requirements-d
 TORCH_STAMP    := $(VENV)/.stamp-torch$(TORCH_VERSION)
 EDITABLE_STAMP := $(VENV)/.stamp-editable-$(shell (cat pyproject.toml; echo $(PKG_DIRS)) | sha256sum | cut -c1-12)
 
-.PHONY: translations dist bias-baseline nginx help run test test-torch torch-fixtures screenshots constraints bench install install-dev install-torch chromium clean
+.PHONY: cjk-fonts translations dist bias-baseline nginx help run test test-torch torch-fixtures screenshots constraints bench install install-dev install-torch chromium clean
 
 help:
 	@echo "make run    - install (first time) and start the app at http://localhost:8501"
@@ -121,6 +121,17 @@ endef
 chromium:
 	$(call apt_install,chromium,chromium,the browser tests)
 
+# Chinese glyphs for headless Chromium (the 繁體中文 pages): without a CJK font it draws boxes.
+# Checked by the font's file, not a command.
+cjk-fonts:
+	@if [ -e /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then SUDO=""; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
+	else echo "ERROR: Debian's fonts-noto-cjk is needed (Chinese in the browser tests): sudo apt-get install -y fonts-noto-cjk" >&2; exit 1; fi; \
+	echo "Installing Debian fonts-noto-cjk (apt-get) ..."; \
+	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q; \
+	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q fonts-noto-cjk
+
 # nginx runs the scale-out test (two replicas behind the proxy of deploy/serve.py)
 nginx:
 	$(call apt_install,nginx,nginx-light,the proxy test)
@@ -130,7 +141,7 @@ nginx:
 run: install
 	$(VPY) -m streamlit run app/main.py $(STREAMLIT_ARGS)
 
-test: install-dev chromium nginx
+test: install-dev chromium nginx cjk-fonts
 	$(VPY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist load $(PYTEST_ARGS)
 
 test-torch: install-torch
@@ -139,7 +150,7 @@ test-torch: install-torch
 torch-fixtures: install-torch
 	$(VPY) tests/torch_fixtures.py
 
-screenshots: install-dev chromium nginx
+screenshots: install-dev chromium nginx cjk-fonts
 	GATELAB_REFRESH_DOCS=1 $(VPY) -m pytest -q -p no:cacheprovider -m e2e $(PYTEST_ARGS)
 
 constraints: install-dev

@@ -132,7 +132,9 @@ class Field:
         disabled = disabled or self.name in state.page_state(page).get("_locked", ())   # app.ui.classlink
         helptext = _(self.help) if self.help else None
         common = dict(key=key, help=helptext, disabled=disabled, persist_state=PERSIST)
-        shown = self.shown
+        # The option labels in this session's language, worked out now: a format_func that
+        # translated when called could run outside the script (AppTest does) and give English.
+        shown = {v: self.shown(v) for v in self.choices}.__getitem__ if self.choices else self.shown
         w = self.widget
         if self.kind == "optfloat":
             on = where.checkbox(_("set {label}").format(label=label), key=f"{key}.on", help=helptext, disabled=disabled,
