@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app.i18n import _
 from app.lessons import progress
 from app.lessons.view import DEFAULTS, GROUPS, PAGE, SCHEMA, lesson_view, sidebar
 from app.ui import classlink, form, state
@@ -17,14 +18,15 @@ def page() -> None:
     large = state.display_options()
     form.start_page(PAGE, SCHEMA, DEFAULTS)
     classlink.enforce(PAGE, SCHEMA, DEFAULTS, GROUPS)      # before any widget: locked values, greyed out
-    st.title("Guided lessons")
-    state.intro("Five short lessons on the 1997–2002 LSTM. Each question sets up a small real network: "
-                "predict first, then reveal what the model does — every number comes from running it.")
+    st.title(_("Guided lessons"))
+    state.intro(_("Five short lessons on the 1997–2002 LSTM. Each question sets up a small real network: "
+                  "predict first, then reveal what the model does — every number comes from running it."))
     classlink.banner(PAGE, SCHEMA, DEFAULTS, GROUPS)
     values = SCHEMA.read(PAGE)
     answered, bad = progress.parse(values["answers"])
     if bad:
-        st.warning(f"Some saved answers in the link were not understood and were left out: {', '.join(bad)}.")
+        st.warning(_("Some saved answers in the link were not understood and were left out: {parts}.").format(
+            parts=", ".join(bad)))
     sidebar(values, answered)
     values = SCHEMA.read(PAGE)
     lesson_view(values, answered, large)

@@ -3,7 +3,8 @@
 No Streamlit here (the tour and the tests call these directly). Each function returns an
 ``Outcome``: the one number a question asks about (``value``), the other numbers its
 explanation quotes, and the arrays its chart draws. Which choice is right is *computed* from
-``value`` (``content.Question.answer``), never typed in.
+``value`` (``content.Question.answer``), never typed in. Curve names are English (the source
+language, marked with ``N_``); ``Outcome.labels`` says how the chart translates them.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import lstm_core as lc
+from app.i18n import N_
 from lstm_core import activations
 
 Array = np.ndarray
@@ -24,6 +26,15 @@ class Outcome:
     curves: dict[str, Array] = field(default_factory=dict)    # name -> y over the x axis
     x: Array | None = None                              # the chart's x values
     dashed: tuple[str, ...] = ()                        # curves drawn dashed (the contrasting setting)
+    labels: dict[str, tuple[str, dict[str, str]]] = field(default_factory=dict)  # name -> (template, args)
+
+
+def _name(labels: dict, template: str, **args: str) -> str:
+    """A curve's English name from an ``N_``-marked template; ``labels`` keeps the template and its
+    arguments, so the chart can draw the name in the session's language."""
+    name = template.format(**args)
+    labels[name] = (template, args)
+    return name
 
 
 def _random_xs(T: int, n_in: int, seed: int) -> Array:
@@ -105,18 +116,18 @@ def lag_network(gated_input: bool, output_gate: bool, seed: int, p: int = LAG_P)
 def gates_input(seed: int) -> Outcome:
     """Share of the final cell state written by the first symbol: input gate open vs gated."""
     seqs = lag_sequences()
-    out, nums = {}, {}
+    out, nums, labels = {}, {}, {}
     for gated in (False, True):
-        name = "gated input" if gated else "open input gate"
+        name = N_("gated input") if gated else N_("open input gate")
         m = lag_network(gated, False, seed)
         for sym, xs in seqs.items():
             s = lc.forward(m, xs).internals["s"][:, 0, 0]
-            out[f"{name}, starts with {sym}"] = s
+            out[_name(labels, N_("{setting}, starts with {symbol}"), setting=name, symbol=sym)] = s
             if sym == "x":
                 nums["share_gated" if gated else "share_open"] = float(s[0] / s[-1])
                 nums["s_end_gated" if gated else "s_end_open"] = float(s[-1])
     return Outcome(nums["share_open"], nums, out, np.arange(1, LAG_P + 1),
-                   tuple(k for k in out if k.startswith("gated")))
+                   tuple(k for k in out if k.startswith("gated")), labels)
 
 
 def gates_output(seed: int) -> Outcome:
@@ -127,7 +138,7 @@ def gates_output(seed: int) -> Outcome:
     middle, last = float(y_c[1:-1].mean()), float(y_c[-1])
     return Outcome(middle / last, {"middle": middle, "last": last, "og_middle": float(y_og[1:-1].mean()),
                                    "og_last": float(y_og[-1])},
-                   {"output gate y_out": y_og, "cell output |y_c|": y_c, "cell state s": ins["s"][:, 0, 0]},
+                   {N_("output gate y_out"): y_og, N_("cell output |y_c|"): y_c, N_("cell state s"): ins["s"][:, 0, 0]},
                    np.arange(1, LAG_P + 1))
 
 
@@ -141,16 +152,16 @@ def drift(seed: int) -> Outcome:
     xs = lc.TASKS["adding"].generate(np.random.default_rng(seed), batch=1, T=DRIFT_T).xs
     h, dh = activations.get("h1997")
     hmax = float(dh(np.zeros(1), h(np.zeros(1)))[0])
-    curves, nums = {}, {"hmax": hmax}
+    curves, nums, labels = {}, {"hmax": hmax}, {}
     for b in DRIFT_BIASES:
         cfg = lc.ModelConfig(variant="lstm1997", n_in=2, n_out=1, n_blocks=2, block_size=1, init_range=0.2,
                              bias={"input": b, "cell": 1.0}, seed=seed)
         s = lc.forward(lc.build(cfg), xs).internals["s"][:, 0, :]
         rel = dh(s, h(s)).mean(axis=1) / hmax
-        curves[f"input bias {b:g}"] = rel
+        curves[_name(labels, N_("input bias {bias}"), bias=f"{b:g}")] = rel
         nums[f"s_end_{b:g}"], nums[f"h_end_{b:g}"] = float(np.abs(s[-1]).mean()), float(rel[-1])
     return Outcome(nums["h_end_0"], nums, curves, np.arange(1, xs.shape[0] + 1),
-                   tuple(k for k in curves if k.endswith(f"{DRIFT_BIASES[1]:g}")))
+                   tuple(k for k in curves if k.endswith(f"{DRIFT_BIASES[1]:g}")), labels)
 
 
 ABUSE_EARLY = 10
@@ -161,16 +172,18 @@ def abuse(seed: int) -> Outcome:
     """Untrained embedded-Reber network (4 blocks × 1 cell): how open are the output gates over the
     first steps with output biases 0 vs the paper's staggered −1 … −4?"""
     batch = lc.TASKS["embedded_reber"].generate(np.random.default_rng(seed), batch=8)
-    curves, nums = {}, {}
+    curves, nums, labels = {}, {}, {}
     for label, bias in (("0", 0.0), ("staggered", STAGGERED)):
         cfg = lc.ModelConfig(variant="lstm1997", n_in=7, n_out=7, n_blocks=4, block_size=1, init_range=0.2,
                              bias={"output": bias}, seed=seed)
         y_og = lc.forward(lc.build(cfg), batch.xs).internals["y_og"][:ABUSE_EARLY]     # (t, B, blocks)
         for k in range(y_og.shape[-1]):
-            curves[f"block {k + 1}, bias {label if label == '0' else f'{STAGGERED[k]:g}'}"] = y_og[:, :, k].mean(1)
+            name = _name(labels, N_("block {k}, bias {bias}"), k=str(k + 1),
+                         bias=label if label == "0" else f"{STAGGERED[k]:g}")
+            curves[name] = y_og[:, :, k].mean(1)
         nums[f"early_{label}"] = float(y_og.mean())
     return Outcome(nums["early_staggered"], nums, curves, np.arange(1, ABUSE_EARLY + 1),
-                   tuple(k for k in curves if not k.endswith("bias 0")))
+                   tuple(k for k in curves if not k.endswith("bias 0")), labels)
 
 
 # ----------------------------------------------------------------------------- 4. forget gate
@@ -181,19 +194,20 @@ FORGET_BIASES = (-2.0, 1.0, 5.0)
 def forget(seed: int, bias: float, q: int) -> Outcome:
     """Error along s, q steps back, in lstm2000 with forget-gate bias ``bias`` (others for the chart)."""
     xs = _random_xs(FORGET_T, 2, seed)
-    curves = {}
+    curves, labels = {}, {}
     for b in sorted(set(FORGET_BIASES) | {bias}):
         cfg = lc.ModelConfig(variant="lstm2000", n_in=2, n_out=1, n_blocks=2, block_size=1, init_range=0.2,
                              bias={"forget": b, "input": -6.0}, seed=seed)
-        curves[f"forget bias {b:+g}"] = _relative_flow(lc.build(cfg), xs, "s")
-    curves["1997 (no forget gate)"] = _relative_flow(lc.build(lc.ModelConfig(
+        curves[_name(labels, N_("forget bias {bias}"), bias=f"{b:+g}")] = _relative_flow(lc.build(cfg), xs, "s")
+    curves[N_("1997 (no forget gate)")] = _relative_flow(lc.build(lc.ModelConfig(
         variant="lstm1997", n_in=2, n_out=1, n_blocks=2, block_size=1, init_range=0.2, bias={"input": -6.0},
         seed=seed)), xs, "s")
     value = float(curves[f"forget bias {bias:+g}"][q])
     if bias == min(FORGET_BIASES):      # the first question: the other biases are the next one's answer
         curves = {k: v for k, v in curves.items() if k in (f"forget bias {bias:+g}", "1997 (no forget gate)")}
     y_fg = 1.0 / (1.0 + np.exp(-bias))
-    return Outcome(value, {"q": q, "bias": bias, "y_fg": y_fg, "theory": y_fg ** q}, curves, np.arange(FORGET_T))
+    return Outcome(value, {"q": q, "bias": bias, "y_fg": y_fg, "theory": y_fg ** q}, curves, np.arange(FORGET_T),
+                   labels=labels)
 
 
 # ----------------------------------------------------------------------------- 5. peepholes and timing
@@ -228,15 +242,16 @@ def first_open(y_og: Array) -> float:
 
 def clock(seed: int, peepholes: bool) -> Outcome:
     xs = np.ones((CLOCK_T, 1, 1))
-    curves, nums = {}, {}
+    curves, nums, labels = {}, {}, {}
     for pp in (True, False):
         ins = lc.forward(clock_network(pp, seed), xs).internals
-        tag = "with peepholes" if pp else "no peepholes"
-        curves[f"output gate, {tag}"] = ins["y_og"][:, 0, 0]
-        curves[f"cell state s / 10, {tag}"] = ins["s"][:, 0, 0] / 10
+        tag = N_("with peepholes") if pp else N_("no peepholes")
+        curves[_name(labels, N_("output gate, {setting}"), setting=tag)] = ins["y_og"][:, 0, 0]
+        curves[_name(labels, N_("cell state s / 10, {setting}"), setting=tag)] = ins["s"][:, 0, 0] / 10
         nums[f"open_{tag}"] = first_open(ins["y_og"][:, 0, 0])
         nums[f"s_end_{tag}"] = float(ins["s"][-1, 0, 0])
     if peepholes:                          # first question: the no-peephole cell is the next one's answer
         curves = {k: v for k, v in curves.items() if "with peepholes" in k}
     value = nums["open_with peepholes" if peepholes else "open_no peepholes"]
-    return Outcome(value, nums, curves, np.arange(1, CLOCK_T + 1), tuple(k for k in curves if "no peep" in k))
+    return Outcome(value, nums, curves, np.arange(1, CLOCK_T + 1), tuple(k for k in curves if "no peep" in k),
+                   labels)

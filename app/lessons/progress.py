@@ -6,6 +6,7 @@ its prediction is recorded; questions are answered in order.
 """
 from __future__ import annotations
 
+from app.i18n import _
 from app.lessons.content import LESSONS
 
 
@@ -38,8 +39,8 @@ def record(text: str, lesson: str, step: int, choice: int) -> str:
     elif step == len(done):
         done.append(choice)
     else:
-        raise ValueError(f"question {step + 1} of lesson {lesson!r} cannot be answered before question "
-                         f"{len(done) + 1}; answer the questions in order")
+        raise ValueError(_("question {n} of lesson {lesson} cannot be answered before question {first}; answer "
+                           "the questions in order").format(n=step + 1, lesson=repr(lesson), first=len(done) + 1))
     return to_text(answers)
 
 

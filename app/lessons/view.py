@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app import i18n
+from app.i18n import N_, _
 from app.lessons import progress
 from app.lessons.compute import Outcome
 from app.lessons.content import LESSONS, Lesson, Question
@@ -17,13 +19,13 @@ from app.ui.form import Field
 
 PAGE = "lessons"
 MAX_QUESTIONS = max(len(L.questions) for L in LESSONS.values())
-GROUPS = {"Lesson": ["lesson"], "Seed": ["seed"]}      # what a teacher shares (and may lock)
+GROUPS = {N_("Lesson"): ["lesson"], N_("Seed"): ["seed"]}      # what a teacher shares (and may lock)
 SCHEMA = form.Schema([
-    Field("lesson", "Lesson", "choice", next(iter(LESSONS)), choices=tuple(LESSONS), widget="select",
+    Field("lesson", N_("Lesson"), "choice", next(iter(LESSONS)), choices=tuple(LESSONS), widget="select",
           fmt=lambda k: LESSONS[k].title),
     controls.seed_field(),
-    Field("step", "Question", "int", 0, 0, MAX_QUESTIONS - 1, 1, widget="none"),
-    Field("answers", "Predictions so far", "text", "", hi=200, widget="none"),
+    Field("step", N_("Question"), "int", 0, 0, MAX_QUESTIONS - 1, 1, widget="none"),
+    Field("answers", N_("Predictions so far"), "text", "", hi=200, widget="none"),
     *classlink.fields(GROUPS),
 ])
 DEFAULTS = SCHEMA.defaults()
@@ -45,7 +47,7 @@ def _set(**values) -> None:
 def _reveal(lesson: str, index: int) -> None:
     pick = st.session_state.get(_pick_key(lesson, index))
     if pick is None:
-        state.flash(PAGE, "Pick one of the three answers first: predicting before looking is the point.",
+        state.flash(PAGE, _("Pick one of the three answers first: predicting before looking is the point."),
                     kind="warning")
         return
     answers = SCHEMA["answers"].read(PAGE)
@@ -69,23 +71,25 @@ def sidebar(values: dict, answered: dict[str, list[int]]) -> None:
         form.render_fields(PAGE, SCHEMA, ["lesson"])
         for key, L in LESSONS.items():
             n, done = len(L.questions), len(answered.get(key, []))
-            mark = "✓" if done == n else "○"
-            st.caption(f"{mark} {L.title} · {done}/{n} revealed" + _score(key, answered.get(key, []), values["seed"]))
-        with st.expander("Random sequences and weights"):
+            parts = dict(mark="✓" if done == n else "○", title=_(L.title), done=done, n=n)
+            right = _score(key, answered.get(key, []), values["seed"])
+            st.caption(_("{mark} {title} · {done}/{n} revealed").format(**parts) if right is None else
+                       _("{mark} {title} · {done}/{n} revealed, {right} predicted right").format(**parts, right=right))
+        with st.expander(_("Random sequences and weights")):
             form.render_fields(PAGE, SCHEMA, ["seed"])
-            st.caption("Another seed gives other random sequences and initial weights; the answers are "
-                       "computed again, so they may change.")
+            st.caption(_("Another seed gives other random sequences and initial weights; the answers are "
+                         "computed again, so they may change."))
 
 
-def _score(lesson: str, done: list[int], seed: int) -> str:
-    """", k predicted right" for the revealed questions (computed again: the seed may have changed)."""
+def _score(lesson: str, done: list[int], seed: int) -> int | None:
+    """How many of the revealed questions were predicted right (computed again: the seed may have
+    changed); None if none is revealed or the computation fails."""
     if not done:
-        return ""
+        return None
     try:
-        right = sum(pick == outcome(lesson, i, seed)[1] for i, pick in enumerate(done))
+        return sum(pick == outcome(lesson, i, seed)[1] for i, pick in enumerate(done))
     except state.USER_ERRORS:
-        return ""                       # the question itself reports it with st.error
-    return f", {right} predicted right"
+        return None                     # the question itself reports it with st.error
 
 
 def lesson_view(values: dict, answered: dict[str, list[int]], large: bool) -> None:
@@ -96,25 +100,25 @@ def lesson_view(values: dict, answered: dict[str, list[int]], large: bool) -> No
     step = min(values["step"], len(done), len(L.questions) - 1)   # no skipping past unrevealed questions
     if step != values["step"]:
         _set(step=step)                          # no widget draws it: safe to change during the run
-    st.subheader(L.title)
+    st.subheader(_(L.title))
     # The lesson's introduction in full before its first question, folded away afterwards.
     if step == 0:
-        st.markdown(L.intro)
+        st.markdown(_(L.intro))
     else:
-        with st.expander("About this lesson"):
-            st.markdown(L.intro)
+        with st.expander(_("About this lesson")):
+            st.markdown(_(L.intro))
     st.progress((len(done)) / len(L.questions),
-                text=f"Question {step + 1} of {len(L.questions)} · {len(done)} revealed")
+                text=_("Question {i} of {n} · {done} revealed").format(i=step + 1, n=len(L.questions), done=len(done)))
     question(L, step, done, seed, large)
     nav = st.columns(3)
-    nav[0].button("Back", key=state.wkey(PAGE, "back"), icon=":material/arrow_back:", disabled=step == 0,
+    nav[0].button(_("Back"), key=state.wkey(PAGE, "back"), icon=":material/arrow_back:", disabled=step == 0,
                   on_click=_set, kwargs=dict(step=step - 1), width="stretch")
     last = step == len(L.questions) - 1
     if not last:
-        nav[1].button("Next question", key=state.wkey(PAGE, "next"), icon=":material/arrow_forward:",
+        nav[1].button(_("Next question"), key=state.wkey(PAGE, "next"), icon=":material/arrow_forward:",
                       type="primary", disabled=step >= len(done), on_click=_set, kwargs=dict(step=step + 1),
-                      width="stretch", help="Reveal this question's answer first.")
-    nav[2].button("Start this lesson again", key=state.wkey(PAGE, "restart"), icon=":material/replay:",
+                      width="stretch", help=_("Reveal this question's answer first."))
+    nav[2].button(_("Start this lesson again"), key=state.wkey(PAGE, "restart"), icon=":material/replay:",
                   on_click=_restart, args=(key,), width="stretch")
     if len(done) == len(L.questions):
         takeaway(L, values)
@@ -123,27 +127,28 @@ def lesson_view(values: dict, answered: dict[str, list[int]], large: bool) -> No
 def question(L: Lesson, index: int, done: list[int], seed: int, large: bool) -> None:
     q: Question = L.questions[index]
     revealed = index < len(done)
-    st.markdown(f"**{index + 1}.** {q.setup}")
-    st.markdown(f"**Predict:** {q.ask}")
+    st.markdown("**{n}.** {setup}".format(n=index + 1, setup=_(q.setup)))
+    st.markdown(_("**Predict:** {ask}").format(ask=_(q.ask)))
     key = _pick_key(L.key, index)
     if revealed:
         st.session_state[key] = done[index]      # the recorded prediction (e.g. from a link)
-    picked = st.radio("Your prediction", range(len(q.choices)), format_func=lambda i: q.choices[i].label,
+    labels = [ch.shown() for ch in q.choices]   # translated now, in this session (not when format_func runs)
+    picked = st.radio(_("Your prediction"), range(len(q.choices)), format_func=labels.__getitem__,
                       index=None, key=key, disabled=revealed, label_visibility="collapsed")
     if not revealed:
-        st.button("Reveal", key=state.wkey(PAGE, f"reveal.{L.key}.{index}"), type="primary",
+        st.button(_("Reveal"), key=state.wkey(PAGE, f"reveal.{L.key}.{index}"), type="primary",
                   icon=":material/visibility:", disabled=picked is None, on_click=_reveal, args=(L.key, index),
-                  help="Run the model and show what it does." if picked is not None else "Pick an answer first.")
+                  help=_("Run the model and show what it does.") if picked is not None else _("Pick an answer first."))
         return
     result = state.keep_good(PAGE, f"{L.key}.{index}", lambda: outcome(L.key, index, seed))
-    state.report(result, "this question's computation")
+    state.report(result, N_("this question's computation"))
     if result.value is None:
         return
     o, right = result.value
-    verdict = (f"Your prediction — *{q.choices[done[index]].label}* — is right."
+    verdict = (_("Your prediction — *{picked}* — is right.").format(picked=q.choices[done[index]].shown())
                if done[index] == right else
-               f"Not quite: you predicted *{q.choices[done[index]].label}*; the model says "
-               f"**{q.choices[right].label}**.")
+               _("Not quite: you predicted *{picked}*; the model says **{right}**.").format(
+                   picked=q.choices[done[index]].shown(), right=q.choices[right].shown()))
     (st.success if done[index] == right else st.warning)(verdict)
     # Chart and explanation side by side, so a laptop (1366 × 768) shows both after one scroll;
     # on a projector (large fonts) the chart gets the full width and the text goes below it.
@@ -155,16 +160,16 @@ def question(L: Lesson, index: int, done: list[int], seed: int, large: bool) -> 
 
 
 def takeaway(L: Lesson, values: dict) -> None:
-    st.info(f"**Takeaway.** {L.takeaway}", icon=":material/lightbulb:")
+    st.info(_("**Takeaway.** {takeaway}").format(takeaway=_(L.takeaway)), icon=":material/lightbulb:")
     keys = list(LESSONS)
     cols = st.columns(2)
     i = keys.index(L.key)
     if i + 1 < len(keys) and not classlink.is_locked(PAGE, "lesson"):
         nxt = keys[i + 1]
-        cols[0].button(f"Next lesson: {LESSONS[nxt].title}", key=state.wkey(PAGE, "next_lesson"),
+        cols[0].button(_("Next lesson: {title}").format(title=_(LESSONS[nxt].title)), key=state.wkey(PAGE, "next_lesson"),
                        icon=":material/skip_next:", type="primary", on_click=_set,
                        kwargs=dict(lesson=nxt, step=0), width="stretch")
     r = routes.route(L.see_also)
     if (routes.PAGES_DIR / r.file).exists():
-        cols[1].page_link(routes.PAGES_DIR / r.file, label=f"Explore further: {r.title}", icon=r.icon,
-                          width="stretch")
+        cols[1].page_link(routes.PAGES_DIR / r.file, label=_("Explore further: {title}").format(title=_(r.title)),
+                          icon=r.icon, width="stretch", query_params=i18n.url_params())
