@@ -21,10 +21,14 @@ TEXT_KEYS = {"body", "label", "text", "options", "placeholder", "help", "title",
 ZH_GOAL = 0.9
 
 
+SKIP_KEYS = {"labelVisibility", "type", "format", "id", "formId", "icon"}      # settings, not text
+
+
 def _strings(d, keep: bool = False):
     if isinstance(d, dict):
         for k, v in d.items():
-            yield from _strings(v, keep or k in TEXT_KEYS)
+            if k not in SKIP_KEYS:
+                yield from _strings(v, keep or k in TEXT_KEYS)
     elif isinstance(d, list):
         for v in d:
             yield from _strings(v, keep)
