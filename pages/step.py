@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app.i18n import _
 from app.step import equations, upload
 from app.step.player import PLAY_KEY, PLAY_LABELS, is_playing, on_play_change, player
-from app.step.settings import CLASS_GROUPS, DEFAULTS, PAGE, SCHEMA, compute
+from app.step.settings import CLASS_GROUPS, DEFAULTS, PAGE, SCHEMA, compute, option_labels
 from app.ui import classlink, controls, export, form, state
 
 
@@ -20,31 +21,32 @@ def page() -> None:
     large = state.display_options()
     form.start_page(PAGE, SCHEMA, DEFAULTS)
     classlink.enforce(PAGE, SCHEMA, DEFAULTS, CLASS_GROUPS)     # a teacher's locks, before any widget
-    st.title("Step through a cell")
-    state.intro(upload.INTRO if upload.chosen() else "Pick a cell and an input sequence, then play it or step one timestep at a time: the "
-               "diagram shades each gate by how open it is, the equations show this step's numbers. "
-               "The network is untrained; its first settings use milder gate biases (−1, −2) and larger "
-               "weights (±1) than the adding experiment (−3, −6 and ±0.1, which leave an untrained cell "
-               "almost still) — *Reset to paper defaults* under Network and under Gate biases puts the paper's back.")
+    st.title(_("Step through a cell"))
+    state.intro(_(upload.INTRO) if upload.chosen() else _(
+        "Pick a cell and an input sequence, then play it or step one timestep at a time: the "
+        "diagram shades each gate by how open it is, the equations show this step's numbers. "
+        "The network is untrained; its first settings use milder gate biases (−1, −2) and larger "
+        "weights (±1) than the adding experiment (−3, −6 and ±0.1, which leave an untrained cell "
+        "almost still) — *Reset to paper defaults* under Network and under Gate biases puts the paper's back."))
     byo = None        # an uploaded PyTorch model replaces the network and input settings (app/step/upload.py)
     with st.sidebar:
-        with st.expander("Network", expanded=True):
+        with st.expander(_("Network"), expanded=True):
             src = upload.source()
             if src == "uploaded":
                 byo = upload.network_group()
             else:
                 variant = controls.model_group(PAGE, SCHEMA)
-        with st.expander("Input sequence", expanded=True):
+        with st.expander(_("Input sequence"), expanded=True):
             if byo is not None:
                 upload.input_group(byo)
             elif src == "built":
                 controls.task_group(PAGE, SCHEMA)
             else:
-                st.caption("Upload a model first.")
+                st.caption(_("Upload a model first."))
         if src == "built":
-            with st.expander("Gate biases", expanded=True):
+            with st.expander(_("Gate biases"), expanded=True):
                 controls.bias_group(PAGE, SCHEMA, variant)
-        with st.expander("Seed"):
+        with st.expander(_("Seed")):
             controls.seed_group(PAGE, SCHEMA)
     classlink.banner(PAGE, SCHEMA, DEFAULTS, CLASS_GROUPS)
 
@@ -71,7 +73,7 @@ def page() -> None:
     st.session_state.setdefault(PLAY_KEY, "pause")
     armed = state.page_state(PAGE)["armed"] = is_playing() and st.session_state[t_key] < T
     c_play, c_speed = st.columns([1, 3], vertical_alignment="bottom")
-    c_play.segmented_control("Playback", ["play", "pause"], format_func=PLAY_LABELS.get, key=PLAY_KEY,
+    c_play.segmented_control(_("Playback"), ["play", "pause"], format_func=option_labels(PLAY_LABELS), key=PLAY_KEY,
                              required=True, on_change=on_play_change, args=(T,))
     speed = SCHEMA["speed"].render(PAGE, c_speed)
     st.fragment(player, run_every=1.0 / speed if armed else None)(cfg, data, labels, large, speed)

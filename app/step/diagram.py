@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 
 import lstm_core as lc
+from app.i18n import N_, _
 from app.ui.figures import font_size, make_figure
 
 OPEN = (0x00, 0x72, 0xB2)      # Okabe–Ito blue = fully open
@@ -116,7 +117,7 @@ def _gated_cell(c: Canvas, s: dict, labels: dict, forget: float | None, out_gate
     c.box(Box(1.6, y, labels["g"], s[labels["g_key"]], key="cell input"))
     c.arrow(2.35, y, 3.02, y)
     c.op(3.3, y, "×")
-    c.box(Box(3.3, GATE_Y, "input<br>gate", s[labels["ig"]], gate=True, key="input gate"))
+    c.box(Box(3.3, GATE_Y, _("input<br>gate"), s[labels["ig"]], gate=True, key="input gate"))
     c.arrow(3.3, GATE_Y - GATE_H / 2, 3.3, y + 0.3)
     c.arrow(3.58, y, 4.6, y)
     c.box(Box(5.4, y, labels["state"], s[labels["state_key"]], key="state"))
@@ -124,9 +125,9 @@ def _gated_cell(c: Canvas, s: dict, labels: dict, forget: float | None, out_gate
         c.loop(5.4, y, "× 1 (CEC)", below=True)
     else:
         c.loop(5.4, y, "", below=True)
-        c.box(Box(7.0, 0.45, "forget gate", forget, gate=True, w=1.9, h=0.8, key="forget gate"))
+        c.box(Box(7.0, 0.45, _("forget gate"), forget, gate=True, w=1.9, h=0.8, key="forget gate"))
         c.arrow(6.25, 0.45, 5.75, y - 1.05)         # the forget gate scales the self-loop
-        c.text(4.35, y - 1.2, "× forget", size=c.f - 1)
+        c.text(4.35, y - 1.2, _("× forget"), size=c.f - 1)
     c.arrow(6.2, y, 6.7, y)
     c.box(Box(7.45, y, labels["h"], s[labels["h_key"]], w=1.3, key="squash"))
     if out_gate is None:
@@ -134,7 +135,7 @@ def _gated_cell(c: Canvas, s: dict, labels: dict, forget: float | None, out_gate
     else:
         c.arrow(8.1, y, 8.62, y)
         c.op(8.9, y, "×")
-        c.box(Box(8.9, GATE_Y, "output<br>gate", out_gate, gate=True, key="output gate"))
+        c.box(Box(8.9, GATE_Y, _("output<br>gate"), out_gate, gate=True, key="output gate"))
         c.arrow(8.9, GATE_Y - GATE_H / 2, 8.9, y + 0.3)
         c.arrow(9.18, y, 9.7, y)
     c.text(9.6, y - 0.7, f"{labels['out']}<br><b>{value_text(s[labels['out_key']])}</b>",
@@ -142,7 +143,7 @@ def _gated_cell(c: Canvas, s: dict, labels: dict, forget: float | None, out_gate
     if peep:
         for gx, gy in ((3.3, GATE_Y - GATE_H / 2), (8.9, GATE_Y - GATE_H / 2)):
             c.arrow(5.4, y + 0.5, gx + (0.4 if gx < 5 else -0.4), gy, dash=True)
-        c.text(5.4, 3.55, "peepholes (dashed)", size=c.f - 2, colour="#555555")
+        c.text(5.4, 3.55, _("peepholes (dashed)"), size=c.f - 2, colour="#555555")
 
 
 def cell_diagram(cfg: lc.ModelConfig, s: dict, unit_label: str, t: int, large: bool = False,
@@ -151,22 +152,22 @@ def cell_diagram(cfg: lc.ModelConfig, s: dict, unit_label: str, t: int, large: b
     ``highlight``: keys of the boxes to outline (slow motion's current operation)."""
     c, v = Canvas(large, highlight), cfg.record.family   # one drawing per family (the cell class that runs it)
     if v == "memory_cell":
-        labels = dict(**{"in": "net_c(t)", "g": "g", "g_key": "g", "ig": "y_ig", "state": "s_c (cell)",
+        labels = dict(**{"in": "net_c(t)", "g": "g", "g_key": "g", "ig": "y_ig", "state": _("s_c (cell)"),
                          "state_key": "s", "h": "h(s)", "h_key": "h", "out": "y_c(t)", "out_key": "y_c"})
         _gated_cell(c, s, labels, s.get("y_fg"), s.get("y_og"), cfg.has_peepholes)
     elif v == "lstm":
-        labels = {"in": "W_g x + U_g h", "g": "g = tanh", "g_key": "g", "ig": "i", "state": "c (cell)",
+        labels = {"in": "W_g x + U_g h", "g": "g = tanh", "g_key": "g", "ig": "i", "state": _("c (cell)"),
                   "state_key": "c", "h": "tanh(c)", "h_key": "tanh_c", "out": "h(t)", "out_key": "h"}
         _gated_cell(c, s, labels, s["f"], s["o"], False)
     elif v == "gru":
         y = 2.3
         c.box(Box(1.2, y, "h(t−1)", s["h_prev"]))
-        c.box(Box(3.2, GATE_Y, "reset<br>gate r", s["r"], gate=True))
+        c.box(Box(3.2, GATE_Y, _("reset<br>gate r"), s["r"], gate=True))
         c.arrow(1.95, y, 4.3, y)
         c.arrow(3.2, GATE_Y - GATE_H / 2, 3.2, y + 0.05)
-        c.box(Box(5.1, y, "candidate<br>n", s["n"], w=1.6, h=1.3))
-        c.box(Box(7.3, GATE_Y, "update<br>gate z", s["z"], gate=True))
-        c.op(7.3, y, "mix")
+        c.box(Box(5.1, y, _("candidate<br>n"), s["n"], w=1.6, h=1.3))
+        c.box(Box(7.3, GATE_Y, _("update<br>gate z"), s["z"], gate=True))
+        c.op(7.3, y, _("mix"))
         c.arrow(5.9, y, 7.02, y)
         c.arrow(7.3, GATE_Y - GATE_H / 2, 7.3, y + 0.3)
         c.notes.append(dict(x=7.3, y=y - 0.3, ax=1.2, ay=y - 0.5, xref="x", yref="y", axref="x", ayref="y",
@@ -191,15 +192,16 @@ def cell_diagram(cfg: lc.ModelConfig, s: dict, unit_label: str, t: int, large: b
         c.arrow(6.0, y, 7.8, y)
         c.text(6.9, y + 0.35, "f", size=c.f)
         c.box(Box(8.8, y, "h(t)", s["h"], w=1.4))
-        note = {"rnn": "no gates: h(t−1) is squashed through f again every step",
-                "static": "no gates and no memory: only the current input counts",
-                "net_fb": "no gates: only the self-loop u carries the past",
-                "act_fb": "no gates: only the self-loop v carries the past"}[kind]
+        notes = {"rnn": N_("no gates: h(t−1) is squashed through f again every step"),
+                 "static": N_("no gates and no memory: only the current input counts"),
+                 "net_fb": N_("no gates: only the self-loop u carries the past"),
+                 "act_fb": N_("no gates: only the self-loop v carries the past")}
+        note = _(notes[kind])
         c.text(5.0, 0.4, note, size=c.f - 1, colour="#555555")
-    name = cfg.record.title
-    title = f"{name} — {unit_label}, step t = {t}"
+    name = _(cfg.record.title)          # a core text (the registry's title), translated where shown
+    title = _("{name} — {unit}, step t = {t}").format(name=name, unit=unit_label, t=t)
     fig = c.figure(title, large)
-    alt = (f"Diagram of the {name} cell ({unit_label}). Gate boxes are shaded from white (closed) to blue "
-           "(open) by their activation at the current step, with the value printed; state boxes show "
-           "their current values.")
+    alt = _("Diagram of the {name} cell ({unit}). Gate boxes are shaded from white (closed) to blue "
+            "(open) by their activation at the current step, with the value printed; state boxes show "
+            "their current values.").format(name=name, unit=unit_label)
     return fig, alt

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 import lstm_core as lc
+from app.i18n import N_, _
 
 G_TEX = {"g1997": r"g", "sigmoid": r"\sigma", "tanh": r"\tanh", "identity": r"\mathrm{id}"}
 H_TEX = {"h1997": r"h", "tanh": r"\tanh", "identity": r"\mathrm{id}"}
@@ -23,12 +24,13 @@ OUT_TEX = {"sigmoid": r"\sigma", "identity": r"\mathrm{id}", "tanh": r"\tanh", "
 def unit_labels(cfg: lc.ModelConfig) -> list[str]:
     """Names of the units a page can pick (cells for the LSTM-1997 family)."""
     if cfg.record.memory_cell:
-        return [f"block {c // cfg.block_size + 1}, cell {c % cfg.block_size + 1}" for c in range(cfg.n_cells)]
+        return [_("block {block}, cell {cell}").format(block=c // cfg.block_size + 1, cell=c % cfg.block_size + 1)
+                for c in range(cfg.n_cells)]
     if cfg.record.local_feedback:
-        kinds = ["static"] * cfg.n_static + ["net-input feedback"] * cfg.n_net_fb + \
-            ["activation feedback"] * cfg.n_act_fb
-        return [f"unit {j + 1} ({k})" for j, k in enumerate(kinds)]
-    return [f"unit {j + 1}" for j in range(cfg.n_hidden)]
+        kinds = [N_("static")] * cfg.n_static + [N_("net-input feedback")] * cfg.n_net_fb + \
+            [N_("activation feedback")] * cfg.n_act_fb
+        return [_("unit {unit} ({kind})").format(unit=j + 1, kind=_(k)) for j, k in enumerate(kinds)]
+    return [_("unit {unit}").format(unit=j + 1) for j in range(cfg.n_hidden)]
 
 
 def snapshot(cfg: lc.ModelConfig, internals: dict[str, np.ndarray], t: int, unit: int,
@@ -166,14 +168,21 @@ def latex(rows: list[Row]) -> str:
 def note(cfg: lc.ModelConfig) -> str:
     """One sentence on what to look for in this variant's equations."""
     v = cfg.record.family
+    # Whole messages (a sentence glued to another reads wrong in Chinese), English unchanged.
     if v == "memory_cell" and not cfg.has_forget_gate:
-        extra = " Without an output gate, y^c = h(s)." if not cfg.output_gate else ""
-        return ("The constant error carousel (CEC): s_c(t−1) enters with weight 1, so error flowing "
-                "back along the cell state is never shrunk." + extra)
+        if not cfg.output_gate:
+            return _("The constant error carousel (CEC): s_c(t−1) enters with weight 1, so error flowing "
+                     "back along the cell state is never shrunk. Without an output gate, y^c = h(s).")
+        return _("The constant error carousel (CEC): s_c(t−1) enters with weight 1, so error flowing "
+                 "back along the cell state is never shrunk.")
     if v == "memory_cell":
-        return ("The forget gate scales the carousel: each step back along s, the error is multiplied by "
-                "y^φ(t)." + (" Peepholes let the gates see the cell state." if cfg.has_peepholes else ""))
-    return {"lstm": "c(t) is the carousel, scaled by the forget gate f(t) each step.",
-            "gru": "The update gate z mixes the old state h(t−1) with the candidate n(t).",
-            "rnn": "No gates: h(t−1) is squashed through f again every step, so information and error fade.",
-            "local_feedback": "Only self-loops: u (net-input units) or v (activation units) carry the past."}[v]
+        if cfg.has_peepholes:
+            return _("The forget gate scales the carousel: each step back along s, the error is multiplied by "
+                     "y^φ(t). Peepholes let the gates see the cell state.")
+        return _("The forget gate scales the carousel: each step back along s, the error is multiplied by "
+                 "y^φ(t).")
+    notes = {"lstm": N_("c(t) is the carousel, scaled by the forget gate f(t) each step."),
+             "gru": N_("The update gate z mixes the old state h(t−1) with the candidate n(t)."),
+             "rnn": N_("No gates: h(t−1) is squashed through f again every step, so information and error fade."),
+             "local_feedback": N_("Only self-loops: u (net-input units) or v (activation units) carry the past.")}
+    return _(notes[v])

@@ -18,11 +18,12 @@ import streamlit as st
 import lstm_core as lc
 from app.step import diagram, equations, slowmo
 from app.step.settings import DEFAULTS, PAGE, SCHEMA
+from app.i18n import N_, _
 from app.ui import figures, form, state
 
 PLAY_KEY = state.wkey(PAGE, "play")
 T_KEY = state.wkey(PAGE, "t")          # the cursor (a setting, not a widget: see slider_key)
-PLAY_LABELS = {"play": ":material/play_arrow: Play", "pause": ":material/pause: Pause"}
+PLAY_LABELS = {"play": N_(":material/play_arrow: Play"), "pause": N_(":material/pause: Pause")}
 
 
 def is_playing() -> bool:
@@ -110,16 +111,16 @@ def player(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, spee
     if ps.get("armed") != (is_playing() and t < T):
         st.rerun()
     b1, b2, b3, b4, b5 = st.columns([1, 1.2, 1, 3, 1.3], vertical_alignment="bottom")
-    b1.button("Back", key=state.wkey(PAGE, "back"), on_click=move, args=(-1, T), icon=":material/skip_previous:")
-    b2.button("Forward", key=state.wkey(PAGE, "fwd"), on_click=move, args=(1, T), icon=":material/skip_next:")
-    b3.button("Reset", key=state.wkey(PAGE, "reset"), on_click=move, args=(None, T), icon=":material/replay:")
+    b1.button(_("Back"), key=state.wkey(PAGE, "back"), on_click=move, args=(-1, T), icon=":material/skip_previous:")
+    b2.button(_("Forward"), key=state.wkey(PAGE, "fwd"), on_click=move, args=(1, T), icon=":material/skip_next:")
+    b3.button(_("Reset"), key=state.wkey(PAGE, "reset"), on_click=move, args=(None, T), icon=":material/replay:")
     if T > 1:
-        b4.slider("Timestep", 1, T, key=slider_key(), disabled=is_playing(),
-                  help="Pause to choose a step here; Back and Forward also work while playing.")
-    b5.metric("Step", f"{t} / {T}")
+        b4.slider(_("Timestep"), 1, T, key=slider_key(), disabled=is_playing(),
+                  help=_("Pause to choose a step here; Back and Forward also work while playing."))
+    b5.metric(_("Step"), f"{t} / {T}")
     if is_playing() and t >= T:
-        st.caption("End of the sequence: press Reset or Back to play again from there.")
-    unit = st.selectbox("Block / unit shown in the diagram and equations", range(len(labels)),
+        st.caption(_("End of the sequence: press Reset or Back to play again from there."))
+    unit = st.selectbox(_("Block / unit shown in the diagram and equations"), range(len(labels)),
                         format_func=labels.__getitem__, key=state.wkey(PAGE, "unit"),
                         persist_state=form.PERSIST)
     snap = equations.snapshot(cfg, data["internals"], t - 1, unit, data["params"])
@@ -133,7 +134,7 @@ def player(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, spee
                                         highlight=frozenset(slowmo.HIGHLIGHT[op]))
     figures.show(fig, alt, state.wkey(PAGE, "diagram"), left, config={"displayModeBar": False})
     with right:
-        st.markdown(f"**{cfg.variant} equations at step t = {t}** ({labels[unit]})")
+        st.markdown(_("**{variant} equations at step t = {t}** ({unit})").format(variant=cfg.variant, t=t, unit=labels[unit]))
         if op is None:
             st.latex(equations.latex(equations.lines(cfg, snap)))
         else:
@@ -146,7 +147,7 @@ def player(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, spee
 
 def panels(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, t: int, unit: int) -> None:
     """Input, gates, cell states and outputs, with a cursor at step ``t``."""
-    st.caption(f"The dotted line in each chart marks the current step, t = {t}.")
+    st.caption(_("The dotted line in each chart marks the current step, t = {t}.").format(t=t))
     charts = figures.step_panels(cfg.variant, cfg.block_size, data, unit, labels[unit], t, large)
     grid = figures.pair(large) + figures.pair(large)
     for i, (fig, alt) in enumerate(charts):

@@ -13,21 +13,23 @@ import numpy as np
 import streamlit as st
 
 import lstm_core as lc
+from app import i18n
+from app.i18n import N_
 from app.ui import classlink, controls, export, form, limits, netconfig
 from app.ui.form import Field
 
 PAGE = "step"
 _MODEL, _BIAS, _TASK = controls.model_fields(), controls.bias_fields(), controls.task_fields("adding")
 # What a teacher's class link can lock, by the sidebar's groups (playback stays the student's).
-CLASS_GROUPS = {"Network": [f.name for f in _MODEL], "Input sequence": [f.name for f in _TASK],
-                "Gate biases": [f.name for f in _BIAS], "Seed": ["seed"]}
+CLASS_GROUPS = {N_("Network"): [f.name for f in _MODEL], N_("Input sequence"): [f.name for f in _TASK],
+                N_("Gate biases"): [f.name for f in _BIAS], N_("Seed"): ["seed"]}
 SCHEMA = form.Schema(
     _MODEL + _BIAS + _TASK + classlink.fields(CLASS_GROUPS)
     + [controls.seed_field(),
-       Field("speed", "Speed (steps per second)", "float", 4.0, limits.MIN_SPEED, limits.MAX_SPEED, 0.5,
+       Field("speed", N_("Speed (steps per second)"), "float", 4.0, limits.MIN_SPEED, limits.MAX_SPEED, 0.5,
              widget="slider"),
-       Field("t", "Timestep", "int", 1, 1, limits.STEP_MAX_T, widget="none"),
-       Field("unit", "Unit", "int", 0, 0, limits.MAX_BLOCKS * limits.MAX_BLOCK_SIZE, widget="none")])
+       Field("t", N_("Timestep"), "int", 1, 1, limits.STEP_MAX_T, widget="none"),
+       Field("unit", N_("Unit"), "int", 0, 0, limits.MAX_BLOCKS * limits.MAX_BLOCK_SIZE, widget="none")])
 # Page defaults: the 1997 LSTM on a short adding-problem sequence. An UNTRAINED cell with that
 # experiment's biases (input gates −3, −6) and init range ±0.1 shows nothing: input gates ≈ 0.05,
 # |s| < 0.04, a flat output. So the first picture keeps the paper's idea (negative, staggered
@@ -35,6 +37,13 @@ SCHEMA = form.Schema(
 # outputs 0.29–0.37 on seed 0. "Reset to paper defaults" puts the experiment's values back.
 FIRST_SIGHT = {"b_input": -1.0, "b_input_step": -1.0, "b_output": -1.0, "b_output_step": -1.0, "init_range": 1.0}
 DEFAULTS = SCHEMA.defaults(**{**controls.paper_values(SCHEMA, "lstm1997", "adding"), "adding.T": 20, **FIRST_SIGHT})
+
+
+def option_labels(texts: dict):
+    """A ``format_func`` showing the option labels ``texts`` (marked with ``N_``) in this run's language,
+    also when Streamlit calls it outside the script run (AppTest finds an option by its label)."""
+    lang = i18n.current()
+    return lambda key: i18n.translate_in(lang, texts[key])
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -18,9 +18,11 @@ import streamlit as st
 
 import lstm_core as lc
 from app.step.equations import G_TEX, H_TEX, OUT_TEX, Row, num
+from app.i18n import N_, _
 from app.ui import form, state
 
-OPS = ("net inputs", "gate activations", "cell input", "CEC update", "squashing", "output gate", "output")
+OPS = (N_("net inputs"), N_("gate activations"), N_("cell input"), N_("CEC update"), N_("squashing"),
+       N_("output gate"), N_("output"))
 FAMILIES = ("memory_cell", "lstm")
 # Diagram boxes (``diagram.Box.key``) each operation works on.
 HIGHLIGHT = {0: {"input gate", "forget gate", "cell input", "net"}, 1: {"input gate", "forget gate"},
@@ -142,23 +144,23 @@ def controls_row(cfg: lc.ModelConfig, t: int, T: int, playing: bool, set_cursor:
     """The slow-motion switch and its Back / Next operation buttons; the operation to show, or None
     (switched off, playing, or a cell without gates to go through)."""
     left, b1, b2, info = st.columns([1.5, 1.2, 1.7, 2.6], vertical_alignment="center")
-    on = left.toggle("Slow motion", key=ON_KEY, persist_state=form.PERSIST,
+    on = left.toggle(_("Slow motion"), key=ON_KEY, persist_state=form.PERSIST,
                      disabled=not supported(cfg),
-                     help="One operation at a time inside a timestep: net inputs → gate activations → "
-                          "cell input → CEC update → squashing → output gate → output (LSTM cells).")
+                     help=_("One operation at a time inside a timestep: net inputs → gate activations → "
+                            "cell input → CEC update → squashing → output gate → output (LSTM cells)."))
     if not on or not supported(cfg):
         return None
     if playing:
-        info.caption("Pause to go through a step one operation at a time.")
+        info.caption(_("Pause to go through a step one operation at a time."))
         return None
     ps = state.page_state(PAGE)
     if ps.get("op_t") != t:                 # a new timestep (Forward, the slider): start at its first operation
         ps["op"], ps["op_t"] = 0, t
     op = min(max(int(ps.get("op", 0)), 0), len(OPS) - 1)
-    b1.button("Previous", key=state.wkey(PAGE, "op_back"), icon=":material/undo:", width="stretch",
-              help="Back one operation (from the first, to the previous timestep's last).",
+    b1.button(_("Previous"), key=state.wkey(PAGE, "op_back"), icon=":material/undo:", width="stretch",
+              help=_("Back one operation (from the first, to the previous timestep's last)."),
               on_click=_move, args=(-1, t, T, set_cursor), disabled=op == 0 and t <= 1)
-    b2.button("Next operation", key=state.wkey(PAGE, "op_next"), icon=":material/redo:", type="primary",
+    b2.button(_("Next operation"), key=state.wkey(PAGE, "op_next"), icon=":material/redo:", type="primary",
               width="stretch", on_click=_move, args=(1, t, T, set_cursor), disabled=op == len(OPS) - 1 and t >= T)
-    info.markdown(f"**Operation {op + 1} of {len(OPS)}: {OPS[op]}**")
+    info.markdown(_("**Operation {k} of {n}: {name}**").format(k=op + 1, n=len(OPS), name=_(OPS[op])))
     return op

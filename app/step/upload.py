@@ -15,22 +15,24 @@ import numpy as np
 import streamlit as st
 
 import lstm_core as lc
-from app.step.settings import PAGE
+from app import i18n
+from app.i18n import N_, _, core_errors
+from app.step.settings import PAGE, option_labels
 from lstm_core.io.model_files import PICKLE_SUFFIXES     # offered, so that they get our "why not" message
 from app.ui import classlink, export, figures, form, limits, state
 
 SOURCE_KEY, FILE_KEY = state.wkey(PAGE, "net_source"), state.wkey(PAGE, "byo_file")
 INPUT_KEY, TEXT_KEY, TASK_KEY = state.wkey(PAGE, "byo_input"), state.wkey(PAGE, "byo_text"), state.wkey(PAGE, "byo_task")
-SOURCES = {"built": "Built here", "uploaded": "Uploaded PyTorch model"}
-INPUTS = {"typed": "Typed text", "task": "A task"}
-NO_LINK = "A link (or class link) does not carry an uploaded model: it opens with the network built here."
+SOURCES = {"built": N_("Built here"), "uploaded": N_("Uploaded PyTorch model")}
+INPUTS = {"typed": N_("Typed text"), "task": N_("A task")}
+NO_LINK = N_("A link (or class link) does not carry an uploaded model: it opens with the network built here.")
 
 
-INTRO = ("Step through a trained PyTorch network of your own: upload a one-layer nn.LSTM or nn.GRU "
-         "(safetensors or .npz, never pickle) in the sidebar, type characters in its vocabulary or pick a "
-         "task, then play it or step one timestep at a time — the diagram shades each gate by how open it "
-         "is, the equations show this step's numbers from the uploaded weights, and the error flow below "
-         "shows how far back its gradient reaches.")
+INTRO = N_("Step through a trained PyTorch network of your own: upload a one-layer nn.LSTM or nn.GRU "
+           "(safetensors or .npz, never pickle) in the sidebar, type characters in its vocabulary or pick a "
+           "task, then play it or step one timestep at a time — the diagram shades each gate by how open it "
+           "is, the equations show this step's numbers from the uploaded weights, and the error flow below "
+           "shows how far back its gradient reaches.")
 
 
 def _locked() -> bool:
@@ -50,11 +52,11 @@ def source() -> str:
     """The sidebar's network source switch ("built" or "uploaded"); not a URL setting."""
     st.session_state.setdefault(SOURCE_KEY, "built")
     locked = _locked()
-    return st.segmented_control("Network source", list(SOURCES), format_func=SOURCES.get, key=SOURCE_KEY,
-                                required=True, persist_state=form.PERSIST, disabled=locked,
-                                help="Locked by your teacher's class link." if locked else
-                                     "Step through a network built from the settings below, or a trained "
-                                     "one-layer PyTorch nn.LSTM / nn.GRU you upload.")
+    return st.segmented_control(_("Network source"), list(SOURCES), format_func=option_labels(SOURCES),
+                                key=SOURCE_KEY, required=True, persist_state=form.PERSIST, disabled=locked,
+                                help=_("Locked by your teacher's class link.") if locked else
+                                     _("Step through a network built from the settings below, or a trained "
+                                       "one-layer PyTorch nn.LSTM / nn.GRU you upload."))
 
 
 def loaded() -> dict | None:
@@ -77,8 +79,9 @@ def _on_upload() -> None:
         got = lc.load_model_file(data, up.name, max_bytes=limits.MAX_MODEL_BYTES, max_hidden=limits.MAX_HIDDEN,
                                  max_inputs=limits.MAX_INPUTS, max_outputs=limits.MAX_INPUTS)
     except ValueError as e:
-        keep = " The previous model is still loaded." if loaded() else ""
-        state.flash(PAGE, f"Could not load {up.name}: {e}.{keep}", where="byo")
+        why = core_errors.translate(str(e))
+        state.flash(PAGE, (_("Could not load {name}: {why}. The previous model is still loaded.") if loaded()
+                           else _("Could not load {name}: {why}.")).format(name=up.name, why=why), where="byo")
         return
     state.page_state(PAGE)["byo"] = {"name": up.name, "digest": hashlib.sha256(data).hexdigest()[:16], "model": got}
     for k in ("byo_run", "_good.byo"):          # runs of the previous model are not "last good" any more
@@ -86,25 +89,40 @@ def _on_upload() -> None:
     if got.vocab:
         st.session_state[TEXT_KEY] = _default_text(got.vocab)
     st.session_state[INPUT_KEY] = "typed" if got.vocab else "task"
-    state.flash(PAGE, f"Loaded {up.name}.", kind="success", where="byo")
+    state.flash(PAGE, _("Loaded {name}.").format(name=up.name), kind="success", where="byo")
 
 
 def network_group() -> lc.LoadedModel | None:
     """The uploader, its messages right under it, and a summary of the loaded model."""
-    st.file_uploader("Trained model (.safetensors or .npz)", type=["safetensors", "npz", *(x[1:] for x in PICKLE_SUFFIXES)],
+    st.file_uploader(_("Trained model (.safetensors or .npz)"), type=["safetensors", "npz", *(x[1:] for x in PICKLE_SUFFIXES)],
                      key=FILE_KEY, on_change=_on_upload, max_upload_size=max(1, limits.MAX_MODEL_BYTES // 1_000_000),
-                     help="A one-layer nn.LSTM or nn.GRU state_dict (optionally with an nn.Linear output layer "
-                          "fc/out/linear/head and an nn.Embedding), saved with safetensors or np.savez. "
-                          "Pickle files (.pt, .pth) are refused: loading one could run code on the server.")
+                     help=_("A one-layer nn.LSTM or nn.GRU state_dict (optionally with an nn.Linear output layer "
+                            "fc/out/linear/head and an nn.Embedding), saved with safetensors or np.savez. "
+                            "Pickle files (.pt, .pth) are refused: loading one could run code on the server."))
     state.show_flashes(PAGE, "byo")
     got = loaded()
     if got is None:
-        st.info("No model loaded yet. Try docs/examples/names_lstm.safetensors (a character LSTM trained on "
-                "names by examples/train_names_lstm.py).", icon=":material/upload_file:")
+        st.info(_("No model loaded yet. Try docs/examples/names_lstm.safetensors (a character LSTM trained on "
+                  "names by examples/train_names_lstm.py)."), icon=":material/upload_file:")
         return None
-    st.markdown(f"**{got['name']}** — {got['model'].summary()}.")
-    st.caption(NO_LINK)
+    st.markdown(_("**{name}** — {summary}.").format(name=got["name"], summary=summary(got["model"])))
+    st.caption(_(NO_LINK))
     return got["model"]
+
+
+def summary(model: lc.LoadedModel) -> str:
+    """``model.summary()`` (the core's English) in this session's language, from the same fields."""
+    if i18n.current() == i18n.DEFAULT:
+        return model.summary()
+    head = (_("output layer `{layer}` ({hidden} → {out}, {act})").format(
+        layer=model.output_layer, hidden=model.n_hidden, out=model.n_out, act=model.output_activation)
+        if model.output_layer else _("no output layer (the outputs shown are h(t))"))
+    vocab = (_("vocabulary of {n} characters").format(n=len(model.vocab)) if model.vocab
+             else _("no vocabulary (inputs come from a task)"))
+    emb = _(", embedding `{name}` folded into the input weights").format(name=model.embedding) if model.embedding else ""
+    return _("{format}: one-layer {variant}, {n_in} inputs, {n_hidden} hidden units, {head}{emb}; {vocab}").format(
+        format=model.file_format, variant=model.variant.upper(), n_in=model.n_in, n_hidden=model.n_hidden,
+        head=head, emb=emb, vocab=vocab)
 
 
 def _tasks_for(model: lc.LoadedModel) -> list[str]:
@@ -118,30 +136,31 @@ def input_group(model: lc.LoadedModel) -> None:
     if not tasks:
         offered = [k for k in offered if k != "task"]
     if not offered:
-        st.warning(f"The model has {model.n_in} inputs, no task has that many and the file has no "
-                   "vocabulary for typed text: save it with __metadata__ {\"vocab\": \"…\"} to type input.")
+        st.warning(_("The model has {n} inputs, no task has that many and the file has no "
+                     "vocabulary for typed text: save it with __metadata__ {{\"vocab\": \"…\"}} to type input.").format(
+            n=model.n_in))
         return
     if st.session_state.get(INPUT_KEY) not in offered:
         st.session_state[INPUT_KEY] = offered[0]
-    choice = st.segmented_control("Input", offered, format_func=INPUTS.get, key=INPUT_KEY, required=True)
+    choice = st.segmented_control(_("Input"), offered, format_func=option_labels(INPUTS), key=INPUT_KEY, required=True)
     if choice == "typed":
         st.session_state.setdefault(TEXT_KEY, _default_text(model.vocab))
-        st.text_input("Characters, one per timestep", key=TEXT_KEY, max_chars=limits.STEP_MAX_T + 1,
-                      help=f"The model's vocabulary: {model.vocab!r}. Each character is one one-hot input; "
-                           "the next character is the target.")
+        st.text_input(_("Characters, one per timestep"), key=TEXT_KEY, max_chars=limits.STEP_MAX_T + 1,
+                      help=_("The model's vocabulary: {vocab}. Each character is one one-hot input; "
+                             "the next character is the target.").format(vocab=repr(model.vocab)))
         if "." in model.vocab:
-            st.caption("Character models trained on the names task start and end a name with '.'.")
+            st.caption(_("Character models trained on the names task start and end a name with '.'."))
     else:
         if st.session_state.get(TASK_KEY) not in tasks:
             st.session_state[TASK_KEY] = tasks[0]
-        st.selectbox("Task (with the model's input size)", tasks, key=TASK_KEY,
-                     format_func=lambda n: lc.TASKS[n].title)
+        st.selectbox(_("Task (with the model's input size)"), tasks, key=TASK_KEY,
+                     format_func=option_labels({n: lc.TASKS[n].title for n in tasks}))
 
 
 def _inputs(model: lc.LoadedModel, seed: int) -> dict:
     if st.session_state.get(INPUT_KEY) == "typed":
         text = str(st.session_state.get(TEXT_KEY, ""))
-        limits.check_length(len(text), limits.STEP_MAX_T + 1, "typed text")
+        limits.check_length(len(text), limits.STEP_MAX_T + 1, N_("typed text"))
         xs = model.encode(text)
         symbols = tuple(model.vocab) if model.n_out == model.n_in else None
         if len(text) >= 2 and model.n_out == model.n_in:     # a character model: the next character is the target
@@ -171,35 +190,35 @@ def compute(model: lc.LoadedModel, seed: int) -> tuple[lc.ModelConfig, dict]:
 
 def error_flow(model: lc.LoadedModel, data: dict, large: bool) -> None:
     """How much of the error at the last step reaches each earlier state of the uploaded network."""
-    st.subheader("Error flow of the uploaded network")
+    st.subheader(_("Error flow of the uploaded network"))
     T = data["xs"].shape[0]
     if T < 2:
-        st.caption("The error flow needs at least two timesteps.")
+        st.caption(_("The error flow needs at least two timesteps."))
         return
     if data["targets"] is None and model.output_activation == "softmax":
-        st.caption("The error flow of a softmax output needs targets: type text in the model's vocabulary "
-                   "(the next character is the target) or pick a task with as many outputs as the model.")
+        st.caption(_("The error flow of a softmax output needs targets: type text in the model's vocabulary "
+                     "(the next character is the target) or pick a task with as many outputs as the model."))
         return
     try:
         f = lc.error_flow(model.model, data["xs"], data["targets"], data["mask"])
     except (ValueError, lc.NonFiniteError) as e:
-        st.error(f"Cannot compute the error flow: {e}")
+        st.error(_("Cannot compute the error flow: {why}").format(why=core_errors.translate(str(e))))
         return
-    names = {"c": "cell state c(t)", "h": "hidden state h(t)"}
-    curves = [figures.relative_flow(names.get(k, k), f.norms[k][: f.at + 1]) for k in f.norms]
-    fig, alt = figures.flow_chart(curves, title=f"Error from the loss at step {T} flowing back (relative to step {T})",
+    names = {"c": N_("cell state c(t)"), "h": N_("hidden state h(t)")}
+    curves = [figures.relative_flow(_(names.get(k, k)), f.norms[k][: f.at + 1]) for k in f.norms]
+    fig, alt = figures.flow_chart(curves, title=_("Error from the loss at step {T} flowing back (relative to step {T})").format(T=T),
                                   large=large, uirevision="step-byo-flow", height=340)
     figures.show(fig, alt, state.wkey(PAGE, "byo_flow"))
-    st.caption("‖dL/dstate(t)‖ for a loss at the last step only, relative to that step (exact backward pass "
-               "through the uploaded weights). Through an LSTM's cell state the error fades about as fast as "
-               "the trained forget gates f(t) let it.")
+    st.caption(_("‖dL/dstate(t)‖ for a loss at the last step only, relative to that step (exact backward pass "
+                 "through the uploaded weights). Through an LSTM's cell state the error fades about as fast as "
+                 "the trained forget gates f(t) let it."))
 
 
 def extras(model: lc.LoadedModel, data: dict, large: bool) -> None:
     """Below the player: the error flow, the traces as CSV, and why a link has no model in it."""
     error_flow(model, data, large)
-    st.download_button("Traces (CSV)", lambda: export.traces_csv(data["outputs"], data["internals"],
+    st.download_button(_("Traces (CSV)"), lambda: export.traces_csv(data["outputs"], data["internals"],
                                                                  data["targets"], data["mask"]),
                        file_name=f"gatelab-uploaded-{model.variant}-traces.csv", mime="text/csv",
                        key=state.wkey(PAGE, "byo_csv"), icon=":material/download:", on_click="ignore")
-    st.caption(NO_LINK)
+    st.caption(_(NO_LINK))
