@@ -69,3 +69,14 @@ def test_english_notes_and_setup_are_the_cores_own():
     note = "unsolved networks: best streak median 3, max 6 of 1,000"
     assert figures.note_text(note) == note
     assert "budget 20,000 sequences per network" in figures.setup_markdown(PRESETS["long_lag"])
+
+
+def test_every_note_of_the_committed_results_reads_in_chinese(zh):
+    """docs/results.json's notes are recorded English: the presets' texts and the command's recurring
+    phrases among them are shown in Chinese (a new kind of note fails here: add a rule or a text)."""
+    from app.experiments import results_file
+
+    results, _source = results_file.load()
+    notes = {str(n) for ns in results.notes if isinstance(ns, list) for n in ns}
+    left = sorted(n for n in notes if figures.note_text(n) == n)
+    assert notes and not left, left[:5]

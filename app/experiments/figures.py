@@ -194,7 +194,10 @@ def _notes(notes: Any) -> str:
     if notes is None or (isinstance(notes, float) and math.isnan(notes)):
         return ""
     if isinstance(notes, (list, tuple, np.ndarray)):
-        return join_notes([note_text(str(n)) for n in notes])
+        if current() == "en":
+            return join_notes(notes)
+        parts = [note_text(str(n).strip()) for n in notes if str(n).strip()]
+        return "；".join(n[:-1] if n.endswith(("。", ".")) and i < len(parts) - 1 else n for i, n in enumerate(parts))
     return note_text(str(notes))
 
 
@@ -217,7 +220,29 @@ NOTE_RULES = (
      N_("sequential construction (the error stopped decreasing: a {window}-sequence window's mean loss not 1 % below "
         "the previous one's): the memory cell joined {k} of {n} networks after a median of {median} sequences "
         "({range})")),
+    # the clauses of a diverged network's note (the trainer's stuck diagnosis) and of a timing remark
+    (r"(?P<k>\d+) diverged: member (?P<m>\d+) \(seed (?P<seed>\d+)\) stopped in sequence (?P<at>[\d,]+): stuck — "
+     r"saturated (?P<groups>.+) on a check sequence \(f′ ≈ 0, so almost no error flows back\)",
+     N_("{k} diverged: member {m} (seed {seed}) stopped in sequence {at}: stuck — saturated {groups} on a check "
+        "sequence (f′ ≈ 0, so almost no error flows back)")),
+    (r"the outputs have been pinned for the last (?P<n>[\d,]+) sequences, so no weight can learn any more",
+     N_("the outputs have been pinned for the last {n} sequences, so no weight can learn any more")),
+    (r"the loss has not improved by 1 % for (?P<n>[\d,]+) sequences \(best (?P<best>[\d.]+)\)",
+     N_("the loss has not improved by 1 % for {n} sequences (best {best})")),
+    (r"wall time (?P<wall>[\d,]+) s includes ~(?P<m>\d+) min stopped \(SIGSTOP\) while the test suite was timed on "
+     r"a quiet machine", N_("wall time {wall} s includes ~{m} min stopped (SIGSTOP) while the test suite was timed on "
+                            "a quiet machine")),
+    (r"(?P<n>[\d,]+) s of CPU", N_("{n} s of CPU")),
 )
+# a diverged note's saturated groups ("input gate (100% of unit-steps), …") and its advice
+SATURATED_GROUP = N_("{group} ({pct} of unit-steps)")
+CLAUSES = (N_("try a smaller learning rate or init range"), N_("output units"),
+           N_("for LSTMs, more negative input/output gate biases keep cells from drifting into saturation (the 1997 "
+              "paper's cure)"),
+           # a preset note as an older run recorded it (docs/results.json keeps what the command wrote then)
+           N_("the paper's lr 1e-5 and momentum 0.9999; the paper's stream protocol: a stream of 100 spikes stops (the "
+              "net is reset) at its first step with abs error ≥ 0.49; solved = 1,000 spikes in a row (10 whole "
+              "streams); budget and 'sequences' count streams (the paper allows up to 10,000,000)."))
 # a flag count in "diagnostics of the unsolved networks: state drift in 2, …"
 SYMPTOM_COUNT = N_("{symptom} in {n}")
 FLAGS = (N_("state drift"), N_("input gate shut at the relevant steps"), N_("output gate always open"),
@@ -225,9 +250,18 @@ FLAGS = (N_("state drift"), N_("input gate shut at the relevant steps"), N_("out
 
 
 def note_text(note: str) -> str:
-    """One note of a results row in this session's language (unknown sentences stay as they are)."""
+    """One note of a results row in this session's language: a preset's text, one of the command's
+    recurring phrases, or clauses ("; ") that all are; anything else stays as it is (recorded data)."""
     if current() == "en":
         return note
+    whole = _note_text(note)
+    if whole != note or "; " not in note:
+        return whole
+    clauses = [_note_text(c) for c in note.split("; ")]
+    return "；".join(clauses) if all(c != o for c, o in zip(clauses, note.split("; "))) else note
+
+
+def _note_text(note: str) -> str:
     end = "." if note.endswith(".") else ""
     for text in (note, note[:-1] if end else None):
         if text and _(text) != text:
@@ -238,10 +272,17 @@ def note_text(note: str) -> str:
             groups = m.groupdict()
             if "note" in groups:
                 groups["note"] = note_text(groups["note"])
+            if "groups" in groups:
+                groups["groups"] = "、".join(_saturated(x) for x in re.split(r"(?<=\)), ", groups["groups"]))
             if "symptoms" in groups:
                 groups["symptoms"] = "、".join(_symptom_count(x) for x in groups["symptoms"].split(", "))
             return _(message).format(**groups)
     return note
+
+
+def _saturated(text: str) -> str:
+    m = re.fullmatch(r"(?P<group>.+) \((?P<pct>\d+%) of unit-steps\)", text)
+    return _(SATURATED_GROUP).format(group=_(m["group"]), pct=m["pct"]) if m else _(text)
 
 
 def _symptom_count(text: str) -> str:
