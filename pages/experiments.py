@@ -20,6 +20,7 @@ from app.experiments import results_file
 from app.experiments.run import (DEFAULTS, PAGE, SCHEMA, check, fit_budget_to_experiment, here_diagnostics,
                                  here_result, paper_size,
                                  reductions, start, use_paper_size)
+from app.i18n import N_, _
 from app.ui import export, form, jobs, live, state
 from lstm_core.training import PRESETS
 
@@ -33,56 +34,58 @@ def draw(job: jobs.Job | None, values: dict, baseline, large: bool) -> None:
         st.dataframe(experiment_figures.comparison_table(preset=p, baseline=baseline, here=here), hide_index=True)
         st.markdown(experiment_figures.comparison_notes(preset=p, baseline=baseline, here=here))
     fig, alt = experiment_figures.comparison_chart(paper=p.paper_sequences, baseline=baseline, here=here, large=large,
-                                   title=f"{p.title}: training sequences to criterion")
+                                   title=_("{title}: training sequences to criterion").format(title=_(p.title)))
     with chart or st.container():
         live.chart(None, fig, state.wkey(PAGE, "compare"), alt)
-        st.caption(alt + " ◆ paper, ● reproduction command (bar: range), ○ this page's trials, ✗ not solved "
-                         "within the budget (drawn at the budget); * = reduced settings.")
+        st.caption(_("{alt} ◆ paper, ● reproduction command (bar: range), ○ this page's trials, ✗ not solved "
+                     "within the budget (drawn at the budget); * = reduced settings.").format(alt=alt))
     if job is not None and here is None:
-        st.caption(f"Your last run here was of another experiment ({PRESETS[job.settings['experiment']].title}).")
+        st.caption(_("Your last run here was of another experiment ({title}).").format(
+            title=_(PRESETS[job.settings['experiment']].title)))
 
 
 def why_failed(baseline, source: str, here: list[dict] | None, job: jobs.Job | None) -> None:
     """The diagnostics of the networks that did not meet the criterion (baseline rows, this run)."""
-    rows = [(r, why.members(r.get("diagnostics"))) for _, r in baseline.iterrows()]
-    if not any(d for _, d in rows) and not here:
-        for r, _ in rows:                 # an older results file: unsolved networks, no diagnostics
+    rows = [(r, why.members(r.get("diagnostics"))) for _i, r in baseline.iterrows()]
+    if not any(d for _r, d in rows) and not here:
+        for r, _d in rows:                 # an older results file: unsolved networks, no diagnostics
             if r.solved is not None and r.trials is not None and r.solved < r.trials:
                 st.caption(why.missing_note(r.command, source))
         return
     # presenting, the section folds away (the picture comes first); otherwise it is open below the chart.
     # st.table, not st.dataframe: ten columns fit the page with wrapped headers, no sideways scrolling
-    with st.expander("Why networks failed", expanded=False) if state.presenting() else st.container():
+    with st.expander(_("Why networks failed"), expanded=False) if state.presenting() else st.container():
         if not state.presenting():
-            st.subheader("Why networks failed")
+            st.subheader(_("Why networks failed"))
         for r, diags in (x for x in rows if x[1]):
             st.markdown(why.heading(diags, r.trials, r.command))
             st.table(why.table(diags), hide_index=True)
             st.markdown(why.explanation(diags))
-        if any(d for _, d in rows):
+        if any(d for _r, d in rows):
             st.caption(why.caption(source))
         if here:
             st.markdown(why.heading(here, job.settings["trials"]))
             st.table(why.table(here), hide_index=True)
             st.markdown(why.explanation(here))
-            st.caption(why.here_caption(job.settings["seed"], columns=not any(d for _, d in rows)))
+            st.caption(why.here_caption(job.settings["seed"], columns=not any(d for _r, d in rows)))
 
 
 def page() -> None:
     large = state.display_options()
     form.start_page(PAGE, SCHEMA, DEFAULTS)
     fit_budget_to_experiment()
-    st.title("Paper experiments")
-    state.intro("The experiments of Hochreiter & Schmidhuber 1997, Gers, Schraudolph & Schmidhuber 2002 and "
-               "Frasconi, Gori & Soda 1992 with the papers' settings and reported results, the results of the "
-               "reproduction command, and a run you can start here.")
+    st.title(_("Paper experiments"))
+    state.intro(_("The experiments of Hochreiter & Schmidhuber 1997, Gers, Schraudolph & Schmidhuber 2002 and "
+                  "Frasconi, Gori & Soda 1992 with the papers' settings and reported results, the results of the "
+                  "reproduction command, and a run you can start here."))
     results, source = results_file.load()
     if not state.presenting():
-        with st.expander("Gallery: every experiment and the reproduction command's result", expanded=False):
+        with st.expander(_("Gallery: every experiment and the reproduction command's result"), expanded=False):
             st.dataframe(experiment_figures.gallery_table(PRESETS, results), hide_index=True)
-            st.caption(f"Baseline source: {source}. The baseline is read from the file, never re-run on page load.")
+            st.caption(_("Baseline source: {source}. The baseline is read from the file, never re-run on page "
+                         "load.").format(source=source))
     with st.sidebar:
-        with st.expander("Reproduce here", expanded=True):
+        with st.expander(_("Reproduce here"), expanded=True):
             form.render_fields(PAGE, SCHEMA, ["trials", "reduced", "budget", "seed"])
             form.reset_button(PAGE, SCHEMA, "run", lambda: ["trials", "reduced", "budget", "seed"],
                                   lambda: DEFAULTS)
@@ -93,37 +96,39 @@ def page() -> None:
     live_part = st.container() if state.presenting() else None     # presenting: the picture first
     left, right = st.columns([1.1, 1])
     with left:
-        st.markdown(f"**The paper's setup** ({p.paper})")
+        st.markdown(_("**The paper's setup** ({paper})").format(paper=_(p.paper)))
         st.markdown(experiment_figures.setup_markdown(p))
         task = p.build_task()
-        st.markdown(f"**Task.** {task.setup}")
+        st.markdown(_("**Task.** {setup}").format(setup=_(task.setup)))
     with right:
-        st.markdown("**Reproduce here**")
+        st.markdown(_("**Reproduce here**"))
         red = reductions(p, values)
         ok = state.keep_good(PAGE, "plan", lambda: check(values))
-        state.report(ok, "these run settings")
-        st.caption(f"{values['trials']} networks trained together as one population, budget "
-                   f"{values['budget']:,} sequences each. "
-                   + (f"**REDUCED:** {'; '.join(red)}." if red else "Full preset settings."))
+        state.report(ok, N_("these run settings"))
+        st.caption(_("{n} networks trained together as one population, budget {budget} sequences each.").format(
+                       n=values['trials'], budget=f"{values['budget']:,}") + " "
+                   + (_("**REDUCED:** {reductions}.").format(reductions="; ".join(red)) if red
+                      else _("Full preset settings.")))
         job = jobs.get(PAGE, "run")
         running = job is not None and job.running
         c1, c2 = st.columns(2)
-        c1.button("Run", key=state.wkey(PAGE, "run"), type="primary", icon=":material/play_arrow:", on_click=start,
+        c1.button(_("Run"), key=state.wkey(PAGE, "run"), type="primary", icon=":material/play_arrow:", on_click=start,
                   args=(values,), disabled=running or ok.error is not None)
-        c2.button("Stop", key=state.wkey(PAGE, "stop"), icon=":material/stop:", on_click=jobs.stop,
+        c2.button(_("Stop"), key=state.wkey(PAGE, "stop"), icon=":material/stop:", on_click=jobs.stop,
                   args=(PAGE, "run"), disabled=not running)
         full = paper_size(values)
         if red:
-            st.button("Paper-size settings", key=state.wkey(PAGE, "paper_size"), icon=":material/open_in_full:",
+            st.button(_("Paper-size settings"), key=state.wkey(PAGE, "paper_size"), icon=":material/open_in_full:",
                       on_click=use_paper_size, args=(values,), disabled=running,
-                      help="No reductions and the preset's budget (as far as a run here may go).")
+                      help=_("No reductions and the preset's budget (as far as a run here may go)."))
         if full["budget"] < p.train.budget:
-            st.caption(f"A run here stops at {full['budget']:,} sequences of this length (the server's cap); "
-                       f"the paper's budget of {p.train.budget:,} runs with "
-                       f"`python -m lstm_core.experiments {p.name} --trials 10`.")
+            st.caption(_("A run here stops at {cap} sequences of this length (the server's cap); the paper's budget "
+                         "of {budget} runs with `{command}`.").format(
+                             cap=f"{full['budget']:,}", budget=f"{p.train.budget:,}",
+                             command=f"python -m lstm_core.experiments {p.name} --trials 10"))
     baseline = results_file.for_preset(results, values["experiment"])
     if baseline.empty:
-        st.caption(f"No reproduction-command result for this experiment yet ({source}).")
+        st.caption(_("No reproduction-command result for this experiment yet ({source}).").format(source=source))
     with live_part or st.container():
         jobs.live(PAGE, "run", lambda j: draw(j, values, baseline, large))
     job = jobs.get(PAGE, "run")
@@ -131,7 +136,7 @@ def page() -> None:
     why_failed(baseline, source, here_diagnostics(job, values), job)
     export.io_panel(PAGE, SCHEMA, csv=lambda: (job.work.trainer.results().to_csv(index=False).encode()
                                                if job is not None else b""),
-                    csv_name=f"gatelab-experiment-{values['experiment']}.csv", csv_label="This run's trials (CSV)",
+                    csv_name=f"gatelab-experiment-{values['experiment']}.csv", csv_label=_("This run's trials (CSV)"),
                     doc=export.config_document(PAGE, None, values), doc_name="gatelab-experiment.json",
                     from_model=None)
     form.finish_page(PAGE, values, DEFAULTS)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from app.i18n import _
 from app.ui import paths
 
 DOCS = paths.DOCS     # the repository's docs/ (or the installed copy)
@@ -107,10 +108,10 @@ def load(docs: Path | None = None) -> tuple[pd.DataFrame, str]:
             try:
                 frame = parse(path.read_text(encoding="utf-8"))
             except (OSError, ValueError, TypeError, AttributeError, KeyError) as e:
-                return pd.DataFrame(columns=COLUMNS), f"{path.name} could not be read ({e})"
-            return frame, f"{path.relative_to(docs.parent)} ({len(frame)} runs)"
-    return pd.DataFrame(columns=COLUMNS), ("no results file yet (docs/results.json or docs/results.md); run "
-                                           "`python -m lstm_core.experiments --all --markdown docs/results.md`")
+                return pd.DataFrame(columns=COLUMNS), _("{file} could not be read ({why})").format(file=path.name, why=e)
+            return frame, _("{file} ({n} runs)").format(file=path.relative_to(docs.parent), n=len(frame))
+    return pd.DataFrame(columns=COLUMNS), _("no results file yet (docs/results.json or docs/results.md); run "
+                                            "`python -m lstm_core.experiments --all --markdown docs/results.md`")
 
 
 def for_preset(results: pd.DataFrame, name: str) -> pd.DataFrame:

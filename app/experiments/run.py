@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from app.i18n import N_, _
 from app.ui import controls, form, jobs, limits, state
 from app.ui.form import Field
 from lstm_core.reproduce.diagnostics import diagnose
@@ -21,13 +22,14 @@ SCHEMA = form.Schema([
     # correct in a row; measured 3 of 4 networks solved at 1,758–3,420 sequences, the budget of 3,500
     # just above the last of them: 49 s of CPU on a quiet 2-core VM, against 58 s for a 5,000 budget
     # that solves no more). Its paper-size settings are one click away ("Paper-size settings").
-    Field("experiment", "Experiment", "choice", "long_lag_random_assisted", choices=tuple(PRESETS), widget="select",
-          fmt=lambda n: f"{PRESETS[n].title} — {PRESETS[n].paper}"),
-    Field("trials", "Trials (networks, seeds 0 … n−1)", "int", 4, 1, EXP_MAX_TRIALS, 1, widget="slider"),
-    Field("reduced", "Use the preset's documented reductions", "bool", True, widget="toggle",
-          help="E.g. T = 50 instead of 100, or a shorter criterion streak; the result is labelled REDUCED."),
-    Field("budget", "Budget (sequences per network)", "int", 3500, 10, EXP_MAX_BUDGET, 500, widget="number",
-          help="Fewer sequences than the preset's budget also make the run REDUCED."),
+    Field("experiment", N_("Experiment"), "choice", "long_lag_random_assisted", choices=tuple(PRESETS),
+          widget="select", fmt=lambda n: _("{title} — {paper}").format(title=_(PRESETS[n].title),
+                                                                          paper=_(PRESETS[n].paper))),
+    Field("trials", N_("Trials (networks, seeds 0 … n−1)"), "int", 4, 1, EXP_MAX_TRIALS, 1, widget="slider"),
+    Field("reduced", N_("Use the preset's documented reductions"), "bool", True, widget="toggle",
+          help=N_("E.g. T = 50 instead of 100, or a shorter criterion streak; the result is labelled REDUCED.")),
+    Field("budget", N_("Budget (sequences per network)"), "int", 3500, 10, EXP_MAX_BUDGET, 500, widget="number",
+          help=N_("Fewer sequences than the preset's budget also make the run REDUCED.")),
     controls.seed_field(),
 ])
 DEFAULTS = SCHEMA.defaults()
@@ -37,9 +39,10 @@ def reductions(p: Preset, values: dict) -> list[str]:
     """What this page's run changes with respect to the paper preset, in words."""
     out = []
     if values["reduced"] and p.reduced:
-        out.append(p.reduced.get("note", "the preset's reductions"))
+        out.append(_(p.reduced.get("note", N_("the preset's reductions"))))
     if values["budget"] < p.train.budget:
-        out.append(f"budget {values['budget']:,} sequences per network (preset: {p.train.budget:,})")
+        out.append(_("budget {budget} sequences per network (preset: {preset})").format(
+            budget=f"{values['budget']:,}", preset=f"{p.train.budget:,}"))
     return out
 
 
@@ -74,9 +77,11 @@ def fit_budget_to_experiment() -> None:
     cap = budget_cap(p, values["reduced"] and bool(p.reduced))
     if values["budget"] > cap:
         SCHEMA.apply(PAGE, {"budget": cap})
-        state.flash(PAGE, f"Budget lowered from {values['budget']:,} to {cap:,} sequences per network: “{p.title}” "
-                          f"has sequences of up to {limits.STEP_CAP // cap:,} steps, and a run here may train at most "
-                          f"{limits.STEP_CAP:,} steps per network (the reproduction command has no such cap).",
+        state.flash(PAGE, _("Budget lowered from {old} to {new} sequences per network: “{title}” has sequences of "
+                            "up to {length} steps, and a run here may train at most {cap} steps per network (the "
+                            "reproduction command has no such cap).").format(
+                                old=f"{values['budget']:,}", new=f"{cap:,}", title=_(p.title),
+                                length=f"{limits.STEP_CAP // cap:,}", cap=f"{limits.STEP_CAP:,}"),
                     kind="info")
 
 
@@ -84,7 +89,7 @@ def check(values: dict) -> bool:
     """ValueError if the run would be too big for a shared server (nothing is built)."""
     p = PRESETS[values["experiment"]]
     task = p.build_task(values["reduced"] and bool(p.reduced))
-    limits.check_steps(values["budget"], task.max_length, "a run here", "use the reductions")
+    limits.check_steps(values["budget"], task.max_length, _("a run here"), _("use the reductions"))
     return True
 
 
@@ -100,10 +105,10 @@ def start(values: dict) -> None:
     try:
         trainer = make_trainer(values)
     except state.USER_ERRORS as e:
-        state.flash(PAGE, f"Cannot start this run: {e}")
+        state.flash(PAGE, _("Cannot start this run: {why}").format(why=e))
         return
     p = PRESETS[values["experiment"]]
-    label = f"{values['trials']} networks of “{p.title}”, one population"
+    label = _("{n} networks of “{title}”, one population").format(n=values['trials'], title=_(p.title))
     jobs.start(PAGE, "run", jobs.Job(jobs.TrainerWork(trainer), label, dict(values)))
 
 
@@ -119,8 +124,10 @@ def here_result(job: jobs.Job | None, values: dict) -> dict | None:
             "running": int((res.status == "running").sum()),
             "solved_at": [None if v is None or v != v else int(v) for v in res.solved_at],
             "budget": tr.config.budget, "wall": job.elapsed, "reduced": bool(red),
-            "label": (f"{tr.config.algorithm}, lr {tr.config.lr:g}; criterion: {tr.criterion}"
-                      + (f"; REDUCED: {'; '.join(red)}" if red else ""))}
+            "label": (_("{algorithm}, lr {lr}; criterion: {criterion}; REDUCED: {reductions}") if red else
+                      _("{algorithm}, lr {lr}; criterion: {criterion}")).format(
+                          algorithm=tr.config.algorithm, lr=f"{tr.config.lr:g}", criterion=_(str(tr.criterion)),
+                          reductions="; ".join(red))}
 
 
 def here_diagnostics(job: jobs.Job | None, values: dict) -> list[dict] | None:
