@@ -26,8 +26,8 @@ def start_grid(settings: dict) -> None:
     except state.USER_ERRORS as e:
         state.flash(PAGE, _("Cannot start this sweep: {why}").format(why=translate(str(e))))
         return
-    label = _("{k} networks ({nx} × {ny} settings × {seeds} seeds), one population").format(
-        k=sweep.K, nx=len(p.x), ny=len(p.y) if p.y else 1, seeds=len(p.seeds))
+    label = lab_settings.Lazy(N_("{k} networks ({nx} × {ny} settings × {seeds} seeds), one population"),
+                              k=sweep.K, nx=len(p.x), ny=len(p.y) if p.y else 1, seeds=len(p.seeds))
     jobs.start(PAGE, "grid", jobs.Job(sweep, label, settings))
     st.session_state.pop(CELL_KEY, None)
 

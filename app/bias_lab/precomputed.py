@@ -12,7 +12,8 @@ import json
 import streamlit as st
 
 from app.bias_lab import figures as lab_figures
-from app.i18n import _
+from app.bias_lab.settings import Lazy
+from app.i18n import N_, _
 from app.i18n.core_errors import translate
 from app.ui import figures, paths, state
 from lstm_core.sweeps.cli import MAX_FILE_BYTES, SweepResults, load_results
@@ -33,10 +34,10 @@ def _load() -> None:
         ps["precomputed"] = (up.name, load_results(up.getvalue()))
         ps.pop("precomputed_error", None)
     except ValueError as e:
-        ps["precomputed_error"] = (_("Could not load {name}: {why}. The sweep shown before is kept.")
-                                   if "precomputed" in ps else
-                                   _("Could not load {name}: {why}. Nothing was changed.")).format(
-            name=up.name, why=translate(str(e)))
+        ps["precomputed_error"] = Lazy(N_("Could not load {name}: {why}. The sweep shown before is kept.")
+                                       if "precomputed" in ps else
+                                       N_("Could not load {name}: {why}. Nothing was changed."),
+                                       name=up.name, why=Lazy(str(e), translate))
 
 
 def draw_results(res: SweepResults, title: str, key: str) -> None:
@@ -97,7 +98,7 @@ def section() -> None:
         st.file_uploader(_("Sweep results (JSON)"), type=["json"], key=UPLOAD_KEY, on_change=_load,
                          max_upload_size=max(1, MAX_FILE_BYTES // 1_000_000))
         if error:
-            st.error(error)
+            st.error(str(error))
         if loaded is None:
             return
         name, res = loaded

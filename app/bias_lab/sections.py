@@ -49,9 +49,8 @@ def _start(kind: str, settings: dict) -> None:
         state.flash(PAGE, _("Cannot start the demo: {why}").format(why=translate(str(e))))
         return
     rec, hook = _recorder(sweep)
-    job = jobs.Job(sweep, _("{k} networks ({n} settings × {seeds} seeds)").format(k=sweep.K, n=len(p.x),
-                                                                                 seeds=len(p.seeds)),
-                   settings, after_chunk=hook)
+    job = jobs.Job(sweep, lab_settings.Lazy(N_("{k} networks ({n} settings × {seeds} seeds)"), k=sweep.K,
+                                            n=len(p.x), seeds=len(p.seeds)), settings, after_chunk=hook)
     job.recorder = rec
     jobs.start(PAGE, kind, job)
 

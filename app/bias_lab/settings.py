@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 import lstm_core as lc
 from app.i18n import N_, _
@@ -71,6 +72,24 @@ DEFAULTS = SCHEMA.defaults(**{**controls.paper_values(SCHEMA, "lstm1997", "two_s
                               "two_sequence.T": 50})
 
 _NUM = re.compile(r"[,;\s]+")
+
+
+class Lazy(str):
+    """A message kept in English (``str``) that reads in the session's language wherever it is
+    formatted or printed: a job's label or a stored error outlives the run that made it, and the
+    language may be switched in between."""
+
+    def __new__(cls, message: str, translate: Callable[[str], str] = _, **values) -> "Lazy":
+        text = super().__new__(cls, message.format(**values) if values else message)
+        text.message, text.translate, text.values = message, translate, values
+        return text
+
+    def __str__(self) -> str:
+        shown = self.translate(self.message)
+        return shown.format(**self.values) if self.values else shown
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
 
 
 def parse_values(text: str, what: str, lo: float = limits.BIAS_RANGE[0],
