@@ -172,7 +172,8 @@ STATE_NAMES = [("s", N_("cell state s")), ("c", N_("cell state c")), ("h", N_("h
                ("net", N_("net input"))]
 WHEN = {"before": N_("{what} before training"), "after": N_("{what} after training")}
 GATES_TITLE = {"before": N_("Gates before training"), "after": N_("Gates after training")}
-OUTPUT_TITLE = {"before": N_("Output and target (×) before training"), "after": N_("Output and target (×) after training")}
+OUTPUT_TITLE = {"before": N_("Output and target (×) before training"),
+                "after": N_("Output and target (×) after training")}
 
 
 def _lines(t: np.ndarray, series: list[Series], *, title: str, y: str, large: bool, uirevision: str,
@@ -253,20 +254,21 @@ def curves(frame: pd.DataFrame, column: str, *, title: str, y: str, large: bool,
         c, dash = colour(si), ["solid", "dash", "dot", "dashdot"][si % 4]
         for seed, g in sub.groupby("seed"):
             data.append(dict(type="scatter", x=g.sequences.to_numpy(), y=g[column].to_numpy(), mode="lines",
-                             legendgroup=s, showlegend=False, name=_("{setting}, seed {seed}").format(setting=s, seed=seed),
-                             opacity=0.35,
+                             legendgroup=s, showlegend=False, opacity=0.35,
+                             name=_("{setting}, seed {seed}").format(setting=s, seed=seed),
                              line=dict(color=c, width=1, dash=dash)))
         med = sub.groupby("chunk").agg(sequences=("sequences", "median"), v=(column, "median"))
         data.append(dict(type="scatter", x=med.sequences.to_numpy(), y=med.v.to_numpy(), mode="lines",
-                         name=_("{setting} (median)").format(setting=s), legendgroup=s, line=dict(color=c, width=w + 1, dash=dash)))
+                         name=_("{setting} (median)").format(setting=s), legendgroup=s,
+                         line=dict(color=c, width=w + 1, dash=dash)))
     lay = layout(title=title, x=_("training sequences"), y=y, large=large, uirevision=uirevision, height=330)
     lay["hovermode"] = "closest"
     if log:
         lay["yaxis"].update(type="log", exponentformat="power")
     fig = make_figure(dict(data=data, layout=lay))
     last = frame[frame.chunk == frame.chunk.max()] if len(frame) else frame
-    ends = "; ".join(_("{setting}: median {value}").format(setting=s, value=f"{last[last.setting == s][column].median():.3g}")
-                     for s in settings) if len(frame) else ""
+    ends = "; ".join(_("{setting}: median {value}").format(
+        setting=s, value=f"{last[last.setting == s][column].median():.3g}") for s in settings) if len(frame) else ""
     alt = _("Line chart: {title}, one thin line per seed and a thick median per setting ({settings}). At the end: "
             "{ends}.").format(title=title, settings=", ".join(settings), ends=ends)
     return fig, alt

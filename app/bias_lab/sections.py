@@ -108,7 +108,8 @@ def _show(where, chart: tuple, key: str) -> None:
 def _success_table(sweep: Sweep) -> None:
     c = sweep.cells()
     st.dataframe(pd.DataFrame({_("setting"): c.x, _("solved"): [f"{s}/{n}" for s, n in zip(c.solved, c.networks)],
-                               _("median sequences to criterion"): [lab_figures.fmt_int(v) for v in c.median_to_criterion],
+                               _("median sequences to criterion"): [lab_figures.fmt_int(v)
+                                                                    for v in c.median_to_criterion],
                                _("diverged"): c.diverged}), hide_index=True)
 
 
@@ -220,7 +221,8 @@ def _draw_drift(job: jobs.Job | None, plan) -> None:
     t = next(iter(prof.values()))["before"]["t"]
     hmax = next(iter(prof.values()))["before"]["h_prime_max"]
     c1, c2 = figures.pair(large)
-    _show(c1, lab_figures.profiles(t, rows_s, title=_("Mean |s(t)| on the probe sequence (seed {seed})").format(seed=seed),
+    _show(c1, lab_figures.profiles(t, rows_s,
+                                   title=_("Mean |s(t)| on the probe sequence (seed {seed})").format(seed=seed),
                                    y="|s|", large=large, uirevision="drift-s"), "drift_s")
     _show(c2, lab_figures.profiles(t, rows_h, title=_("Mean h'(s(t)) (its maximum is {max})").format(max=f"{hmax:g}"),
                                    y="h'(s)", large=large, uirevision="drift-h", y_range=(0, hmax * 1.05)), "drift_h")
@@ -272,8 +274,8 @@ def forget(values: dict) -> None:
                                   uirevision="forget-flow", height=420)
     left.plotly_chart(fig, key=state.wkey(PAGE, "forget_flow"), width="stretch", alt=alt)
     _show(right, lab_figures.forget_factor_chart(d["biases"], d["per_step"], d["y_fg"].mean(1), large=large), "forget_factor")
-    right.caption(_("Measured: the geometric mean of ‖δ_s(t−1)‖/‖δ_s(t)‖ over the sequence. The mean forget-gate "
-                    "activation is what the theory multiplies by."))
+    right.caption(_("Measured: the geometric mean of ‖δ_s(t−1)‖/‖δ_s(t)‖ over the sequence. The mean "
+                    "forget-gate activation is what the theory multiplies by."))
     if variant != values["variant"]:
         st.caption(_("The sidebar's network is {chosen}, which has no forget gate: shown with {variant} and the "
                      "sidebar's sizes.").format(chosen=values["variant"], variant=variant))
