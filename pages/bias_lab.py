@@ -14,6 +14,7 @@ from app.bias_lab import sections as lab_sections
 from app.bias_lab import settings as lab_settings
 from app.bias_lab.controls import sidebar
 from app.bias_lab.grid import grid_section, results_csv
+from app.i18n import _
 from app.ui import export, form, state
 
 PAGE, SCHEMA, DEFAULTS = lab_settings.PAGE, lab_settings.SCHEMA, lab_settings.DEFAULTS
@@ -22,9 +23,10 @@ PAGE, SCHEMA, DEFAULTS = lab_settings.PAGE, lab_settings.SCHEMA, lab_settings.DE
 def page() -> None:
     state.display_options()
     form.start_page(PAGE, SCHEMA, DEFAULTS)
-    st.title("Bias lab")
-    state.intro("How gate-bias initialisation decides whether an LSTM learns: grids of bias settings × seeds trained "
-               "together as one vectorised population, and the 1997 paper's two pathologies measured directly.")
+    st.title(_("Bias lab"))
+    state.intro(_("How gate-bias initialisation decides whether an LSTM learns: grids of bias settings × seeds "
+                  "trained together as one vectorised population, and the 1997 paper's two pathologies measured "
+                  "directly."))
     view = SCHEMA["view"].render(PAGE)
     sidebar(view)
     values = SCHEMA.read(PAGE)
@@ -34,8 +36,8 @@ def page() -> None:
     else:
         lab_sections.SECTIONS[view](values)
     export.io_panel(PAGE, SCHEMA, csv=results_csv if view == "grid" else lab_sections.csv_for(view),
-                    csv_name=f"gatelab-bias-{view}.csv", csv_label="Sweep results (CSV)" if view == "grid"
-                    else "Demo measurements (CSV)", doc=export.config_document(PAGE, None, values),
+                    csv_name=f"gatelab-bias-{view}.csv", csv_label=_("Sweep results (CSV)") if view == "grid"
+                    else _("Demo measurements (CSV)"), doc=export.config_document(PAGE, None, values),
                     doc_name="gatelab-bias-lab.json", from_model=None)
     form.finish_page(PAGE, values, DEFAULTS)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app.i18n import _
 from app.ui import controls, form, state
 from app.bias_lab import settings as lab_settings
 from lstm_core.variants import variant as variant_record
@@ -16,7 +17,8 @@ PAGE, SCHEMA, DEFAULTS = lab_settings.PAGE, lab_settings.SCHEMA, lab_settings.DE
 # ----------------------------------------------------------------------------- controls
 def text_box(name: str, where=st) -> None:
     f = SCHEMA[name]
-    where.text_input(f.label, key=state.wkey(PAGE, name), persist_state=form.PERSIST, help=f.help)
+    where.text_input(_(f.label), key=state.wkey(PAGE, name), persist_state=form.PERSIST,
+                     help=_(f.help) if f.help else None)
 
 
 def axis_gate_control(ax: str, variant: str) -> str:
@@ -24,16 +26,17 @@ def axis_gate_control(ax: str, variant: str) -> str:
     rec = variant_record(variant)
     offered = (("none",) if ax == "y" else ()) + tuple(g for g in SCHEMA[f"{ax}_gate"].choices
                                                        if g in rec.gate_biases)
-    return controls.restricted_choice(PAGE, SCHEMA, f"{ax}_gate", offered, f"{rec.title} has "
-                                      f"{', '.join(controls.GATE_LABELS[g] for g in rec.gate_biases)}")
+    why = _("{variant} has {gates}").format(variant=_(rec.title),
+                                            gates=", ".join(_(controls.GATE_LABELS[g]) for g in rec.gate_biases))
+    return controls.restricted_choice(PAGE, SCHEMA, f"{ax}_gate", offered, why)
 
 
 def sweep_group(values_view: str, variant: str) -> None:
     """The swept axes (grid view) and the seeds / training settings every view uses."""
     if values_view == "grid":
-        with st.expander("Swept biases", expanded=True):
-            st.caption("x values: the first block's bias; block k gets value + k × change (change 0 = the same "
-                       "bias everywhere). 'Staggering off / on' compares 0 with the staggered list.")
+        with st.expander(_("Swept biases"), expanded=True):
+            st.caption(_("x values: the first block's bias; block k gets value + k × change (change 0 = the same "
+                         "bias everywhere). 'Staggering off / on' compares 0 with the staggered list."))
             for ax in ("x", "y"):
                 gate = axis_gate_control(ax, variant)
                 if gate != "none":
@@ -42,7 +45,7 @@ def sweep_group(values_view: str, variant: str) -> None:
                     SCHEMA[f"{ax}_step"].render(PAGE)
             form.reset_button(PAGE, SCHEMA, "axes", lambda: [n for n in SCHEMA.fields if n[:2] in ("x_", "y_")],
                                   lambda: DEFAULTS)
-    with st.expander("Seeds and training", expanded=values_view != "forget"):
+    with st.expander(_("Seeds and training"), expanded=values_view != "forget"):
         names = ["n_seeds", "first_seed", "algorithm", "lr", "budget", "streak", "goal", "seed"]
         form.render_fields(PAGE, SCHEMA, names[:2])
         controls.algorithm_control(PAGE, SCHEMA, variant)
@@ -52,12 +55,12 @@ def sweep_group(values_view: str, variant: str) -> None:
 
 def sidebar(view: str) -> str:
     with st.sidebar:
-        with st.expander("Network", expanded=view == "grid"):
+        with st.expander(_("Network"), expanded=view == "grid"):
             variant = controls.model_group(PAGE, SCHEMA)
         if view != "forget":
-            with st.expander("Task", expanded=False):
+            with st.expander(_("Task"), expanded=False):
                 controls.task_group(PAGE, SCHEMA, allow_typed=False)
-            with st.expander("Fixed gate biases (not swept)"):
+            with st.expander(_("Fixed gate biases (not swept)")):
                 controls.bias_group(PAGE, SCHEMA, variant)
         sweep_group(view, variant)
     return variant

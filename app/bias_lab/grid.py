@@ -6,6 +6,8 @@ import json
 import streamlit as st
 
 from app.bias_lab import figures as lab_figures
+from app.i18n import N_, _
+from app.i18n.core_errors import translate
 from app.bias_lab import precomputed
 from app.ui import figures, jobs, live, state
 from app.bias_lab import settings as lab_settings
@@ -22,10 +24,10 @@ def start_grid(settings: dict) -> None:
         p = lab_settings.plan(settings)
         sweep = Sweep(p.base, p.task, p.train, p.x, p.y, p.seeds)
     except state.USER_ERRORS as e:
-        state.flash(PAGE, f"Cannot start this sweep: {e}")
+        state.flash(PAGE, _("Cannot start this sweep: {why}").format(why=translate(str(e))))
         return
-    label = (f"{sweep.K} networks ({len(p.x)} × {len(p.y) if p.y else 1} settings × {len(p.seeds)} seeds), "
-             "one population")
+    label = lab_settings.Lazy(N_("{k} networks ({nx} × {ny} settings × {seeds} seeds), one population"),
+                              k=sweep.K, nx=len(p.x), ny=len(p.y) if p.y else 1, seeds=len(p.seeds))
     jobs.start(PAGE, "grid", jobs.Job(sweep, label, settings))
     st.session_state.pop(CELL_KEY, None)
 
@@ -40,8 +42,8 @@ def pick_cell(chart_key: str, nx: int, ny: int) -> None:
 def draw_grid(job: jobs.Job | None) -> None:
     large = state.large_fonts()
     if job is None:
-        st.info("Press **Train the sweep**: every grid cell × seed becomes one network, and all of them train "
-                "together as one population.")
+        st.info(_("Press **Train the sweep**: every grid cell × seed becomes one network, and all of them train "
+                  "together as one population."))
         precomputed.baseline()
         return
     sweep: Sweep = job.work
@@ -52,7 +54,7 @@ def draw_grid(job: jobs.Job | None) -> None:
     if st.session_state.get(CELL_KEY) not in options:
         st.session_state.pop(CELL_KEY, None)
     selected = st.session_state.get(CELL_KEY)
-    kw = dict(x_title=sweep.x.title, y_title=sweep.y.title if sweep.y is not None else "", large=large,
+    kw = dict(x_title=_(sweep.x.title), y_title=_(sweep.y.title) if sweep.y is not None else "", large=large,
               selected=selected, budget=sweep.train_config.budget)
     left, right = figures.pair(large)
     for where, metric in ((left, "success"), (right, "median")):
@@ -64,10 +66,11 @@ def draw_grid(job: jobs.Job | None) -> None:
             where.plotly_chart(fig, key=key, width="stretch", alt=alt, on_select=lambda k=key: pick_cell(k, nx, ny),
                                selection_mode="points", config={"displayModeBar": False})
         where.caption(alt)
-    st.caption(f"Criterion: {sweep.criterion()}. Budget {sweep.train_config.budget:,} sequences per network, "
-               f"{sweep.train_config.algorithm.upper()}, lr {sweep.train_config.lr:g}, data seed "
-               f"{sweep.train_config.seed}. Hover a cell for its numbers; ✗ = no network of that cell met the "
-               "criterion (grey: no median exists).")
+    st.caption(_("Criterion: {criterion}. Budget {budget} sequences per network, {algorithm}, lr {lr}, data seed "
+                 "{seed}. Hover a cell for its numbers; ✗ = no network of that cell met the criterion (grey: no "
+                 "median exists).").format(criterion=_(sweep.criterion()), budget=f"{sweep.train_config.budget:,}",
+                                           algorithm=sweep.train_config.algorithm.upper(),
+                                           lr=f"{sweep.train_config.lr:g}", seed=sweep.train_config.seed))
     detail(sweep, options, x_labels, y_labels, large)
 
 
@@ -75,56 +78,62 @@ def detail(sweep: Sweep, options: list, x_labels: list[str], y_labels: list[str]
     """The selected cell's network on the probe sequence, before and after training."""
     name = lambda c: x_labels[c[0]] + (f"  |  {y_labels[c[1]]}" if y_labels else "")  # noqa: E731
     c1, c2 = st.columns([3, 1])
-    cell = c1.selectbox("Network shown below — grid cell (click a heat-map cell to choose)", options,
-                        format_func=name, index=None, key=CELL_KEY, placeholder="Click a cell in a heat map")
-    seed = c2.selectbox("Seed", sweep.seeds, key=SEED_KEY)
+    cell = c1.selectbox(_("Network shown below — grid cell (click a heat-map cell to choose)"), options,
+                        format_func=name, index=None, key=CELL_KEY, placeholder=_("Click a cell in a heat map"))
+    seed = c2.selectbox(_("Seed"), sweep.seeds, key=SEED_KEY)
     if cell is None:
         return
     k = sweep.member_index(cell[0], cell[1], seed)
     row = sweep.results().iloc[k]
-    who = (f"{sweep.x.title} {x_labels[cell[0]]}" + (f", {sweep.y.title} {y_labels[cell[1]]}" if y_labels else "")
-           + f", seed {seed}")
+    who = (_("{x_title} {x}, {y_title} {y}, seed {seed}") if y_labels else _("{x_title} {x}, seed {seed}")).format(
+        x_title=_(sweep.x.title), x=x_labels[cell[0]], y_title=_(sweep.y.title) if y_labels else "",
+        y=y_labels[cell[1]] if y_labels else "", seed=seed)
     if row.status == "solved":
-        status = f"met the criterion after {int(row.solved_at):,} sequences"
+        status = _("met the criterion after {n} sequences").format(n=f"{int(row.solved_at):,}")
     elif row.status == "budget":
         req = sweep.trainer.required
-        status = (f"did not meet it within {row.sequences:,} sequences (best streak {row.best_streak:,} of {req:,}"
-                  + (", but not with the mean-abs-error goal" if row.best_streak >= req else "") + ")")
+        status = (_("did not meet it within {n} sequences (best streak {best} of {required}, but not with the "
+                    "mean-abs-error goal)") if row.best_streak >= req else
+                  _("did not meet it within {n} sequences (best streak {best} of {required})")).format(
+            n=f"{row.sequences:,}", best=f"{row.best_streak:,}", required=f"{req:,}")
     elif row.status == "running":
-        status = f"is still training ({row.sequences:,} sequences so far)"
+        status = _("is still training ({n} sequences so far)").format(n=f"{row.sequences:,}")
     else:
-        status = f"diverged: {row.message}"
-    st.markdown(f"**Network {k}** ({who}) {status}.")
+        status = _("diverged: {why}").format(why=translate(str(row.message)))
+    st.markdown(_("**Network {k}** ({who}) {status}.").format(k=k, who=who, status=status))
     traces = sweep.probe(k)
     for i, (before, after) in enumerate(lab_figures.probe_panels(traces["before"], traces["after"],
                                                         variant=sweep.base.variant, large=large)):
         cols = figures.pair(large)
         for c, (fig, alt), when in ((cols[0], before, "before"), (cols[1], after, "after")):
             live.chart(c, fig, state.wkey(PAGE, f"probe{i}_{when}"), alt)
-    st.caption("The probe sequence is generated once from the data seed. Before training the gates sit where "
-               "their biases put them; after training a solving network opens its input gate when the "
-               "information arrives and its output gate when the answer is due.")
+    st.caption(_("The probe sequence is generated once from the data seed. Before training the gates sit where "
+                 "their biases put them; after training a solving network opens its input gate when the "
+                 "information arrives and its output gate when the answer is due."))
 
 
 def grid_section(values: dict) -> None:
     outcome = state.keep_good(PAGE, "plan", lambda: lab_settings.plan(values))
-    state.report(outcome, "these sweep settings")
+    state.report(outcome, N_("these sweep settings"))
     job = jobs.get(PAGE, "grid")
     c1, c2, c3 = st.columns([1.2, 1, 3], vertical_alignment="center")
     running = job is not None and job.running
-    c1.button("Train the sweep", key=state.wkey(PAGE, "train"), type="primary", icon=":material/play_arrow:",
+    c1.button(_("Train the sweep"), key=state.wkey(PAGE, "train"), type="primary", icon=":material/play_arrow:",
               on_click=start_grid, args=(values,), disabled=running or outcome.error is not None)
-    c2.button("Stop", key=state.wkey(PAGE, "stop"), icon=":material/stop:", on_click=jobs.stop,
+    c2.button(_("Stop"), key=state.wkey(PAGE, "stop"), icon=":material/stop:", on_click=jobs.stop,
               args=(PAGE, "grid"), disabled=not running)
     if outcome.value is not None:
         p = outcome.value
-        c3.caption(f"{p.networks} networks = {len(p.x)} × {len(p.y) if p.y else 1} bias settings × "
-                   f"{len(p.seeds)} seeds; budget {p.train.budget:,} sequences each. Criterion: "
-                   f"{p.task.criterion.description}"
-                   + (f" — REDUCED to {p.train.streak:,} in a row" if p.train.streak != p.task.criterion.streak else ""))
+        reduced = p.train.streak != p.task.criterion.streak
+        c3.caption((_("{n} networks = {nx} × {ny} bias settings × {seeds} seeds; budget {budget} sequences each. "
+                      "Criterion: {criterion} — REDUCED to {streak} in a row") if reduced else
+                    _("{n} networks = {nx} × {ny} bias settings × {seeds} seeds; budget {budget} sequences each. "
+                      "Criterion: {criterion}")).format(
+            n=p.networks, nx=len(p.x), ny=len(p.y) if p.y else 1, seeds=len(p.seeds), budget=f"{p.train.budget:,}",
+            criterion=_(p.task.criterion.description), streak=f"{p.train.streak:,}"))
     if job is not None and not job.running and json.dumps(job.settings, sort_keys=True) != json.dumps(values, sort_keys=True):
-        st.info("The results below are from the settings you trained with; the settings have changed since — press "
-                "**Train the sweep** to train the new grid.")
+        st.info(_("The results below are from the settings you trained with; the settings have changed since — "
+                  "press **Train the sweep** to train the new grid."))
     jobs.live(PAGE, "grid", draw_grid)
     precomputed.section()
 

@@ -12,6 +12,9 @@ import json
 import streamlit as st
 
 from app.bias_lab import figures as lab_figures
+from app.bias_lab.settings import Lazy
+from app.i18n import N_, _
+from app.i18n.core_errors import translate
 from app.ui import figures, paths, state
 from lstm_core.sweeps.cli import MAX_FILE_BYTES, SweepResults, load_results
 
@@ -31,19 +34,23 @@ def _load() -> None:
         ps["precomputed"] = (up.name, load_results(up.getvalue()))
         ps.pop("precomputed_error", None)
     except ValueError as e:
-        ps["precomputed_error"] = f"Could not load {up.name}: {e}. " + (
-            "The sweep shown before is kept." if "precomputed" in ps else "Nothing was changed.")
+        ps["precomputed_error"] = Lazy(N_("Could not load {name}: {why}. The sweep shown before is kept.")
+                                       if "precomputed" in ps else
+                                       N_("Could not load {name}: {why}. Nothing was changed."),
+                                       name=up.name, why=Lazy(str(e), translate))
 
 
 def draw_results(res: SweepResults, title: str, key: str) -> None:
     """A results file's heat maps (success rate, median sequences to criterion) and what it holds."""
     s = res.settings
     x, y = res.axis("x"), res.axis("y")
-    st.markdown(f"{title}: {len(res.results):,} networks — {s['base']['variant']} on {s['task']}, "
-                f"{s['train']['algorithm'].upper()}, lr {s['train']['lr']:g}, budget {res.budget:,} sequences, "
-                f"{len(s['seeds'])} seeds per setting.")
+    st.markdown(_("{title}: {n} networks — {variant} on {task}, {algorithm}, lr {lr}, budget {budget} sequences, "
+                  "{seeds} seeds per setting.").format(
+        title=title, n=f"{len(res.results):,}", variant=s["base"]["variant"], task=s["task"],
+        algorithm=s["train"]["algorithm"].upper(), lr=f"{s['train']['lr']:g}", budget=f"{res.budget:,}",
+        seeds=len(s["seeds"])))
     large = state.large_fonts()
-    kw = dict(x_title=x.title, y_title=y.title if y is not None else "", large=large, budget=res.budget)
+    kw = dict(x_title=_(x.title), y_title=_(y.title) if y is not None else "", large=large, budget=res.budget)
     left, right = figures.pair(large)
     for where, metric in ((left, "success"), (right, "median")):
         fig, alt = lab_figures.sweep_heatmap(res.cells(), res.labels("x"), res.labels("y"), metric=metric,
@@ -63,16 +70,17 @@ def baseline() -> None:
     try:
         res = _baseline(BASELINE.stat().st_mtime)
     except (OSError, ValueError) as e:
-        st.info(f"No baseline sweep to show ({BASELINE.name}: {e}).")
+        st.info(_("No baseline sweep to show ({name}: {why}).").format(name=BASELINE.name, why=translate(str(e))))
         return
     doc = json.loads(BASELINE.read_text())
     if state.presenting():
-        st.caption(f"**Precomputed baseline, not trained now** ({BASELINE.relative_to(ROOT)}).")
+        st.caption(_("**Precomputed baseline, not trained now** ({path}).").format(path=BASELINE.relative_to(ROOT)))
     else:
-        st.caption("**Precomputed baseline, not trained now.** Until you train your own grid, this is the committed "
-                   f"result of `{doc['command']}` ({BASELINE.relative_to(ROOT)}, {doc['wall']:.0f} s of training): "
-                   "the same network and task as this page's defaults, with more seeds and a longer budget.")
-    draw_results(res, "**Baseline sweep**", "baseline")
+        st.caption(_("**Precomputed baseline, not trained now.** Until you train your own grid, this is the committed "
+                     "result of `{command}` ({path}, {wall} s of training): the same network and task as this page's "
+                     "defaults, with more seeds and a longer budget.").format(
+            command=doc["command"], path=BASELINE.relative_to(ROOT), wall=f"{doc['wall']:.0f}"))
+    draw_results(res, _("**Baseline sweep**"), "baseline")
 
 
 def _clear() -> None:
@@ -84,16 +92,16 @@ def section() -> None:
     """The uploader (in an expander, open while a file is shown or an error is pending) and the heat maps."""
     ps = state.page_state(PAGE)
     loaded, error = ps.get("precomputed"), ps.get("precomputed_error")
-    with st.expander("Load a precomputed sweep (python -m lstm_core.sweep)", expanded=bool(loaded or error)):
-        st.caption("A results file written by `python -m lstm_core.sweep … --out sweep.json` (any size, e.g. "
-                   "trained overnight on a Dask cluster) is drawn here like a sweep trained on this page.")
-        st.file_uploader("Sweep results (JSON)", type=["json"], key=UPLOAD_KEY, on_change=_load,
+    with st.expander(_("Load a precomputed sweep (python -m lstm_core.sweep)"), expanded=bool(loaded or error)):
+        st.caption(_("A results file written by `python -m lstm_core.sweep … --out sweep.json` (any size, e.g. "
+                     "trained overnight on a Dask cluster) is drawn here like a sweep trained on this page."))
+        st.file_uploader(_("Sweep results (JSON)"), type=["json"], key=UPLOAD_KEY, on_change=_load,
                          max_upload_size=max(1, MAX_FILE_BYTES // 1_000_000))
         if error:
-            st.error(error)
+            st.error(str(error))
         if loaded is None:
             return
         name, res = loaded
         draw_results(res, f"**{name}**", "file")
-        st.button("Clear the loaded sweep", key=state.wkey(PAGE, "precomputed_clear"), on_click=_clear,
+        st.button(_("Clear the loaded sweep"), key=state.wkey(PAGE, "precomputed_clear"), on_click=_clear,
                   icon=":material/delete:")

@@ -15,6 +15,8 @@ import streamlit as st
 
 from app.bias_lab import figures as lab_figures
 from app.bias_lab import settings as lab_settings
+from app.i18n import N_, _
+from app.i18n.core_errors import translate
 from app.ui import figures, form, jobs, netconfig, state
 from lstm_core.sweeps import bias_demos as bd
 from lstm_core.sweeps.sweep import Sweep
@@ -23,6 +25,8 @@ from lstm_core.variants import REGISTRY
 
 PAGE, SCHEMA = lab_settings.PAGE, lab_settings.SCHEMA
 RECORD_POINTS = 40            # training-curve points per demo run
+WHEN = {"before": N_("before"), "after": N_("after")}     # the abuse table's "training" column
+INPUT_BIAS = {"before": N_("input bias {label} (before)"), "after": N_("input bias {label} (after)")}
 
 
 def _recorder(sweep: Sweep) -> tuple[bd.Recorder, Callable]:
@@ -42,11 +46,11 @@ def _start(kind: str, settings: dict) -> None:
         p = lab_settings.demo_plan(settings, kind)
         sweep = Sweep(p.base, p.task, p.train, p.x, None, p.seeds)
     except state.USER_ERRORS as e:
-        state.flash(PAGE, f"Cannot start the demo: {e}")
+        state.flash(PAGE, _("Cannot start the demo: {why}").format(why=translate(str(e))))
         return
     rec, hook = _recorder(sweep)
-    job = jobs.Job(sweep, f"{sweep.K} networks ({len(p.x)} settings × {len(p.seeds)} seeds)", settings,
-                   after_chunk=hook)
+    job = jobs.Job(sweep, lab_settings.Lazy(N_("{k} networks ({n} settings × {seeds} seeds)"), k=sweep.K,
+                                            n=len(p.x), seeds=len(p.seeds)), settings, after_chunk=hook)
     job.recorder = rec
     jobs.start(PAGE, kind, job)
 
@@ -77,21 +81,23 @@ def _paper(kind: str) -> None:
     SCHEMA.apply(PAGE, paper_setup(kind))
 
 
-def _buttons(kind: str, values: dict, what: str) -> None:
+def _buttons(kind: str, values: dict, label: str) -> None:
     job = jobs.get(PAGE, kind)
     running = job is not None and job.running
     c1, c2, c3 = st.columns([1.3, 1, 3], vertical_alignment="center")
-    c1.button(f"Train {what}", key=state.wkey(PAGE, f"run_{kind}"), type="primary", icon=":material/play_arrow:",
+    c1.button(_(label), key=state.wkey(PAGE, f"run_{kind}"), type="primary", icon=":material/play_arrow:",
               on_click=_start, args=(kind, values), disabled=running)
-    c2.button("Stop", key=state.wkey(PAGE, f"stop_{kind}"), icon=":material/stop:", on_click=jobs.stop,
+    c2.button(_("Stop"), key=state.wkey(PAGE, f"stop_{kind}"), icon=":material/stop:", on_click=jobs.stop,
               args=(PAGE, kind), disabled=not running)
-    st.button("Use the paper's setup for this demo", key=state.wkey(PAGE, f"paper_{kind}"), on_click=_paper,
+    st.button(_("Use the paper's setup for this demo"), key=state.wkey(PAGE, f"paper_{kind}"), on_click=_paper,
               args=(kind,), icon=":material/restart_alt:",
-              help=f"The paper preset “{PRESETS[DEMO[kind][0]].title}”: "
-                   + ", ".join(f"{k} = {v}" for k, v in paper_setup(kind).items()))
-    c3.caption(f"Both settings train together (one population) with the sidebar's network, task, seeds and "
-               f"training settings: {values['n_seeds']} seeds, budget {values['budget']:,}, "
-               f"{values['algorithm'].upper()}, lr {values['lr']:g}.")
+              help=_("The paper preset “{title}”: {settings}").format(
+                  title=_(PRESETS[DEMO[kind][0]].title),
+                  settings=", ".join(f"{k} = {v}" for k, v in paper_setup(kind).items())))
+    c3.caption(_("Both settings train together (one population) with the sidebar's network, task, seeds and "
+                 "training settings: {seeds} seeds, budget {budget}, {algorithm}, lr {lr}.").format(
+        seeds=values["n_seeds"], budget=f"{values['budget']:,}", algorithm=values["algorithm"].upper(),
+        lr=f"{values['lr']:g}"))
 
 
 def _show(where, chart: tuple, key: str) -> None:
@@ -101,47 +107,48 @@ def _show(where, chart: tuple, key: str) -> None:
 
 def _success_table(sweep: Sweep) -> None:
     c = sweep.cells()
-    st.dataframe(pd.DataFrame({"setting": c.x, "solved": [f"{s}/{n}" for s, n in zip(c.solved, c.networks)],
-                               "median sequences to criterion": [lab_figures.fmt_int(v) for v in c.median_to_criterion],
-                               "diverged": c.diverged}), hide_index=True)
+    st.dataframe(pd.DataFrame({_("setting"): c.x, _("solved"): [f"{s}/{n}" for s, n in zip(c.solved, c.networks)],
+                               _("median sequences to criterion"): [lab_figures.fmt_int(v)
+                                                                    for v in c.median_to_criterion],
+                               _("diverged"): c.diverged}), hide_index=True)
 
 
 # ----------------------------------------------------------------------------- abuse problem
-ABUSE_TEXT = (
+ABUSE_TEXT = N_(
     "**The abuse problem** (Hochreiter & Schmidhuber 1997). Early in training the error can be reduced without "
     "storing anything: a cell whose output gate is open emits whatever its state drifts to, the same for every "
     "input sequence, and the output layer uses that as an extra **bias unit**. Such cells are 'abused' — they are "
     "not free to learn the long lag, and releasing them later costs training time. The paper's fix: start the "
     "output gates **closed** with negative biases, **staggered** (−1, −2, −3, …) so the blocks open one after "
     "another instead of all learning the same thing.\n\n"
-    f"*Measured here:* a cell counts as a bias unit when ≥ {100 * bd.BIAS_UNIT_SHARE:.0f}% of its output's power "
-    f"is identical across {bd.PROBE_BATCH} probe sequences (it ignores the input) and its rms output is ≥ "
-    f"{bd.MIN_RMS}. The early output gate is the mean y_og over the first 10 steps.")
+    "*Measured here:* a cell counts as a bias unit when ≥ {share}% of its output's power "
+    "is identical across {probes} probe sequences (it ignores the input) and its rms output is ≥ "
+    "{rms}. The early output gate is the mean y_og over the first 10 steps.")
 
 
 def abuse(values: dict) -> None:
-    st.markdown(ABUSE_TEXT)
-    with st.expander("Demo settings", expanded=False):
+    st.markdown(_(ABUSE_TEXT).format(share=f"{100 * bd.BIAS_UNIT_SHARE:.0f}", probes=bd.PROBE_BATCH, rms=bd.MIN_RMS))
+    with st.expander(_("Demo settings"), expanded=False):
         form.render_fields(PAGE, SCHEMA, ["abuse_first", "abuse_step"])
-    _buttons("abuse", values, "both settings")
+    _buttons("abuse", values, N_("Train both settings"))
     jobs.live(PAGE, "abuse", _draw_abuse)
 
 
 def _draw_abuse(job: jobs.Job | None) -> None:
     if job is None:
-        st.info("Press **Train both settings**: output-gate bias 0 (gates half open from the start) against the "
-                "staggered negative biases, with the same seeds.")
+        st.info(_("Press **Train both settings**: output-gate bias 0 (gates half open from the start) against the "
+                  "staggered negative biases, with the same seeds."))
         return
     sweep, large = job.work, state.large_fonts()
     frame = job.recorder.frame(sweep)
     c1, c2 = figures.pair(large)
-    _show(c1, lab_figures.curves(frame, "loss", title="Training loss (same seeds)", y="mean loss per sequence", large=large,
-                        uirevision="abuse-loss", log=True), "abuse_loss")
+    _show(c1, lab_figures.curves(frame, "loss", title=_("Training loss (same seeds)"), y=_("mean loss per sequence"),
+                                 large=large, uirevision="abuse-loss", log=True), "abuse_loss")
     with c2:
-        st.markdown("**Success** (criterion: " + sweep.criterion() + ")")
+        st.markdown(_("**Success** (criterion: {criterion})").format(criterion=_(sweep.criterion())))
         _success_table(sweep)
     if job.running:
-        st.caption("Bias-unit counts appear when training ends (or is stopped).")
+        st.caption(_("Bias-unit counts appear when training ends (or is stopped)."))
         return
     summary = getattr(job, "summary", None)
     if summary is None:
@@ -152,18 +159,19 @@ def _draw_abuse(job: jobs.Job | None) -> None:
     order = {v: i for i, v in enumerate(sweep.labels())}
     agg = agg.assign(_o=agg.setting.map(order) * 2 + (agg.when == "after")).sort_values("_o")
     st.dataframe(pd.DataFrame({
-        "output-gate bias": agg.setting, "training": agg.when,
-        "bias-unit cells (mean per network)": [f"{b:.2f} of {c}" for b, c in zip(agg.bias_units, agg.cells)],
-        "input-dependent share of cell output": [f"{v:.0%}" for v in agg.input_share],
-        "early output gate (mean y_og, t ≤ 10)": [f"{v:.2f}" for v in agg.early_gate]}), hide_index=True)
+        _("output-gate bias"): agg.setting, _("training"): [_(WHEN.get(w, w)) for w in agg.when],
+        _("bias-unit cells (mean per network)"): [_("{mean} of {cells}").format(mean=f"{b:.2f}", cells=c)
+                                                  for b, c in zip(agg.bias_units, agg.cells)],
+        _("input-dependent share of cell output"): [f"{v:.0%}" for v in agg.input_share],
+        _("early output gate (mean y_og, t ≤ 10)"): [f"{v:.2f}" for v in agg.early_gate]}), hide_index=True)
     job.csv = summary
-    st.caption("Read it as: how many cells per network behave like constant bias units, and how open the output "
-               "gates are at the start of a sequence — before training and after. Numbers are measured on these "
-               "networks; whether the abuse problem shows depends on the task and the seeds.")
+    st.caption(_("Read it as: how many cells per network behave like constant bias units, and how open the output "
+                 "gates are at the start of a sequence — before training and after. Numbers are measured on these "
+                 "networks; whether the abuse problem shows depends on the task and the seeds."))
 
 
 # ----------------------------------------------------------------------------- internal state drift
-DRIFT_TEXT = (
+DRIFT_TEXT = N_(
     "**Internal state drift** (1997). The CEC adds y_ig·g to s at every step. With input gates open (bias 0) "
     "whatever g produces keeps piling up, |s| grows, the output squashing h saturates and h'(s) → 0. Every "
     "gradient of the input-gate and cell-input weights is multiplied by h'(s) — so they shrink towards 0. The "
@@ -175,12 +183,12 @@ DRIFT_TEXT = (
 
 
 def drift(values: dict) -> None:
-    st.markdown(DRIFT_TEXT)
-    with st.expander("Demo settings", expanded=False):
+    st.markdown(_(DRIFT_TEXT))
+    with st.expander(_("Demo settings"), expanded=False):
         form.render_fields(PAGE, SCHEMA, ["drift_first", "drift_step"])
-    _buttons("drift", values, "both settings")
+    _buttons("drift", values, N_("Train both settings"))
     outcome = state.keep_good(PAGE, "drift_plan", lambda: lab_settings.demo_plan(values, "drift"))
-    state.report(outcome, "these demo settings")
+    state.report(outcome, N_("these demo settings"))
     jobs.live(PAGE, "drift", lambda job: _draw_drift(job, outcome.value))
 
 
@@ -207,34 +215,38 @@ def _draw_drift(job: jobs.Job | None, plan) -> None:
     for ci, (label, p) in enumerate(prof.items()):
         for w in whens:
             dash = "solid" if w == "before" else "dash"
-            rows_s.append((f"input bias {label} ({w})", p[w]["abs_s"], ci, dash))
-            rows_h.append((f"input bias {label} ({w})", p[w]["h_prime"], ci, dash))
+            name = _(INPUT_BIAS[w]).format(label=label)
+            rows_s.append((name, p[w]["abs_s"], ci, dash))
+            rows_h.append((name, p[w]["h_prime"], ci, dash))
     t = next(iter(prof.values()))["before"]["t"]
     hmax = next(iter(prof.values()))["before"]["h_prime_max"]
     c1, c2 = figures.pair(large)
-    _show(c1, lab_figures.profiles(t, rows_s, title=f"Mean |s(t)| on the probe sequence (seed {seed})", y="|s|", large=large,
-                          uirevision="drift-s"), "drift_s")
-    _show(c2, lab_figures.profiles(t, rows_h, title=f"Mean h'(s(t)) (its maximum is {hmax:g})", y="h'(s)", large=large,
-                          uirevision="drift-h", y_range=(0, hmax * 1.05)), "drift_h")
+    _show(c1, lab_figures.profiles(t, rows_s,
+                                   title=_("Mean |s(t)| on the probe sequence (seed {seed})").format(seed=seed),
+                                   y="|s|", large=large, uirevision="drift-s"), "drift_s")
+    _show(c2, lab_figures.profiles(t, rows_h, title=_("Mean h'(s(t)) (its maximum is {max})").format(max=f"{hmax:g}"),
+                                   y="h'(s)", large=large, uirevision="drift-h", y_range=(0, hmax * 1.05)), "drift_h")
     if job is None:
-        st.info("These are the untrained networks. Press **Train both settings** to add the trained ones and the "
-                "gradient norms over training.")
+        st.info(_("These are the untrained networks. Press **Train both settings** to add the trained ones and the "
+                  "gradient norms over training."))
         return
     frame = job.recorder.frame(job.work)
     job.csv = frame
     c3, c4 = figures.pair(large)
-    for where, col, name in ((c3, "grad_input_gate", "input-gate"), (c4, "grad_cell_input", "cell-input")):
+    for where, col, title in ((c3, "grad_input_gate", N_("‖gradient‖ of the input-gate weights (probe sequence)")),
+                              (c4, "grad_cell_input", N_("‖gradient‖ of the cell-input weights (probe sequence)"))):
         if col in frame:
-            _show(where, lab_figures.curves(frame, col, title=f"‖gradient‖ of the {name} weights (probe sequence)",
-                                   y="norm", large=large, uirevision=f"drift-{col}", log=True), f"drift_{col}")
-    st.caption(f"Gradient norms: the {'1997 truncated' if bd.gradient_method(job.work) == 'truncated' else 'exact'} "
-               "gradient of the probe sequence's loss, measured on every network as it trains (thin: one seed, "
-               "thick: median).")
+            _show(where, lab_figures.curves(frame, col, title=_(title), y=_("norm"), large=large,
+                                            uirevision=f"drift-{col}", log=True), f"drift_{col}")
+    st.caption(_("Gradient norms: the 1997 truncated gradient of the probe sequence's loss, measured on every network "
+                 "as it trains (thin: one seed, thick: median).") if bd.gradient_method(job.work) == "truncated" else
+               _("Gradient norms: the exact gradient of the probe sequence's loss, measured on every network as it "
+                 "trains (thin: one seed, thick: median)."))
     _success_table(job.work)
 
 
 # ----------------------------------------------------------------------------- forget-gate bias
-FORGET_TEXT = (
+FORGET_TEXT = N_(
     "**The forget gate's bias.** With a forget gate the carousel becomes s(t) = y_fg·s(t−1) + y_ig·g, so error "
     "flowing back along s is multiplied by y_fg at every step: it decays like Π y_fg(t). Gers, Schmidhuber & "
     "Cummins (2000) therefore started forget gates **positive** (open: remember by default, the 1997 CEC); the "
@@ -243,13 +255,13 @@ FORGET_TEXT = (
 
 
 def forget(values: dict) -> None:
-    st.markdown(FORGET_TEXT)
+    st.markdown(_(FORGET_TEXT))
     c1, c2 = st.columns([2, 1])
-    c1.text_input(SCHEMA["forget_biases"].label, key=state.wkey(PAGE, "forget_biases"),
+    c1.text_input(_(SCHEMA["forget_biases"].label), key=state.wkey(PAGE, "forget_biases"),
                   persist_state=form.PERSIST)
     SCHEMA["forget_T"].render(PAGE, c2)
     outcome = state.keep_good(PAGE, "forget", lambda: forget_data(values))
-    state.report(outcome, "these forget-gate settings")
+    state.report(outcome, N_("these forget-gate settings"))
     if outcome.value is None:
         return
     d, variant = outcome.value
@@ -257,18 +269,19 @@ def forget(values: dict) -> None:
     curves = [figures.FlowCurve(f"b_fg = {b:g}", d["q"], d["relative"][k], d["theory"][k])
               for k, b in enumerate(d["biases"])]
     left, right = st.columns([2, 1])
-    fig, alt = figures.flow_chart(curves, title=f"Error flowing back along s ({variant})", large=large,
+    fig, alt = figures.flow_chart(curves, title=_("Error flowing back along s ({variant})").format(variant=variant),
+                                  large=large,
                                   uirevision="forget-flow", height=420)
     left.plotly_chart(fig, key=state.wkey(PAGE, "forget_flow"), width="stretch", alt=alt)
     _show(right, lab_figures.forget_factor_chart(d["biases"], d["per_step"], d["y_fg"].mean(1), large=large), "forget_factor")
-    right.caption("Measured: the geometric mean of ‖δ_s(t−1)‖/‖δ_s(t)‖ over the sequence. The mean forget-gate "
-                  "activation is what the theory multiplies by.")
+    right.caption(_("Measured: the geometric mean of ‖δ_s(t−1)‖/‖δ_s(t)‖ over the sequence. The mean "
+                    "forget-gate activation is what the theory multiplies by."))
     if variant != values["variant"]:
-        st.caption(f"The sidebar's network is {values['variant']}, which has no forget gate: shown with {variant} "
-                   "and the sidebar's sizes.")
-    st.button("Train a forget-bias × input-bias grid", key=state.wkey(PAGE, "forget_grid"), on_click=_to_grid,
+        st.caption(_("The sidebar's network is {chosen}, which has no forget gate: shown with {variant} and the "
+                     "sidebar's sizes.").format(chosen=values["variant"], variant=variant))
+    st.button(_("Train a forget-bias × input-bias grid"), key=state.wkey(PAGE, "forget_grid"), on_click=_to_grid,
               args=(values,), icon=":material/grid_on:",
-              help="Switch to the grid with the forget-gate biases above on the x axis and the input gate on y.")
+              help=_("Switch to the grid with the forget-gate biases above on the x axis and the input gate on y."))
     st.session_state[state.wkey(PAGE, "_forget_csv")] = d
 
 
