@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from app.i18n import translate_in
 from app.theory import content as tc
-from test_theory_page import ENTRY, PAGE, cfg
+from test_theory_page import cfg, open_theory
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -31,15 +31,7 @@ def test_every_word_inside_the_equations_is_a_message():
 
 
 def open_zh(query: dict[str, str] | None = None, state: dict | None = None) -> AppTest:
-    at = AppTest.from_file(str(ENTRY), default_timeout=60)
-    at.query_params["lang"] = "zh-TW"
-    for k, v in (query or {}).items():
-        at.query_params[k] = v
-    for k, v in (state or {}).items():
-        at.session_state[k] = v
-    at.switch_page(PAGE).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_theory({"lang": "zh-TW", **(query or {})}, state)
 
 
 def _flow(at: AppTest) -> dict:
