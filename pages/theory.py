@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app.i18n import N_, _
 from app.ui import export, form, state, urlstate
 from app.theory import content as tc
 from app.theory import demo
@@ -17,12 +18,12 @@ from app.ui.form import Field
 PAGE = "theory"
 D = demo.DEFAULTS
 SCHEMA = form.Schema([
-    Field("w", "recurrent weight w", "float", D.w, *demo.W_RANGE, 0.1, widget="slider"),
-    Field("f", "activation f", "choice", D.f, choices=demo.ACTIVATIONS, widget="segmented",
+    Field("w", N_("recurrent weight w"), "float", D.w, *demo.W_RANGE, 0.1, widget="slider"),
+    Field("f", N_("activation f"), "choice", D.f, choices=demo.ACTIVATIONS, widget="segmented",
           fmt={"sigmoid": "σ (1997)", "tanh": "tanh"}.get),
-    Field("amp", "input amplitude", "float", D.amp, *demo.AMP_RANGE, 0.1, widget="slider"),
-    Field("T", "sequence length T", "int", D.T, *demo.T_RANGE, 1, widget="slider"),
-    Field("seed", "seed", "int", D.seed, *demo.SEED_RANGE, 1, widget="number"),
+    Field("amp", N_("input amplitude"), "float", D.amp, *demo.AMP_RANGE, 0.1, widget="slider"),
+    Field("T", N_("sequence length T"), "int", D.T, *demo.T_RANGE, 1, widget="slider"),
+    Field("seed", N_("seed"), "int", D.seed, *demo.SEED_RANGE, 1, widget="number"),
 ])
 DEFAULTS = SCHEMA.defaults()
 WIDTHS = {"w": 3, "f": 2, "amp": 2, "T": 2, "seed": 1.4}     # the demo's controls, in one row
@@ -39,31 +40,31 @@ def upgrade_old_link() -> None:
 
 def argument(parts: list[tuple[str, str]]) -> None:
     for text, tex in parts:
-        st.markdown(text)
+        st.markdown(_(text))
         if tex:
-            st.latex(tex)
+            st.latex(tc.text_in_latex(tex))
 
 
 def page() -> None:
     # the app-wide sidebar toggle (app.state); "large_font" is honoured too, for callers that set it
     large_font = state.display_options() or bool(st.session_state.get("large_font", False))
-    st.title("Theory")
+    st.title(_("Theory"))
     if not state.presenting():
-        st.markdown(
+        st.markdown(_(
             "Why a plain recurrent network forgets, and what each cell design changes. The equations are "
-            "exactly the ones `lstm_core` computes; the figures below are computed by it live.")
+            "exactly the ones `lstm_core` computes; the figures below are computed by it live."))
 
     # --- 1. equations -------------------------------------------------------------------------
     # A long equation scrolls sideways inside its column instead of being cut off.
     st.html("<style>[data-testid='stMarkdownContainer'] .katex-display"
             "{overflow-x:auto;overflow-y:hidden;padding:2px 0;}</style>")
-    st.header("Equations, side by side")
-    st.markdown(
+    st.header(_("Equations, side by side"))
+    st.markdown(_(
         "Each tab puts a variant next to the one it grew from. In the right-hand column the "
         ":orange-background[**framed orange terms**] are new compared with the left-hand column "
-        "(also listed in words under it)."
-        + (" Large-font mode shows the two one under the other." if large_font else ""))
-    for tab, (_, chain) in zip(st.tabs([label for label, _ in tc.COMPARISONS]), tc.COMPARISONS):
+        "(also listed in words under it).")
+        + (_(" Large-font mode shows the two one under the other.") if large_font else ""))
+    for tab, (_label, chain) in zip(st.tabs([_(label) for label, _chain in tc.COMPARISONS]), tc.COMPARISONS):
         with tab:
             # side by side at a slightly smaller size; stacked and larger for a projector
             cols = [st.container() for _ in chain] if large_font else st.columns(len(chain))
@@ -73,36 +74,36 @@ def page() -> None:
                     st.markdown(f"**{info.title}**  \n*{info.paper}*")
                     st.latex(tc.equations(v, highlight=i > 0, size="large" if large_font else "small"))
                     if i > 0:
-                        st.caption(f"New vs {chain[i - 1]}: {info.new}")
+                        st.caption(_("New vs {previous}: {new}").format(previous=chain[i - 1], new=_(info.new)))
                     if info.note:
-                        st.caption(info.note)
+                        st.caption(_(info.note))
 
     # --- 2. symbols -----------------------------------------------------------------------------
-    st.header("Symbols")
-    st.caption("Shapes of one network in lstm_core (a population adds a leading axis K, states add the "
-               "batch axis B). Z = n_in + |r|, H = n_static + n_net_fb + n_act_fb, "
-               "n_cells = n_blocks · block_size.")
+    st.header(_("Symbols"))
+    st.caption(_("Shapes of one network in lstm_core (a population adds a leading axis K, states add the "
+                 "batch axis B). Z = n_in + |r|, H = n_static + n_net_fb + n_act_fb, "
+                 "n_cells = n_blocks · block_size."))
     st.table(tc.symbol_table(), hide_index=True,
-             alt="Table of every symbol in the equations: its name, its array shape in lstm_core, the "
-                 "name to look up in model.params or the step record, and the variants that use it.")
+             alt=_("Table of every symbol in the equations: its name, its array shape in lstm_core, the "
+                   "name to look up in model.params or the step record, and the variants that use it."))
 
     # --- 3. the argument ------------------------------------------------------------------------
-    st.header("Why gradients vanish, and how the CEC stops it")
+    st.header(_("Why gradients vanish, and how the CEC stops it"))
     argument(tc.VANISHING)
     bounds = {name: demo.max_derivative(name) for name in demo.CURVES}
     alt_activations = theory_figures.activation_alt(bounds)
     st.plotly_chart(theory_figures.activation_figure(demo.activation_curves(), bounds, large_font),
                     width="stretch", key="theory_activations", alt=alt_activations)
-    st.caption(f"Alt text: {alt_activations}")
+    st.caption(_("Alt text: {alt}").format(alt=alt_activations))
     argument(tc.CEC_AND_FIXES)
 
     # --- 4. live demo ---------------------------------------------------------------------------
-    st.subheader("Try it: the product of q factors |w f'(net)|")
-    st.markdown(
+    st.subheader(_("Try it: the product of q factors |w f'(net)|"))
+    st.markdown(_(
         "An **rnn with one hidden unit** (self-weight *w*, input weight 1, bias 0) and an **lstm1997 "
         "network with one memory cell** read the same noisy input x(t) = amplitude · N(0, 1). The loss "
         "is the output at the last step; the curves are the exact error norms computed by "
-        "`lstm_core.error_flow` as the error travels q steps back.")
+        "`lstm_core.error_flow` as the error travels q steps back."))
     # The page's settings start here, before their widgets, as on every page; here rather than
     # above the title so a link's or an upload's message appears next to the demo it concerns.
     upgrade_old_link()
@@ -113,15 +114,15 @@ def page() -> None:
     values = SCHEMA.read(PAGE)
 
     outcome = state.keep_good(PAGE, "demo", lambda: demo.compute_demo(demo.DemoSettings(**values)))
-    state.report(outcome, "these demo settings")
+    state.report(outcome, N_("these demo settings"))
     if outcome.value is not None:
         alt_flow = theory_figures.flow_alt(outcome.value)
         st.plotly_chart(theory_figures.flow_figure(outcome.value, large_font), width="stretch", key="theory_flow",
                         alt=alt_flow)
-        st.caption(f"Alt text: {alt_flow}")
+        st.caption(_("Alt text: {alt}").format(alt=alt_flow))
     frame = outcome.value.frame if outcome.value is not None else None
     export.io_panel(PAGE, SCHEMA, csv=lambda: b"" if frame is None else frame.to_csv(index=False).encode(),
-                    csv_name="gatelab-theory-error-flow.csv", csv_label="Curves (CSV)",
+                    csv_name="gatelab-theory-error-flow.csv", csv_label=N_("Curves (CSV)"),
                     doc=export.config_document(PAGE, None, values), doc_name="gatelab-theory.json",
                     from_model=None)
     form.finish_page(PAGE, values, DEFAULTS)

@@ -3,10 +3,10 @@
 Two one-unit networks see the same input sequence: an ``rnn`` with one hidden unit whose
 self-weight U is the slider's w, and an ``lstm1997`` network with one memory cell. Every number
 comes from ``lstm_core``: the error-flow norms, the per-step factors and the activation curves.
-This module holds the demo's settings (validated) and the computation; it never imports
-streamlit, so the tests can call it directly. The page's widgets, URL and JSON files use the
-shared ``form.Schema`` machinery (``pages/theory.py``); this module only checks values again
-before computing.
+This module holds the demo's settings (validated) and the computation; it draws nothing, so the
+tests can call it directly (its messages go through ``app.i18n._``: English outside a running
+app). The page's widgets, URL and JSON files use the shared ``form.Schema`` machinery
+(``pages/theory.py``); this module only checks values again before computing.
 """
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 import lstm_core as lc
+from app.i18n import N_, _
 from lstm_core import activations
 
 # Slider limits. T is capped so that the steepest explosion (tanh, no input, |w| = 8) stays
@@ -29,14 +30,16 @@ SEED_RANGE = (0, 99_999)
 ACTIVATIONS = ("sigmoid", "tanh")
 
 # The functions drawn in the activation figure: core activation name -> label.
-CURVES = {"sigmoid": "σ (logistic)", "tanh": "tanh", "g1997": "g = 4σ − 2 (1997 cell input)",
-          "h1997": "h = 2σ − 1 (1997 cell output)"}
+# The labels are English (marked with N_); the figure translates them where it draws them.
+CURVES = {"sigmoid": N_("σ (logistic)"), "tanh": "tanh", "g1997": N_("g = 4σ − 2 (1997 cell input)"),
+          "h1997": N_("h = 2σ − 1 (1997 cell output)")}
 
 
 def _number(name: str, value: Any, lo: float, hi: float) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
             or not lo <= value <= hi:
-        raise ValueError(f"{name} must be a number between {lo:g} and {hi:g}, got {value!r}")
+        raise ValueError(_("{name} must be a number between {lo} and {hi}, got {value}").format(
+            name=name, lo=f"{lo:g}", hi=f"{hi:g}", value=repr(value)))
 
 
 @dataclass(frozen=True)
@@ -53,11 +56,13 @@ class DemoSettings:
         _number("w", self.w, *W_RANGE)
         _number("amp", self.amp, *AMP_RANGE)
         if self.f not in ACTIVATIONS:
-            raise ValueError(f"f must be one of {list(ACTIVATIONS)}, got {self.f!r}")
+            raise ValueError(_("{name} must be one of {choices}, got {value}").format(
+                name="f", choices=list(ACTIVATIONS), value=repr(self.f)))
         for name, (lo, hi) in (("T", T_RANGE), ("seed", SEED_RANGE)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
-                raise ValueError(f"{name} must be a whole number between {lo} and {hi}, got {value!r}")
+                raise ValueError(_("{name} must be a whole number between {lo} and {hi}, got {value}").format(
+                    name=name, lo=lo, hi=hi, value=repr(value)))
 
 
 DEFAULTS = DemoSettings()
@@ -169,6 +174,7 @@ def compute_demo(s: DemoSettings) -> DemoResult:
     })
     for col in ("rnn_norm", "rnn_product", "cec_truncated", "cec_bptt"):
         if not np.isfinite(frame[col]).all():
-            raise lc.NonFiniteError(f"the {col} curve is not finite; lower |w| or the sequence length")
+            raise lc.NonFiniteError(_("the {curve} curve is not finite; lower |w| or the sequence length").format(
+                curve=col))
     underflow = int((frame["rnn_norm"] == 0).sum())
     return DemoResult(s, frame, bound_factor, fmax, underflow)

@@ -3,7 +3,8 @@
 Colours are the Okabe–Ito palette (distinguishable with the common colour-vision
 deficiencies); every curve also differs by dash or marker so the figures survive grey-scale
 projectors. ``large_font`` scales text and lines for a classroom projector. Each figure sets
-``layout.uirevision`` so a rerun with new data keeps the user's zoom.
+``layout.uirevision`` so a rerun with new data keeps the user's zoom. Texts are in this session's
+language (``app.i18n._``); nothing here is cached, so a figure is built in its reader's language.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from app.i18n import _
 from app.theory.demo import CURVES, DemoResult
 
 OKABE_ITO = {"black": "#000000", "orange": "#E69F00", "sky": "#56B4E9", "green": "#009E73",
@@ -45,15 +47,16 @@ def activation_figure(curves: pd.DataFrame, bounds: dict[str, float], large_font
     """
     width = 4 if large_font else 2.5
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.08,
-                        subplot_titles=("squashing functions f(x)", "their slopes f'(x)"))
+                        subplot_titles=(_("squashing functions f(x)"), _("their slopes f'(x)")))
     for name, label in CURVES.items():
+        label = _(label)
         colour, dash = CURVE_STYLE[name]
         for col, kind in ((1, "f"), (2, "f'")):
             d = curves[(curves["name"] == name) & (curves["kind"] == kind)]
             fig.add_trace(go.Scatter(
                 x=d["x"], y=d["value"], mode="lines", name=label, legendgroup=name, showlegend=col == 1,
                 line=dict(color=colour, dash=dash, width=width),
-                hovertemplate=f"{label}<br>x=%{{x:.2f}}<br>{kind}=%{{y:.4f}}<extra></extra>",
+                hovertemplate=f"{label}<br>x=%{{x:.2f}}<br>{kind}=%{{y:.4f}}<extra></extra>",  # noqa: i18n (tags)
             ), row=1, col=col)
     quarter = bounds["sigmoid"]
     fig.add_hline(y=quarter, row=1, col=2, line=dict(color=OKABE_ITO["vermillion"], width=width * 0.8, dash="dot"))
@@ -63,7 +66,7 @@ def activation_figure(curves: pd.DataFrame, bounds: dict[str, float], large_font
     ), row=1, col=2)
     fig.add_annotation(
         x=0.0, y=quarter, ax=3.2, ay=quarter + 0.42, axref="x2", ayref="y2", row=1, col=2,
-        text=f"max σ' = {quarter:g} at x = 0", showarrow=True, arrowhead=2, arrowwidth=1.5,
+        text=_("max σ' = {value} at x = 0").format(value=f"{quarter:g}"), showarrow=True, arrowhead=2, arrowwidth=1.5,
         arrowcolor=OKABE_ITO["vermillion"], font=dict(color=OKABE_ITO["vermillion"]),
         bgcolor="rgba(255,255,255,0.9)", bordercolor=OKABE_ITO["vermillion"], borderpad=3)
     fig.update_xaxes(title_text="x", zeroline=True)
@@ -86,58 +89,59 @@ def flow_figure(result: DemoResult, large_font: bool = False) -> go.Figure:
     fname = "σ" if s.f == "sigmoid" else "tanh"
     fig = make_subplots(
         rows=1, cols=2, column_widths=[0.6, 0.4], horizontal_spacing=0.09,
-        subplot_titles=("error reaching q steps back, relative to q = 0",
-                        "factor applied at each step back"))
+        subplot_titles=(_("error reaching q steps back, relative to q = 0"),
+                        _("factor applied at each step back")))
     q = d["q"]
     fig.add_trace(go.Scatter(
         x=q, y=_positive(d["rnn_norm"]), mode="lines", name=f"rnn ‖∂L/∂h(t−q)‖, w = {s.w:g}, f = {fname}",
         line=dict(color=OKABE_ITO["blue"], width=width), legendgroup="rnn",
-        hovertemplate="q=%{x}<br>measured %{y:.3e}<extra>rnn</extra>"), row=1, col=1)
+        hovertemplate=_("q=%{x}<br>measured %{y:.3e}<extra>rnn</extra>")), row=1, col=1)
     fig.add_trace(go.Scatter(
-        x=q, y=_positive(d["rnn_product"]), mode="markers", name="product of the q factors |w f'(net)|",
+        x=q, y=_positive(d["rnn_product"]), mode="markers", name=_("product of the q factors |w f'(net)|"),
         marker=dict(color=OKABE_ITO["orange"], size=msize, symbol="circle-open", line=dict(width=2)),
-        legendgroup="rnn", hovertemplate="q=%{x}<br>Π factors %{y:.3e}<extra></extra>"), row=1, col=1)
+        legendgroup="rnn", hovertemplate=_("q=%{x}<br>Π factors %{y:.3e}<extra></extra>")), row=1, col=1)
     fig.add_trace(go.Scatter(
         x=q, y=_positive(d["bound"]), mode="lines",
-        name=f"bound (|w| · max {fname}')^q = {result.bound_factor:.3g}^q",
+        name=_("bound (|w| · max {f}')^q = {factor}^q").format(f=fname, factor=f"{result.bound_factor:.3g}"),
         line=dict(color=OKABE_ITO["grey"], dash="dash", width=width * 0.8),
-        hovertemplate="q=%{x}<br>bound %{y:.3e}<extra></extra>"), row=1, col=1)
+        hovertemplate=_("q=%{x}<br>bound %{y:.3e}<extra></extra>")), row=1, col=1)
     fig.add_trace(go.Scatter(
-        x=q, y=_positive(d["cec_truncated"]), mode="lines", name="lstm1997 ‖∂L/∂s(t−q)‖, 1997 truncation (CEC)",
+        x=q, y=_positive(d["cec_truncated"]), mode="lines",
+        name=_("lstm1997 ‖∂L/∂s(t−q)‖, 1997 truncation (CEC)"),
         line=dict(color=OKABE_ITO["green"], width=width), legendgroup="cec",
-        hovertemplate="q=%{x}<br>CEC %{y:.6f}<extra></extra>"), row=1, col=1)
+        hovertemplate=_("q=%{x}<br>CEC %{y:.6f}<extra></extra>")), row=1, col=1)
     fig.add_trace(go.Scatter(
-        x=q, y=_positive(d["cec_bptt"]), mode="lines", name="lstm1997 ‖∂L/∂s(t−q)‖, full BPTT",
+        x=q, y=_positive(d["cec_bptt"]), mode="lines", name=_("lstm1997 ‖∂L/∂s(t−q)‖, full BPTT"),
         line=dict(color=OKABE_ITO["purple"], dash="dashdot", width=width * 0.8), legendgroup="cec",
-        hovertemplate="q=%{x}<br>full BPTT %{y:.6f}<extra></extra>"), row=1, col=1)
+        hovertemplate=_("q=%{x}<br>full BPTT %{y:.6f}<extra></extra>")), row=1, col=1)
     fig.add_trace(go.Scatter(
-        x=q, y=d["rnn_factor"], mode="lines+markers", name="rnn factor |w f'(net)| of that step",
+        x=q, y=d["rnn_factor"], mode="lines+markers", name=_("rnn factor |w f'(net)| of that step"),
         line=dict(color=OKABE_ITO["blue"], width=width * 0.6), marker=dict(size=msize - 2),
         legendgroup="rnn", showlegend=False,
-        hovertemplate="step back %{x}<br>|w f'(net)| = %{y:.4f}<extra>rnn</extra>"), row=1, col=2)
+        hovertemplate=_("step back %{x}<br>|w f'(net)| = %{y:.4f}<extra>rnn</extra>")), row=1, col=2)
     fig.add_trace(go.Scatter(
-        x=q, y=d["cec_factor"], mode="lines", name="CEC factor ∂s(t)/∂s(t−1) = 1",
+        x=q, y=d["cec_factor"], mode="lines", name=_("CEC factor ∂s(t)/∂s(t−1) = 1"),
         line=dict(color=OKABE_ITO["green"], width=width), legendgroup="cec", showlegend=False,
-        hovertemplate="step back %{x}<br>∂s(t)/∂s(t−1) = %{y:.4f}<extra>CEC</extra>"), row=1, col=2)
+        hovertemplate=_("step back %{x}<br>∂s(t)/∂s(t−1) = %{y:.4f}<extra>CEC</extra>")), row=1, col=2)
     fig.add_hline(y=result.bound_factor, row=1, col=2,
                   line=dict(color=OKABE_ITO["grey"], dash="dash", width=width * 0.8),
-                  annotation_text=f"|w| · max {fname}' = {result.bound_factor:.3g}",
+                  annotation_text=_("|w| · max {f}' = {factor}").format(f=fname, factor=f"{result.bound_factor:.3g}"),
                   annotation_position="top left")
-    fig.update_xaxes(title_text="q = steps back in time from the loss", row=1, col=1)
-    fig.update_xaxes(title_text="q (the q-th step back)", row=1, col=2)
-    fig.update_yaxes(title_text="relative error norm (log)", type="log", exponentformat="power", row=1, col=1)
+    fig.update_xaxes(title_text=_("q = steps back in time from the loss"), row=1, col=1)
+    fig.update_xaxes(title_text=_("q (the q-th step back)"), row=1, col=2)
+    fig.update_yaxes(title_text=_("relative error norm (log)"), type="log", exponentformat="power", row=1, col=1)
     top = max(1.1, float(np.nanmax(d["rnn_factor"])) * 1.1 if d["rnn_factor"].notna().any() else 1.1,
               result.bound_factor * 1.15)
-    fig.update_yaxes(title_text="factor", range=[0, top], row=1, col=2)
+    fig.update_yaxes(title_text=_("factor"), range=[0, top], row=1, col=2)
     return _style(fig, large_font, 470, "theory-flow")
 
 
 def activation_alt(bounds: dict[str, float]) -> str:
     """Alt text of the activation figure (the maximum slopes are the core's, passed in)."""
-    return ("Left, the squashing functions σ, tanh, g = 4σ − 2 and h = 2σ − 1 for x from −6 to 6; "
-            "right, their slopes, computed by lstm_core. Maximum slopes: "
-            + ", ".join(f"{CURVES[n].split(' (')[0]}: {b:g}" for n, b in bounds.items())
-            + ". The dotted line marks σ' = ¼ at x = 0.")
+    return _("Left, the squashing functions σ, tanh, g = 4σ − 2 and h = 2σ − 1 for x from −6 to 6; "
+             "right, their slopes, computed by lstm_core. Maximum slopes: {slopes}. The dotted line "
+             "marks σ' = ¼ at x = 0.").format(
+        slopes=", ".join(f"{CURVES[n].split(' (')[0]}: {b:g}" for n, b in bounds.items()))
 
 
 def flow_alt(result: DemoResult) -> str:
@@ -145,19 +149,23 @@ def flow_alt(result: DemoResult) -> str:
     s, last = result.settings, result.frame.iloc[-1]
     fname = "σ" if s.f == "sigmoid" else "tanh"
     if result.bound_factor < 1:
-        verdict = "every factor is below 1, so the error must vanish"
+        verdict = _("every factor is below 1, so the error must vanish")
     elif last["rnn_norm"] > 1:
-        verdict = "the error grew: the factors stayed above 1 (net stayed near 0, where f' peaks)"
+        verdict = _("the error grew: the factors stayed above 1 (net stayed near 0, where f' peaks)")
     else:
-        verdict = ("the bound allows growth, yet the error shrank: the unit saturates, so f'(net) "
-                   "stays far below its maximum")
+        verdict = _("the bound allows growth, yet the error shrank: the unit saturates, so f'(net) "
+                    "stays far below its maximum")
     return (
-        f"Log-scale error norm against q = 0…{s.T - 1} steps back. rnn (w = {s.w:g}, f = {fname}): "
-        f"after {s.T - 1} steps the error is {last['rnn_norm']:.3g} of its starting value; the product "
-        f"of the measured factors gives {last['rnn_product']:.3g} and the bound (|w| · max {fname}')^q "
-        f"= {result.bound_factor:.3g}^q gives {last['bound']:.3g}: {verdict}. lstm1997 cell state with "
-        f"the 1997 truncation: {last['cec_truncated']:.6g} (constant: every factor ∂s(t)/∂s(t−1) is "
-        f"1); with full BPTT: {last['cec_bptt']:.3g}. Right panel: the factor each step back "
-        "multiplies by, against the bound line."
-        + (f" {result.underflow} rnn values are exactly 0 (w = 0, or smaller than float64 can hold)"
-           " and are not drawn on the log axis." if result.underflow else ""))
+        _("Log-scale error norm against q = 0…{steps} steps back. rnn (w = {w}, f = {f}): "
+          "after {steps} steps the error is {norm} of its starting value; the product "
+          "of the measured factors gives {product} and the bound (|w| · max {f}')^q "
+          "= {factor}^q gives {bound}: {verdict}. lstm1997 cell state with "
+          "the 1997 truncation: {cec} (constant: every factor ∂s(t)/∂s(t−1) is "
+          "1); with full BPTT: {cec_bptt}. Right panel: the factor each step back "
+          "multiplies by, against the bound line.").format(
+            steps=s.T - 1, w=f"{s.w:g}", f=fname, norm=f"{last['rnn_norm']:.3g}",
+            product=f"{last['rnn_product']:.3g}", factor=f"{result.bound_factor:.3g}",
+            bound=f"{last['bound']:.3g}", verdict=verdict, cec=f"{last['cec_truncated']:.6g}",
+            cec_bptt=f"{last['cec_bptt']:.3g}")
+        + (_(" {n} rnn values are exactly 0 (w = 0, or smaller than float64 can hold)"
+             " and are not drawn on the log axis.").format(n=result.underflow) if result.underflow else ""))
