@@ -77,7 +77,9 @@ def open_in(route, lang: str | None, locale: str | None = None) -> AppTest:
     at = AppTest.from_file(str(ENTRY), default_timeout=120)
     if lang:
         at.query_params["lang"] = lang
-    at.switch_page(f"../pages/{route.file}").run()
+    at.run()        # first run (Home); switch_page then finds pages by file name
+    if route is not PAGES[0]:
+        at.switch_page(f"../pages/{route.file}").run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -105,13 +107,13 @@ def test_switching_language_keeps_the_settings_the_link_and_the_model():
     cfg = at.query_params["cfg"]
     internals = at.session_state["_page.step"]
     before = {k: v for k, v in internals.items() if k.startswith("_url")}
-    at.radio(key="gatelab.lang").set_value("zh-TW").run()
+    at.radio(key="gatelab.lang_switch").set_value("zh-TW").run()
     assert not at.exception
     assert at.number_input(key="step.seed").value == 7
     assert at.query_params["cfg"] == cfg and at.query_params["lang"] in ("zh-TW", ["zh-TW"])
     assert {k: v for k, v in at.session_state["_page.step"].items() if k.startswith("_url")} == before
     assert chinese_share(visible_text(at))[0] >= ZH_GOAL
-    at.radio(key="gatelab.lang").set_value("en").run()
+    at.radio(key="gatelab.lang_switch").set_value("en").run()
     assert at.number_input(key="step.seed").value == 7 and chinese_share(visible_text(at))[1] <= 2
 
 

@@ -36,6 +36,7 @@ DEFAULT = "en"
 PARAM = "lang"                          # the URL parameter
 KEY = "gatelab.lang"                    # this session's language (session state)
 CHOSEN = "gatelab.lang_chosen"          # True once a link or the switch chose it (not the browser)
+SWITCH_KEY = "gatelab.lang_switch"      # the sidebar radio's own key (set from KEY before it is drawn)
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 _GETTEXT = {"zh-TW": "zh_TW"}           # our language code -> gettext's
 _CHINESE_TRADITIONAL = ("zh-hant", "zh-tw", "zh-hk", "zh-mo")
@@ -129,13 +130,20 @@ def url_params() -> dict[str, str]:
 
 
 def _chosen() -> None:
+    st.session_state[KEY] = st.session_state[SWITCH_KEY]
     st.session_state[CHOSEN] = True
 
 
 def switch(where=None) -> None:
-    """The language switch (English / 繁體中文), in the sidebar of every page."""
+    """The language switch (English / 繁體中文), in the sidebar of every page.
+
+    The language itself lives in ``KEY``, plain session state; the radio has a key of its own and is
+    set from ``KEY`` before it is drawn. A widget on a page it was not drawn on before starts anew
+    (Streamlit gives a page's widgets their own identity), so a radio owning ``KEY`` answered English
+    for the first run after a page change."""
     where = where if where is not None else st.sidebar
+    st.session_state[SWITCH_KEY] = current()
     # Both languages in the label: whoever opened the page in the wrong one can read it.
-    where.radio("Language · 語言", list(LANGUAGES), format_func=LANGUAGES.__getitem__, key=KEY,
-                horizontal=True, persist_state="session", on_change=_chosen,
+    where.radio("Language · 語言", list(LANGUAGES), format_func=LANGUAGES.__getitem__, key=SWITCH_KEY,
+                horizontal=True, on_change=_chosen,
                 help="English / 繁體中文 — also in the link (?lang=en, ?lang=zh-TW)")
