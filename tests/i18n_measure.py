@@ -22,12 +22,13 @@ def english_words(text: str) -> list[str]:
     return [t for t in TOKEN.findall(text) if re.fullmatch(r"[A-Za-z]{2,}", t) and t.lower() not in NAMES]
 
 
-LEFT_OUT = re.compile(r"\$\$.*?\$\$|\$[^$\n]*\$|```.*?```|`[^`\n]*`|:material/\w+:", re.S)
+LEFT_OUT = re.compile(r"<style.*?</style>|<script.*?</script>|<[^>]+>|\$\$.*?\$\$|\$[^$\n]*\$|```.*?```|"
+                      r"`[^`\n]*`|:material/\w+:", re.S)
 
 
 def chinese_share(text: str) -> tuple[float, int, int]:
-    """(share of Chinese words, Chinese words, English words) of ``text``; typeset equations, code
-    and icon names are left out."""
+    """(share of Chinese words, Chinese words, English words) of ``text``; typeset equations, code,
+    icon names and HTML markup (tags, style sheets) are left out."""
     text = LEFT_OUT.sub(" ", text)
     zh = len(CJK.findall(text)) / 2
     en = len(english_words(text))

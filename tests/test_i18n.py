@@ -92,6 +92,9 @@ def untranslated(path: Path) -> list[str]:
         for kw in node.keywords:
             if kw.arg in TEXT_KWARGS:
                 flag(kw.value, f"{name}({kw.arg}=)")
+            elif kw.arg == "subplot_titles" and isinstance(kw.value, (ast.List, ast.Tuple)):
+                for item in kw.value.elts:
+                    flag(item, f"{name}(subplot_titles=)")
     return sorted(out, key=lambda x: int(x.split(" ", 1)[0].rsplit(":", 1)[1]))
 
 
