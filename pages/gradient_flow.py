@@ -7,30 +7,36 @@ the theory line built from the per-step local factors.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
 
+from app.i18n import _
 from app.gradient_flow.flow import (DEFAULTS, FORGET_VARIANTS, GROUPS, PAGE, SCHEMA, add_forget_variants, curves,
                                     idle_fields, local_curves)
-from app.ui import export, figures, form, state
+from app.ui import export, figures, form, limits, state
 
 
 def page() -> None:
     """The page: controls -> cached error flows -> charts with explanations -> export."""
     large = state.display_options()
     form.start_page(PAGE, SCHEMA, DEFAULTS)
-    st.title("Gradient flow: vanishing vs CEC")
-    state.intro("One random input sequence goes through each network; an error is injected at the last step and "
-               "followed back in time by the exact backward pass. The curves show how much of it reaches each "
-               "earlier state (relative to the last step), on a log scale. First the 1997 cell against the RNN; "
-               "then add the forget-gate LSTMs and move the forget-gate bias.")
+    st.title(_("Gradient flow: vanishing vs CEC"))
+    state.intro(_("One random input sequence goes through each network; an error is injected at the last step and "
+                  "followed back in time by the exact backward pass. The curves show how much of it reaches each "
+                  "earlier state (relative to the last step), on a log scale. First the 1997 cell against the RNN; "
+                  "then add the forget-gate LSTMs and move the forget-gate bias."))
     idle = idle_fields(list(SCHEMA.read(PAGE)["variants"]))
     with st.sidebar:
         for title, names in GROUPS.items():
-            with st.expander(title, expanded=True):
-                form.render_fields(PAGE, SCHEMA, names, disabled=idle)
+            with st.expander(_(title), expanded=True):
+                for n in names:       # form.render_fields, with the length's cap in its help
+                    fld = SCHEMA[n] if n != "T" else replace(
+                        SCHEMA[n], help=_(SCHEMA[n].help).format(most=limits.FLOW_MAX_T))
+                    fld.render(PAGE, disabled=n in idle)
                 for n in names:
                     if n in idle:
-                        st.caption(f"{SCHEMA[n].label}: greyed out, {idle[n]}.")
+                        st.caption(_("{label}: greyed out, {why}.").format(label=_(SCHEMA[n].label), why=idle[n]))
                 form.reset_button(PAGE, SCHEMA, title, lambda names=names: names,
                                       lambda: SCHEMA.defaults())
     values = SCHEMA.read(PAGE)
@@ -41,37 +47,39 @@ def page() -> None:
     columns = (lambda: (st.container(), st.container())) if large else (lambda: st.columns([2, 1.15]))
     chart, text = columns()
     if main.value:
-        fig, alt = figures.flow_chart(main.value, title="Error flowing back from the last step", large=large,
+        fig, alt = figures.flow_chart(main.value, title=_("Error flowing back from the last step"), large=large,
                                       uirevision="flow-main", height=430)
         figures.show(fig, alt, state.wkey(PAGE, "main_chart"), chart)
     elif main.error is None:
-        chart.info("Choose at least one network in the sidebar.")
+        chart.info(_("Choose at least one network in the sidebar."))
     missing = [n for n in FORGET_VARIANTS if n not in values["variants"]]
     if missing:
-        chart.button(f"Add the forget-gate LSTMs ({', '.join(missing)})", key=state.wkey(PAGE, "add_forget"),
-                     on_click=add_forget_variants, icon=":material/add:",
-                     help="Compare: a forget gate multiplies the carousel by y_φ at every step.")
+        chart.button(_("Add the forget-gate LSTMs ({names})").format(names=", ".join(missing)),
+                     key=state.wkey(PAGE, "add_forget"), on_click=add_forget_variants, icon=":material/add:",
+                     help=_("Compare: a forget gate multiplies the carousel by y_φ at every step."))
     with text:
         st.markdown(figures.flow_explanation(main.value or [], values, FORGET_VARIANTS))
 
-    st.subheader("The local-feedback forgetting condition")
+    st.subheader(_("The local-feedback forgetting condition"))
     local = state.keep_good(PAGE, "local", lambda: local_curves(values))
     state.report(local)
     chart2, text2 = columns()
     if local.value:
-        fig, alt = figures.flow_chart(local.value, title="Local-feedback units: error through the self-loops",
+        fig, alt = figures.flow_chart(local.value, title=_("Local-feedback units: error through the self-loops"),
                                       large=large, uirevision="flow-local", height=340)
         figures.show(fig, alt, state.wkey(PAGE, "local_chart"), chart2)
     with text2:
         holds = abs(values["u"]) < 1 and abs(values["v"]) < 2
-        msg = (f"|u| = {abs(values['u']):.2f} {'<' if abs(values['u']) < 1 else '≥'} 1 and "
-               f"|v| = {abs(values['v']):.2f} {'<' if abs(values['v']) < 2 else '≥'} 2")
+        msg = _("|u| = {u} {u_vs} 1 and |v| = {v} {v_vs} 2").format(
+            u=f"{abs(values['u']):.2f}", u_vs="<" if abs(values["u"]) < 1 else "≥",
+            v=f"{abs(values['v']):.2f}", v_vs="<" if abs(values["v"]) < 2 else "≥")
         (st.success if holds else st.warning)(
-            f"{msg}: the forgetting condition {'holds' if holds else 'does not hold'}.")
+            (_("{condition}: the forgetting condition holds.") if holds else
+             _("{condition}: the forgetting condition does not hold.")).format(condition=msg))
         st.markdown(figures.LOCAL_FEEDBACK_TEXT)
 
     export.io_panel(PAGE, SCHEMA, csv=lambda: export.flow_csv((main.value or []) + (local.value or [])),
-                    csv_name="gatelab-gradient-flow.csv", csv_label="Error-flow curves (CSV)",
+                    csv_name="gatelab-gradient-flow.csv", csv_label=_("Error-flow curves (CSV)"),
                     doc=export.config_document(PAGE, None, values), doc_name="gatelab-gradient-flow.json",
                     from_model=None)
     form.finish_page(PAGE, values, DEFAULTS)

@@ -12,6 +12,7 @@ import time
 
 import streamlit as st
 
+from app.i18n import N_, _
 from app.train import settings as train_settings
 from app.train.controls import current_run, sidebar
 from app.train.view import SLOW_EVERY, TICK_EVERY, buttons, curves, inside, task_notes
@@ -25,9 +26,9 @@ def page() -> None:
     large = state.display_options()
     form.start_page(PAGE, SCHEMA, DEFAULTS)
     classlink.enforce(PAGE, SCHEMA, DEFAULTS, GROUPS)        # a teacher's locks, before any widget
-    st.title("Train and watch")
-    state.intro("Pick a cell, a task from the papers and a training algorithm (or a paper preset), press Start and "
-               "watch the loss fall, the pass criterion fill up and the gates learn on a fixed probe sequence.")
+    st.title(_("Train and watch"))
+    state.intro(_("Pick a cell, a task from the papers and a training algorithm (or a paper preset), press Start and "
+                  "watch the loss fall, the pass criterion fill up and the gates learn on a fixed probe sequence."))
     sidebar()
     classlink.banner(PAGE, SCHEMA, DEFAULTS, GROUPS)
     values = SCHEMA.read(PAGE)
@@ -36,7 +37,7 @@ def page() -> None:
     ps = state.page_state(PAGE)
     outcome = state.keep_good(PAGE, "run", lambda: current_run(values, ps))
     state.show_flashes(PAGE)
-    state.report(outcome, "these training settings")
+    state.report(outcome, N_("these training settings"))
     if outcome.value is None:
         form.finish_page(PAGE, values, DEFAULTS)
         return
@@ -50,12 +51,14 @@ def page() -> None:
     st.fragment(curves, run_every=every if run.active else None)(run.active, large)
     st.fragment(inside, run_every=SLOW_EVERY if run.active and not queued else None)(large)
     export.io_panel(PAGE, SCHEMA, csv=lambda: run.trainer.history_frame().to_csv(index=False).encode(),
-                    csv_name="gatelab-training-curves.csv", csv_label="Training curves (CSV)",
+                    csv_name="gatelab-training-curves.csv", csv_label=_("Training curves (CSV)"),
                     doc=export.config_document(PAGE, run.trainer.model.config, values),
                     doc_name=f"gatelab-train-{values['variant']}-{values['task']}.json")
     if not state.presenting():
-        st.caption(f"Caps: sequences up to {train_settings.TRAIN_MAX_T:,} steps, budget up to "
-                   f"{train_settings.TRAIN_MAX_BUDGET:,} sequences, at most {limits.MAX_BLOCKS} blocks × {limits.MAX_BLOCK_SIZE} cells or {limits.MAX_HIDDEN} units.")
+        st.caption(_("Caps: sequences up to {steps} steps, budget up to {budget} sequences, at most {blocks} blocks "
+                     "× {cells} cells or {units} units.").format(
+            steps=f"{train_settings.TRAIN_MAX_T:,}", budget=f"{train_settings.TRAIN_MAX_BUDGET:,}",
+            blocks=limits.MAX_BLOCKS, cells=limits.MAX_BLOCK_SIZE, units=limits.MAX_HIDDEN))
     form.finish_page(PAGE, values, DEFAULTS)
 
 

@@ -10,6 +10,7 @@ import numpy as np
 import streamlit as st
 
 import lstm_core as lc
+from app.i18n import N_, _
 from app.ui import controls, figures, form, limits
 from app.ui.form import Field
 from lstm_core.variants import variant as variant_record
@@ -17,35 +18,37 @@ from lstm_core.variants import variant as variant_record
 PAGE = "gradient_flow"
 N_IN = 2
 SCHEMA = form.Schema([
-    Field("T", "Sequence length T", "int", 100, 5, limits.FLOW_MAX_T, 5, widget="slider",
-          help=f"The error is injected at the last step and followed back (at most {limits.FLOW_MAX_T})."),
+    Field("T", N_("Sequence length T"), "int", 100, 5, limits.FLOW_MAX_T, 5, widget="slider",
+          help=N_("The error is injected at the last step and followed back (at most {most}).")),
     controls.seed_field(),
     # The CEC story first: the 1997 cell against the RNN. The forget-gate LSTMs are one click away
     # (FORGET_VARIANTS, the button beside the chart), so their decay is a discovery, not the default.
-    Field("variants", "Networks", "multi", ["rnn", "lstm1997"],
+    Field("variants", N_("Networks"), "multi", ["rnn", "lstm1997"],
           choices=tuple(lc.VARIANTS), widget="multiselect"),
-    Field("n_hidden", "Hidden units (rnn, lstm, gru)", "int", 8, 1, limits.MAX_HIDDEN, 1, widget="slider"),
-    Field("n_blocks", "Memory blocks (1997 family)", "int", 2, 1, limits.MAX_BLOCKS, 1, widget="slider"),
+    Field("n_hidden", N_("Hidden units (rnn, lstm, gru)"), "int", 8, 1, limits.MAX_HIDDEN, 1, widget="slider"),
+    Field("n_blocks", N_("Memory blocks (1997 family)"), "int", 2, 1, limits.MAX_BLOCKS, 1, widget="slider"),
     # 0.8 (as on Home): ‖U‖·max f′ = 0.8 < 1 guarantees the RNN's error shrinks at least as 0.8^q,
     # whatever the data; at 1.0 the decay depends on the sequence (measured 43× to 5·10³× at q = 50).
-    Field("rnn_scale", "RNN recurrent weight scale", "float", 0.8, 0.0, limits.RECURRENT_SCALE_MAX, 0.05,
-          widget="slider", help="U = scale × a random orthogonal matrix: every singular value equals the scale."),
-    Field("activation", "RNN activation f", "choice", "tanh", choices=("tanh", "sigmoid"), widget="segmented"),
-    Field("input_bias", "Input-gate bias", "float", -3.0, -10.0, 5.0, 0.25, widget="slider",
-          help="Very negative = input gates shut: nothing new enters the cell."),
-    Field("forget_bias", "Forget-gate bias", "float", 1.0, -5.0, 10.0, 0.25, widget="slider",
-          help="Large = forget gate open (≈ 1): the carousel keeps its contents."),
-    Field("method", "Gradient", "choice", "bptt", choices=("bptt", "truncated"), widget="segmented",
-          fmt={"bptt": "full BPTT", "truncated": "1997 truncation"}.get,
-          help="The 1997 truncation lets error flow back only along the cell state (1997 family)."),
-    Field("u", "u (net-input self-weight)", "float", 0.9, -1.5, 1.5, 0.05, widget="slider"),
-    Field("v", "v (activation self-weight)", "float", 1.5, -4.0, 4.0, 0.1, widget="slider"),
+    Field("rnn_scale", N_("RNN recurrent weight scale"), "float", 0.8, 0.0, limits.RECURRENT_SCALE_MAX, 0.05,
+          widget="slider", help=N_("U = scale × a random orthogonal matrix: every singular value equals the scale.")),
+    Field("activation", N_("RNN activation f"), "choice", "tanh", choices=("tanh", "sigmoid"), widget="segmented"),
+    Field("input_bias", N_("Input-gate bias"), "float", -3.0, -10.0, 5.0, 0.25, widget="slider",
+          help=N_("Very negative = input gates shut: nothing new enters the cell.")),
+    Field("forget_bias", N_("Forget-gate bias"), "float", 1.0, -5.0, 10.0, 0.25, widget="slider",
+          help=N_("Large = forget gate open (≈ 1): the carousel keeps its contents.")),
+    Field("method", N_("Gradient"), "choice", "bptt", choices=("bptt", "truncated"), widget="segmented",
+          fmt={"bptt": N_("full BPTT"), "truncated": N_("1997 truncation")}.get,
+          help=N_("The 1997 truncation lets error flow back only along the cell state (1997 family).")),
+    Field("u", N_("u (net-input self-weight)"), "float", 0.9, -1.5, 1.5, 0.05, widget="slider"),
+    Field("v", N_("v (activation self-weight)"), "float", 1.5, -4.0, 4.0, 0.1, widget="slider"),
 ])
 DEFAULTS = SCHEMA.defaults()
 FORGET_VARIANTS = ("lstm2000", "lstm")     # added by the "forget gate" button
-GROUPS = {"Sequence": ["T", "seed"], "Networks": ["variants", "n_hidden", "n_blocks"],
-          "RNN": ["rnn_scale", "activation"], "Gates (LSTM family)": ["input_bias", "forget_bias", "method"],
-          "Local feedback (Frasconi et al. 1992)": ["u", "v"]}
+GROUPS = {N_("Sequence"): ["T", "seed"], N_("Networks"): ["variants", "n_hidden", "n_blocks"],
+          "RNN": ["rnn_scale", "activation"], N_("Gates (LSTM family)"): ["input_bias", "forget_bias", "method"],
+          N_("Local feedback (Frasconi et al. 1992)"): ["u", "v"]}
+# the dotted line of an RNN or GRU (app.ui.figures.flow_chart knows it by its English start, "upper bound")
+UPPER_BOUND = N_("upper bound Π‖J‖")
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
@@ -85,7 +88,7 @@ def curves(v: dict) -> list[figures.FlowCurve]:
         if rec.family in ("rnn", "gru") and c.theory is not None:
             # Π‖J‖ is only an upper bound (loose for many units): drawn dotted as a bound and hidden
             # until asked for, so it is never read as a prediction beside the LSTMs' exact lines.
-            c = figures.FlowCurve(c.name, c.back, c.measured, None, c.theory, "upper bound Π‖J‖")
+            c = figures.FlowCurve(c.name, c.back, c.measured, None, c.theory, UPPER_BOUND)
         out.append(c)
     return out
 
@@ -95,13 +98,13 @@ def idle_fields(chosen: list[str]) -> dict[str, str]:
     recs = [variant_record(n) for n in chosen]
     idle = {}
     if not any("forget" in r.gate_biases for r in recs):
-        idle["forget_bias"] = "no chosen network has a forget gate (add lstm2000 or lstm)"
+        idle["forget_bias"] = _("no chosen network has a forget gate (add lstm2000 or lstm)")
     if not any("input" in r.gate_biases for r in recs):
-        idle["input_bias"] = "no chosen network has an input gate"
+        idle["input_bias"] = _("no chosen network has an input gate")
     if not any("truncated" in r.gradient_methods for r in recs):
-        idle["method"] = "the 1997 truncation exists only for the 1997 family (lstm1997, lstm2000, lstm2002)"
+        idle["method"] = _("the 1997 truncation exists only for the 1997 family (lstm1997, lstm2000, lstm2002)")
     if not any(r.family == "rnn" for r in recs):
-        idle.update(rnn_scale="no RNN chosen", activation="no RNN chosen")
+        idle.update(rnn_scale=_("no RNN chosen"), activation=_("no RNN chosen"))
     return idle
 
 
@@ -114,6 +117,6 @@ def add_forget_variants() -> None:
 def local_curves(v: dict) -> list[figures.FlowCurve]:
     f = flow(network("local_feedback", v).to_json(), v["T"], v["seed"], "bptt")
     q = np.arange(v["T"])
-    return [figures.relative_flow("net-input unit (u)", *f["net_fb"], bound=np.abs(v["u"]) ** q, bound_name="|u|^q"),
-            figures.relative_flow("activation unit (v)", *f["act_fb"], bound=(np.abs(v["v"]) / 2) ** q,
+    return [figures.relative_flow(_("net-input unit (u)"), *f["net_fb"], bound=np.abs(v["u"]) ** q, bound_name="|u|^q"),
+            figures.relative_flow(_("activation unit (v)"), *f["act_fb"], bound=(np.abs(v["v"]) / 2) ** q,
                                   bound_name="(|v|·½)^q")]

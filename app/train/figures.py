@@ -12,13 +12,14 @@ from typing import Any
 
 import numpy as np
 
+from app.i18n import N_, _
 from app.ui import figures
 from app.ui.figures import Chart
 from app.train.run import Curves
 from lstm_core import variant as variant_record
 from lstm_core.training import ProbeTrace
 
-X_TITLE = "training sequences seen"
+X_TITLE = N_("training sequences seen")
 RUN_COLOUR, A_COLOUR = 0, 3          # blue for the current run, vermillion for run A
 UIREVISIONS = {"loss": "train-loss", "criterion": "train-criterion", "grads": "train-grads",
                "gates": "train-gates", "states": "train-states", "outputs": "train-outputs"}
@@ -60,7 +61,7 @@ def _log_axis(*arrays: np.ndarray) -> dict[str, Any]:
 
 
 def _empty(lay: dict, large: bool) -> None:
-    lay["annotations"] = [dict(text="Press Start to train", showarrow=False, xref="paper", yref="paper", x=0.5,
+    lay["annotations"] = [dict(text=_("Press Start to train"), showarrow=False, xref="paper", yref="paper", x=0.5,
                                y=0.5, font=dict(size=figures.font_size(large) + 2, color="#555555"))]
 
 
@@ -72,21 +73,24 @@ def _curve(c: Curves, y: np.ndarray, name: str, colour: int, dash: str, large: b
 def _runs(run: Curves, a: Curves | None) -> list[tuple[Curves, str, int, str]]:
     """(curves, legend name, colour, dash): run A dashed underneath, the current run solid on top."""
     out = [(a, a.label, A_COLOUR, "dash")] if a is not None and len(a) else []
-    return out + [(run, f"{'B' if out else 'this run'}: {run.label}", RUN_COLOUR, "solid")]
+    name = f"B: {run.label}" if out else _("this run: {label}").format(label=run.label)
+    return out + [(run, name, RUN_COLOUR, "solid")]
 
 
 def loss_chart(run: Curves, a: Curves | None, *, loss_name: str, large: bool) -> Chart:
     """Mean sequence loss between two reports against sequences seen (log scale)."""
     data = [_curve(c, _positive(c.array("loss")), name, col, dash, large) for c, name, col, dash in _runs(run, a)]
-    lay = figures.layout(title="Training loss", x=X_TITLE, y=f"mean {loss_name} per sequence", large=large,
+    lay = figures.layout(title=_("Training loss"), x=_(X_TITLE), y=_("mean {loss} per sequence").format(loss=loss_name),
+                         large=large,
                          uirevision=UIREVISIONS["loss"], legend=len(data) > 1)
     _fixed_margins(lay, large)
     lay["yaxis"].update(_log_axis(*(d["y"] for d in data)))
     if not len(run):
         _empty(lay, large)
     fig = figures.make_figure(dict(data=data, layout=lay))
-    alt = f"Log-scale line chart of the training loss ({loss_name}) against {X_TITLE}" + \
-          (f", run {a.label} dashed under the current run." if a is not None and len(a) else ".")
+    alt = (_("Log-scale line chart of the training loss ({loss}) against {x}, run {a} dashed under the current run.")
+           if a is not None and len(a) else _("Log-scale line chart of the training loss ({loss}) against {x}.")).format(
+        loss=loss_name, x=_(X_TITLE), a=a.label if a is not None else "")
     return fig, alt
 
 
@@ -96,25 +100,26 @@ def criterion_chart(run: Curves, a: Curves | None, *, required: int, reduced: bo
     fixed-set criterion: the fraction of the set right at the last check)."""
     data = [_curve(c, c.array("fraction"), name, col, dash, large) for c, name, col, dash in _runs(run, a)]
     if fixed_set:
-        what = f"all {required:,} fixed-set sequences right"
-        title, y_title = f"Pass criterion: {what}", "right at the last check / all"
+        what = _("all {n} fixed-set sequences right").format(n=f"{required:,}")
+        title, y_title = _("Pass criterion: {what}").format(what=what), _("right at the last check / all")
     else:
-        what = f"{required:,} correct in a row" + (" (REDUCED)" if reduced else "")
-        title, y_title = f"Pass criterion: streak / {what}", "streak / required"
-    lay = figures.layout(title=title, x=X_TITLE, y=y_title,
+        what = (_("{n} correct in a row (REDUCED)") if reduced else _("{n} correct in a row")).format(n=f"{required:,}")
+        title, y_title = _("Pass criterion: streak / {what}").format(what=what), _("streak / required")
+    lay = figures.layout(title=title, x=_(X_TITLE), y=y_title,
                          large=large, uirevision=UIREVISIONS["criterion"], legend=len(data) > 1)
     _fixed_margins(lay, large)
     lay["yaxis"]["range"] = [-0.03, 1.1]
     lay["shapes"] = [dict(type="line", xref="paper", x0=0, x1=1, yref="y", y0=1, y1=1,
                           line=dict(color=figures.colour(2), width=2, dash="dot"))]
-    lay["annotations"] = [dict(text="criterion met", showarrow=False, xref="paper", x=0, xanchor="left",
+    lay["annotations"] = [dict(text=_("criterion met"), showarrow=False, xref="paper", x=0, xanchor="left",
                                yref="y", y=1, yanchor="top", font=dict(color=figures.colour(2)))]
     if not len(run):
         _empty(lay, large)
     fig = figures.make_figure(dict(data=data, layout=lay))
-    alt = (f"Line chart of the fraction of the fixed set's sequences right at the last check ({what}), against "
-           f"{X_TITLE}." if fixed_set else
-           f"Line chart of the current streak of correct sequences as a fraction of {what}, against {X_TITLE}.")
+    alt = (_("Line chart of the fraction of the fixed set's sequences right at the last check ({what}), against "
+             "{x}.") if fixed_set else
+           _("Line chart of the current streak of correct sequences as a fraction of {what}, against {x}.")).format(
+        what=what, x=_(X_TITLE))
     return fig, alt
 
 
@@ -124,15 +129,17 @@ def grad_chart(run: Curves, *, large: bool) -> Chart:
     data = [dict(type="scatter", x=run.array("sequences"), y=_positive(values), name=group, mode="lines",
                  line=dict(color=figures.colour(i), dash=dashes[i % len(dashes)], width=2.5 if large else 2))
             for i, (group, values) in enumerate(run.grads.items())]
-    lay = figures.layout(title="Gradient norm per parameter group", x=X_TITLE, y="‖gradient‖ of the last update",
+    lay = figures.layout(title=_("Gradient norm per parameter group"), x=_(X_TITLE),
+                         y=_("‖gradient‖ of the last update"),
                          large=large, uirevision=UIREVISIONS["grads"], legend=True)
     _fixed_margins(lay, large)
     lay["yaxis"].update(_log_axis(*(d["y"] for d in data)))
     if not len(run):
         _empty(lay, large)
     fig = figures.make_figure(dict(data=data, layout=lay))
-    groups = ", ".join(run.grads) or "none yet"
-    return fig, f"Log-scale line chart of the gradient norm per parameter group ({groups}) against {X_TITLE}."
+    groups = ", ".join(run.grads) or _("none yet")
+    return fig, _("Log-scale line chart of the gradient norm per parameter group ({groups}) against {x}.").format(
+        groups=groups, x=_(X_TITLE))
 
 
 def probe_panels(variant: str, block_size: int, probe: ProbeTrace, unit: int, unit_label: str,
@@ -147,7 +154,7 @@ def probe_panels(variant: str, block_size: int, probe: ProbeTrace, unit: int, un
     panels = figures.step_panels(variant, block_size, data, unit, unit_label, None, large)[1:]
     out = []
     for (fig, alt), slot in zip(panels, ("gates", "states", "outputs")):
-        title = fig.layout.title.text + " — probe sequence"
+        title = _("{title} — probe sequence").format(title=fig.layout.title.text)
         fig.layout.title.text, fig.layout.uirevision = title, UIREVISIONS[slot]
         _fixed_margins(fig.layout, large)
         alt = alt.split(", values ")[0].rstrip(".") + "."        # heat maps: no changing numbers
@@ -167,15 +174,17 @@ def gate_readout(variant: str, block_size: int, probe: ProbeTrace, unit: int) ->
     for name, label in v.gates:
         if name in probe.internals:
             a = probe.internals[name][:, 0, idx]
-            parts.append(f"{label} {a.min():.2f} – {a.max():.2f} (most open, {a.max():.2f}, at step {int(np.argmax(a)) + 1})")
-    return "On the probe now: " + "; ".join(parts) + "."
+            parts.append(_("{gate} {lo} – {hi} (most open, {hi}, at step {step})").format(
+                gate=_(label), lo=f"{a.min():.2f}", hi=f"{a.max():.2f}", step=int(np.argmax(a)) + 1))
+    return _("On the probe now: {gates}.").format(gates="; ".join(parts))
 
 
 def outputs_caption(n_out: int, symbols: tuple[str, ...] | None) -> str:
     """The outputs chart's caption, matching how it is drawn (lines for few outputs, a heat map for many)."""
     if n_out > figures.MANY:
-        rows = f" (rows: one per symbol, {' '.join(symbols)})" if symbols else " (rows: output units)"
-        return ("Heat map of the outputs on the probe sequence" + rows + "; × marks each target of 1 at the steps "
-                "that carry one. Training makes the × cells bright and the rest dark.")
-    return ("Outputs on the probe sequence (lines) against the targets (×) at the steps that carry one: "
-            "training pulls the lines onto the crosses.")
+        rows = _(" (rows: one per symbol, {symbols})").format(symbols=" ".join(symbols)) if symbols else \
+            _(" (rows: output units)")
+        return _("Heat map of the outputs on the probe sequence{rows}; × marks each target of 1 at the steps "
+                 "that carry one. Training makes the × cells bright and the rest dark.").format(rows=rows)
+    return _("Outputs on the probe sequence (lines) against the targets (×) at the steps that carry one: "
+             "training pulls the lines onto the crosses.")

@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 import lstm_core as lc
+from app.i18n import N_, _
 from app.ui import classlink, controls, limits, netconfig
 from app.ui.form import Field, Schema
 from lstm_core.variants import variant as variant_record
@@ -23,40 +24,43 @@ TRAIN_MAX_T, TRAIN_MAX_BUDGET, TRAIN_MAX_BATCH = limits.TRAIN_MAX_T, limits.TRAI
 TRAIN_MAX_LR, MAX_STREAK = limits.TRAIN_MAX_LR, limits.TRAIN_MAX_STREAK
 
 TRAIN_FIELDS = [
-    Field("algorithm", "Algorithm", "choice", "rtrl", choices=("rtrl", "bptt", "tbptt"), widget="segmented",
+    Field("algorithm", N_("Algorithm"), "choice", "rtrl", choices=("rtrl", "bptt", "tbptt"), widget="segmented",
           fmt={"rtrl": "RTRL (1997)", "bptt": "BPTT", "tbptt": "TBPTT(k)"}.get,
-          help="rtrl: the 1997 online truncated gradient, weights updated every timestep (LSTM 1997/2000/2002 "
-               "only). bptt: exact gradient, one update per sequence or mini-batch. tbptt: chunks of k steps."),
-    Field("k", "TBPTT chunk length k", "int", 10, 1, TRAIN_MAX_T, 1,
-          help="The backward pass is cut after k steps; the state is carried from chunk to chunk."),
-    Field("lr", "Learning rate", "float", 1.0, 1e-6, TRAIN_MAX_LR, 0.01,
-          help="Step size of gradient descent. The 1997 experiments use 0.01 – 1, the 2002 timing tasks "
-               "1e-5 – 1e-3."),
-    Field("momentum", "Momentum", "float", 0.0, 0.0, 0.9999, 0.01,
-          help="v ← μ v − lr g, θ ← θ + v (the 2002 paper uses 0.99 – 0.9999). 0 = plain SGD."),
-    Field("clip_value", "clip each gradient entry at ±", "optfloat", None, 0.01, 100.0, 0.01, fallback=1.0,
-          help="Clip every gradient entry to [−c, c] before the update."),
-    Field("clip_norm", "clip the gradient norm at", "optfloat", None, 0.01, 100.0, 0.01, fallback=5.0,
-          help="Rescale the whole gradient so its global norm is at most this value."),
-    Field("batch", "Sequences per update (batch)", "int", 1, 1, TRAIN_MAX_BATCH, 1, widget="slider"),
-    Field("budget", "Budget (training sequences)", "int", 20_000, 1, TRAIN_MAX_BUDGET, 1_000,
-          help=f"Training stops after this many sequences if the criterion is not met (at most {TRAIN_MAX_BUDGET:,})."),
-    Field("streak", "Correct in a row to stop (0 = the paper's)", "int", 1_000, 0, MAX_STREAK, 100,
-          help="Override the task's criterion streak for a quicker run. Any other value than 0 is a REDUCED "
-               "criterion and is labelled so next to the results."),
+          help=N_("rtrl: the 1997 online truncated gradient, weights updated every timestep (LSTM 1997/2000/2002 "
+                  "only). bptt: exact gradient, one update per sequence or mini-batch. tbptt: chunks of k steps.")),
+    Field("k", N_("TBPTT chunk length k"), "int", 10, 1, TRAIN_MAX_T, 1,
+          help=N_("The backward pass is cut after k steps; the state is carried from chunk to chunk.")),
+    Field("lr", N_("Learning rate"), "float", 1.0, 1e-6, TRAIN_MAX_LR, 0.01,
+          help=N_("Step size of gradient descent. The 1997 experiments use 0.01 – 1, the 2002 timing tasks "
+                  "1e-5 – 1e-3.")),
+    Field("momentum", N_("Momentum"), "float", 0.0, 0.0, 0.9999, 0.01,
+          help=N_("v ← μ v − lr g, θ ← θ + v (the 2002 paper uses 0.99 – 0.9999). 0 = plain SGD.")),
+    Field("clip_value", N_("clip each gradient entry at ±"), "optfloat", None, 0.01, 100.0, 0.01, fallback=1.0,
+          help=N_("Clip every gradient entry to [−c, c] before the update.")),
+    Field("clip_norm", N_("clip the gradient norm at"), "optfloat", None, 0.01, 100.0, 0.01, fallback=5.0,
+          help=N_("Rescale the whole gradient so its global norm is at most this value.")),
+    Field("batch", N_("Sequences per update (batch)"), "int", 1, 1, TRAIN_MAX_BATCH, 1, widget="slider"),
+    Field("budget", N_("Budget (training sequences)"), "int", 20_000, 1, TRAIN_MAX_BUDGET, 1_000,
+          help=N_("Training stops after this many sequences if the criterion is not met (at most {most}).")),
+    Field("streak", N_("Correct in a row to stop (0 = the paper's)"), "int", 1_000, 0, MAX_STREAK, 100,
+          help=N_("Override the task's criterion streak for a quicker run. Any other value than 0 is a REDUCED "
+                  "criterion and is labelled so next to the results.")),
 ]
 TRAIN_NAMES = [f.name for f in TRAIN_FIELDS]
-IO_FIELD = Field("input_to_output", "Direct input → output connections", "bool", False, widget="toggle",
-                 help="The output layer also sees x(t) (the 1997 experiment 2 networks have them).")
-OUT_BIAS_FIELD = Field("out_bias", "output-unit biases start at", "optfloat", None, -10.0, 10.0, 0.25,
-                       fallback=-3.0, help="Unset = random like the other weights. A negative start "
-                       "keeps the outputs 'off' at first (the long-lag presets use −3).")
+IO_FIELD = Field("input_to_output", N_("Direct input → output connections"), "bool", False, widget="toggle",
+                 help=N_("The output layer also sees x(t) (the 1997 experiment 2 networks have them)."))
+OUT_BIAS_FIELD = Field("out_bias", N_("output-unit biases start at"), "optfloat", None, -10.0, 10.0, 0.25,
+                       fallback=-3.0, help=N_("Unset = random like the other weights. A negative start "
+                       "keeps the outputs 'off' at first (the long-lag presets use −3)."))
 NETWORK_EXTRAS = ("input_to_output", "out_bias")
+# the paper's gates by the names bias specs use (a note on a preset says which gate it means)
+GATE_WORDS = {"input": N_("input"), "output": N_("output"), "forget": N_("forget")}
 
 _MODEL, _BIAS, _TASK = controls.model_fields() + [IO_FIELD, OUT_BIAS_FIELD], controls.bias_fields(), controls.task_fields("long_lag")
 # What a teacher's class link can lock, by the sidebar's groups (the run's buttons stay the student's).
-CLASS_GROUPS = {"Network": [f.name for f in _MODEL], "Task": [f.name for f in _TASK], "Training": TRAIN_NAMES,
-                "Gate biases": [f.name for f in _BIAS], "Seed": ["seed"]}
+# Its keys are names (in links too): they stay English and are translated where they are drawn.
+CLASS_GROUPS = {N_("Network"): [f.name for f in _MODEL], N_("Task"): [f.name for f in _TASK], N_("Training"): TRAIN_NAMES,
+                N_("Gate biases"): [f.name for f in _BIAS], N_("Seed"): ["seed"]}
 SCHEMA = Schema(_MODEL + _BIAS + _TASK + [controls.seed_field()] + TRAIN_FIELDS + classlink.fields(CLASS_GROUPS))
 
 
@@ -70,7 +74,7 @@ def _default_values() -> dict:
     the loss fall and the criterion met; the paper's p = 100 and full criterion are one preset
     away.
     """
-    values, _ = preset_values("long_lag_assisted", seed=0)
+    values, _notes = preset_values("long_lag_assisted", seed=0)
     return SCHEMA.defaults(**{**values, "long_lag.p": 10, "streak": 1_000})
 
 
@@ -154,20 +158,21 @@ def _model_values(cfg: lc.ModelConfig) -> tuple[dict, list[str]]:
     init = dict(d.get("init") or {})
     out_bias = init.pop("b_out", None)
     if out_bias is not None and not isinstance(out_bias, (int, float)):
-        raise ValueError(f"init['b_out'] must be one number on this page, got {out_bias!r}")
+        raise ValueError(_("init['b_out'] must be one number on this page, got {value}").format(value=repr(out_bias)))
     bias = dict(d.get("bias") or {})
     for gate, spec in list(bias.items()):
         if isinstance(spec, dict) and "uniform" in spec:
             hi, lo = spec["uniform"][1], spec["uniform"][0]
             bias[gate] = {"linspace": [hi, lo]}
-            notes.append(f"The paper draws the {gate} gate biases at random in [{lo:g}, {hi:g}]; this page "
-                         f"staggers them evenly from {hi:g} to {lo:g} instead.")
+            notes.append(_("The paper draws the {gate} gate biases at random in [{lo}, {hi}]; this page "
+                           "staggers them evenly from {hi} to {lo} instead.").format(
+                gate=_(GATE_WORDS.get(gate, gate)), lo=f"{lo:g}", hi=f"{hi:g}"))
     if d.get("absent"):
         # this page has no control for absent connections: say so instead of dropping them silently
-        notes.append(f"The paper's network has no {', '.join(d['absent'])} (never trained, held at 0); this page "
-                     "trains them, starting from their random initial values.")
+        notes.append(_("The paper's network has no {names} (never trained, held at 0); this page "
+                       "trains them, starting from their random initial values.").format(names=", ".join(d["absent"])))
     cfg = lc.ModelConfig.from_dict({**d, "bias": bias, "init": init, "absent": []})
-    values, _ = netconfig.values_from_model(cfg, SCHEMA)
+    values, _notes = netconfig.values_from_model(cfg, SCHEMA)
     values["input_to_output"] = cfg.input_to_output
     values["out_bias"] = None if out_bias is None else float(out_bias)
     return values, notes
@@ -182,15 +187,15 @@ def preset_values(name: str, seed: int) -> tuple[dict, list[str]]:
     values.update(_train_values(p.train_config()))
     if p.train_config().reset_on_error:
         # no control for it on this page: say so rather than drop it silently
-        notes.append("The preset trains the paper's stream protocol (a stream stops at its first too-large error); "
-                     "this page trains every sequence to its end instead — use `python -m lstm_core.experiments "
-                     f"{name}` for the protocol.")
+        notes.append(_("The preset trains the paper's stream protocol (a stream stops at its first too-large "
+                       "error); this page trains every sequence to its end instead — use `python -m "
+                       "lstm_core.experiments {name}` for the protocol.").format(name=name))
     if p.train_config().grow_window:
-        notes.append("The preset adds the memory cell only when the error stops decreasing (the paper's sequential "
-                     "construction); this page trains the cell from the start instead — use `python -m "
-                     f"lstm_core.experiments {name}` for the paper's construction.")
+        notes.append(_("The preset adds the memory cell only when the error stops decreasing (the paper's "
+                       "sequential construction); this page trains the cell from the start instead — use `python -m "
+                       "lstm_core.experiments {name}` for the paper's construction.").format(name=name))
     if p.notes:
-        notes.append(p.notes)
+        notes.append(_(p.notes))
     return SCHEMA.check(values), notes
 
 

@@ -7,12 +7,13 @@ import time
 
 import streamlit as st
 
+from app.i18n import N_, _
 from app.step import equations
 from app.ui import figures, form, limits, live, slots, state
 from app.train import figures as train_figures
 from app.train import settings as train_settings
 from app.train import run as train_run
-from lstm_core.training.checkset import streak_words
+from app.train import words
 
 PAGE, SCHEMA, DEFAULTS = train_settings.PAGE, train_settings.SCHEMA, train_settings.DEFAULTS
 from app.train.controls import press
@@ -20,6 +21,12 @@ from app.train.controls import press
 TICK_EVERY = 0.02         # pause between the end of one tick and the next while training
 QUEUED_EVERY = 1.0        # a queued run only checks its place in the queue, once a second
 SLOW_EVERY = 1.0          # seconds between redraws of the probe and gradient charts while training
+LOSS_NAMES = {"ce": N_("cross-entropy"), "mse": N_("squared error")}
+LOSS_FORMULAS = {"ce": N_("cross-entropy of the softmax outputs"), "mse": N_("½ Σ (y − target)²")}
+# how the gradient chart's gradient was computed, by training algorithm
+GRADIENT_HOW = {"rtrl": N_("the 1997 truncated gradient: error flows back only through the cell state"),
+                "bptt": N_("exact backpropagation through time"),
+                "tbptt": N_("backpropagation cut after k = {k} steps")}
 
 
 def buttons(run: train_run.LiveRun, has_a: bool) -> None:
@@ -30,22 +37,22 @@ def buttons(run: train_run.LiveRun, has_a: bool) -> None:
     state.page_state(PAGE)["buttons_status"] = run.status    # the live part checks it (curves)
     b = dict(on_click=press, width="content")
     if run.status == "idle":
-        cols[0].button("Start", key=state.wkey(PAGE, "start"), type="primary", icon=":material/play_arrow:",
+        cols[0].button(_("Start"), key=state.wkey(PAGE, "start"), type="primary", icon=":material/play_arrow:",
                        args=("start",), **b)
     elif run.status == "paused":
-        cols[0].button("Resume", key=state.wkey(PAGE, "resume"), type="primary", icon=":material/play_arrow:",
+        cols[0].button(_("Resume"), key=state.wkey(PAGE, "resume"), type="primary", icon=":material/play_arrow:",
                        args=("start",), **b)
     elif run.status == "running":
-        cols[0].button("Pause", key=state.wkey(PAGE, "pause"), icon=":material/pause:", args=("pause",), **b)
+        cols[0].button(_("Pause"), key=state.wkey(PAGE, "pause"), icon=":material/pause:", args=("pause",), **b)
     else:
-        cols[0].button("Start again", key=state.wkey(PAGE, "again"), type="primary", icon=":material/replay:",
-                       args=("again",), help="A new run from scratch with the current settings.", **b)
-    cols[1].button("Stop", key=state.wkey(PAGE, "stop"), icon=":material/stop:", args=("stop",),
+        cols[0].button(_("Start again"), key=state.wkey(PAGE, "again"), type="primary", icon=":material/replay:",
+                       args=("again",), help=_("A new run from scratch with the current settings."), **b)
+    cols[1].button(_("Stop"), key=state.wkey(PAGE, "stop"), icon=":material/stop:", args=("stop",),
                    disabled=run.finished or run.status == "idle", **b)
-    cols[2].button("Keep as run A", key=state.wkey(PAGE, "keep_a"), icon=":material/compare_arrows:",
+    cols[2].button(_("Keep as run A"), key=state.wkey(PAGE, "keep_a"), icon=":material/compare_arrows:",
                    args=("keep_a",), disabled=not len(run.curves),
-                   help="Keep this run's curves; the next run is drawn over them.", **b)
-    cols[3].button("Clear run A", key=state.wkey(PAGE, "clear_a"), icon=":material/delete:", args=("clear_a",),
+                   help=_("Keep this run's curves; the next run is drawn over them."), **b)
+    cols[3].button(_("Clear run A"), key=state.wkey(PAGE, "clear_a"), icon=":material/delete:", args=("clear_a",),
                    disabled=not has_a, **b)
 
 
@@ -62,8 +69,9 @@ def share_the_server(run: train_run.LiveRun, ps: dict) -> int:
     if idle > limits.IDLE_PAUSE_SECONDS:
         train_run.pause(run)
         slots.release(sid)
-        state.flash(PAGE, f"Paused after {idle / 60:.0f} minutes without a click, to leave the server to others. "
-                          "“Resume” carries on exactly where it stopped.", kind="info")
+        state.flash(PAGE, _("Paused after {minutes} minutes without a click, to leave the server to others. "
+                            "“Resume” carries on exactly where it stopped.").format(minutes=f"{idle / 60:.0f}"),
+                    kind="info")
         st.rerun()
     place = slots.claim(sid)
     if place:
@@ -78,37 +86,42 @@ def status_box(run: train_run.LiveRun, place: int = 0) -> None:
     # What the user gets, by the wall clock (drawing and other users included): the recent speed
     # while running, the average over the run's running time otherwise.
     if run.active:
-        speed = f"{train_run.wall_rate(run):,.1f} sequences/s"
+        speed = _("{rate} sequences/s").format(rate=f"{train_run.wall_rate(run):,.1f}")
     else:
-        speed = f"{train_run.average_rate(run):,.1f} sequences/s on average"
+        speed = _("{rate} sequences/s on average").format(rate=f"{train_run.average_rate(run):,.1f}")
     st.progress(min(run.sequences / budget, 1.0),
-                text=f"**{run.sequences:,}** of {budget:,} sequences · {speed} · "
-                     f"{streak_words(streak, tr.required, tr.fixed_set is not None)} · "
-                     f"{'queued' if place else run.status}")
-    msg = tr.message()
+                text=_("**{n}** of {budget} sequences · {speed} · {streak} · {status}").format(
+                    n=f"{run.sequences:,}", budget=f"{budget:,}", speed=speed,
+                    streak=words.streak(streak, tr.required, tr.fixed_set is not None),
+                    status=words.status_word("queued" if place else run.status)))
+    msg = words.message(tr)
     # One slot for the message, drawn whether or not there is one: an element appearing above the
     # charts would shift them in the page and the browser would re-create them (losing the zoom).
     box = st.container()
     if run.status == "solved":
-        box.success(f"Stopped at the criterion — {msg}.")
+        box.success(_("Stopped at the criterion — {message}.").format(message=msg))
     elif run.status == "budget":
-        box.warning(f"Stopped at the budget — {msg}. Raise the budget, or try the paper's settings "
-                   "(a preset) or another seed.")
+        box.warning(_("Stopped at the budget — {message}. Raise the budget, or try the paper's settings "
+                      "(a preset) or another seed.").format(message=msg))
     elif run.status == "diverged":
-        box.error(f"Training diverged and was stopped cleanly — {msg}. The learning rate is {tr.config.lr:g}: "
-                 "a step that large throws the weights so far that the outputs or gradients overflow. The "
-                 "papers use 0.01 – 1; “clip the gradient norm” (Training) caps every step.")
+        box.error(_("Training diverged and was stopped cleanly — {message}. The learning rate is {lr}: "
+                    "a step that large throws the weights so far that the outputs or gradients overflow. The "
+                    "papers use 0.01 – 1; “clip the gradient norm” (Training) caps every step.").format(
+            message=msg, lr=f"{tr.config.lr:g}"))
     elif run.status == "stopped":
-        box.info(f"Stopped by you after {run.sequences:,} sequences. “Start again” trains a new network from "
-                "scratch with the current settings; “Keep as run A” first to compare the two.")
+        box.info(_("Stopped by you after {n} sequences. “Start again” trains a new network from "
+                   "scratch with the current settings; “Keep as run A” first to compare the two.").format(
+            n=f"{run.sequences:,}"))
     elif run.status == "paused":
-        box.info(f"Paused after {run.sequences:,} sequences — “Resume” carries on exactly where it stopped.")
+        box.info(_("Paused after {n} sequences — “Resume” carries on exactly where it stopped.").format(
+            n=f"{run.sequences:,}"))
     elif run.active and place:
-        training, _ = slots.load()
-        box.info(f"The server is busy: {training} runs are training right now (at most {slots.capacity()} at a "
-                 f"time). Your run is queued — position {place} — and starts by itself when a place frees up.")
+        training = slots.load()[0]
+        box.info(_("The server is busy: {training} runs are training right now (at most {most} at a "
+                   "time). Your run is queued — position {place} — and starts by itself when a place frees up.").format(
+            training=training, most=slots.capacity(), place=place))
     elif run.status == "idle" and not state.presenting():
-        box.info("Press **Start**. Until then the probe charts show the untrained network.")
+        box.info(_("Press **Start**. Until then the probe charts show the untrained network."))
 
 
 def show(where, chart: tuple, key: str, caption: str) -> None:
@@ -149,23 +162,24 @@ def curves(was_running: bool, large: bool) -> None:
     task = tr.task
     mask = run.probe.mask[:, 0]
     if not state.presenting():
-        st.subheader("Training curves")
+        st.subheader(_("Training curves"))
     c1, c2 = figures.pair(large)
-    show(c1, train_figures.loss_chart(run.curves, a, loss_name="cross-entropy" if task.loss == "ce" else "squared error",
-                           large=large), "loss",
-         f"Mean loss per training sequence since the previous point: "
-         f"{'cross-entropy of the softmax outputs' if task.loss == 'ce' else '½ Σ (y − target)²'} summed over "
-         f"the steps that carry a target (on the probe sequence {int(mask.sum())} of {len(mask)} steps do). "
-         "It falls as the network learns; flat stretches are where it has not yet found the long time lag.")
+    loss = "ce" if task.loss == "ce" else "mse"
+    show(c1, train_figures.loss_chart(run.curves, a, loss_name=_(LOSS_NAMES[loss]), large=large), "loss",
+         _("Mean loss per training sequence since the previous point: {formula} summed over the steps that carry a "
+           "target (on the probe sequence {n} of {steps} steps do). It falls as the network learns; flat stretches "
+           "are where it has not yet found the long time lag.").format(
+             formula=_(LOSS_FORMULAS[loss]), n=int(mask.sum()), steps=len(mask)))
     fixed = tr.fixed_set is not None
     show(c2, train_figures.criterion_chart(run.curves, a, required=tr.required, reduced=tr.reduced, large=large,
                                            fixed_set=fixed), "criterion",
-         f"Pass criterion: {tr.criterion}. " + (
-             f"The curve is the fraction of the fixed set's {tr.required:,} sequences the network gets right, "
-             f"measured after every {tr.fixed_set.every:,} training sequences. Training stops when it reaches 1."
+         _("Pass criterion: {criterion}.").format(criterion=words.criterion(tr)) + " " + (
+             _("The curve is the fraction of the fixed set's {n} sequences the network gets right, measured after "
+               "every {every} training sequences. Training stops when it reaches 1.").format(
+                 n=f"{tr.required:,}", every=f"{tr.fixed_set.every:,}")
              if fixed else
-             "The curve is the current run of correct training sequences divided by the run the criterion asks "
-             "for; it drops to 0 at every mistake. Training stops when it reaches 1."))
+             _("The curve is the current run of correct training sequences divided by the run the criterion asks "
+               "for; it drops to 0 at every mistake. Training stops when it reaches 1.")))
 
 
 def inside(large: bool) -> None:
@@ -176,36 +190,39 @@ def inside(large: bool) -> None:
     unit_key = state.wkey(PAGE, "unit")
     st.session_state[unit_key] = min(int(st.session_state.get(unit_key, 0)), len(labels) - 1)
     head, pick = st.columns([2, 1], vertical_alignment="bottom")
-    head.subheader("Inside the network: the probe sequence")
-    unit = pick.selectbox("Block / unit in the gate chart", range(len(labels)), format_func=labels.__getitem__,
+    head.subheader(_("Inside the network: the probe sequence"))
+    unit = pick.selectbox(_("Block / unit in the gate chart"), range(len(labels)), format_func=labels.__getitem__,
                           key=unit_key, persist_state=form.PERSIST)
     probe = train_run.probe_view(run)
     gates, states, outputs = train_figures.probe_panels(cfg.variant, cfg.block_size, probe, unit, labels[unit],
                                                         large, tr.task.symbols)
-    every = f" While training, these charts are redrawn every {SLOW_EVERY:g} s." if run.active else ""
+    every = " " + _("While training, these charts are redrawn every {s} s.").format(s=f"{SLOW_EVERY:g}") \
+        if run.active else ""
     c3, c4 = figures.pair(large)
-    show(c3, gates, "gates", "The network as it is now reads a fixed probe sequence (generated once from the "
-         "seed), so the change you see is learning, not new data. " + (cfg.record.gate_text or cfg.record.no_gates_note)
+    show(c3, gates, "gates", _("The network as it is now reads a fixed probe sequence (generated once from the "
+                               "seed), so the change you see is learning, not new data.")
+         + " " + _(cfg.record.gate_text or cfg.record.no_gates_note)
          + " " + train_figures.gate_readout(cfg.variant, cfg.block_size, probe, unit) + every)
-    show(c4, states, "states", cfg.record.state_text)
+    show(c4, states, "states", _(cfg.record.state_text))
     c5, c6 = figures.pair(large)
     show(c5, outputs, "outputs", train_figures.outputs_caption(cfg.n_out, tr.task.symbols))
-    how = {"rtrl": "the 1997 truncated gradient: error flows back only through the cell state",
-           "bptt": "exact backpropagation through time",
-           "tbptt": f"backpropagation cut after k = {tr.config.k} steps"}[tr.config.algorithm]
+    how = _(GRADIENT_HOW[tr.config.algorithm]).format(k=tr.config.k)
     show(c6, train_figures.grad_chart(run.curves, large=large), "grads",
-         f"Norm of the last update's gradient in each parameter group, before clipping ({how}). A group whose "
-         "norm collapses gets no learning signal (vanishing); spikes are exploding gradients — clipping caps them.")
+         _("Norm of the last update's gradient in each parameter group, before clipping ({how}). A group whose "
+           "norm collapses gets no learning signal (vanishing); spikes are exploding gradients — clipping caps "
+           "them.").format(how=how))
     if run.active:
-        st.caption("Drag over a chart to zoom in: the zoom is kept while training redraws it; double-click to "
-                   "zoom out again.")
+        st.caption(_("Drag over a chart to zoom in: the zoom is kept while training redraws it; double-click to "
+                     "zoom out again."))
 
 
 def task_notes(run: train_run.LiveRun) -> None:
     task = run.trainer.task
-    with st.expander(f"The task: {task.title or task.name} — {task.paper}"):
-        st.markdown(f"**Paper setup.** {task.setup}\n\n**Reported result.** {task.reported}\n\n"
-                    f"**Criterion here.** {run.trainer.criterion}.")
+    with st.expander(_("The task: {title} — {paper}").format(title=_(task.title or task.name), paper=_(task.paper))):
+        st.markdown(_("**Paper setup.** {setup}\n\n**Reported result.** {reported}\n\n**Criterion here.** "
+                      "{criterion}.").format(setup=_(task.setup), reported=_(task.reported),
+                                             criterion=words.criterion(run.trainer)))
         p = train_settings.paper_preset(task.name, run.trainer.model.config.variant)
         if p is not None:
-            st.caption(f"The preset “{p.title}” loads the paper's settings. {p.notes}")
+            st.caption(_("The preset “{title}” loads the paper's settings. {notes}").format(
+                title=_(p.title), notes=_(p.notes)))
