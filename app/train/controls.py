@@ -74,8 +74,11 @@ def training_group(variant: str) -> None:
 
 def sidebar() -> None:
     with st.sidebar:
+        # labels worked out now, in this session's language (a format_func may be called later)
+        labels = {n: _("Choose a paper experiment…") if n == NO_PRESET else _(PRESETS[n].title)
+                  for n in (NO_PRESET, *PRESETS)}
         st.selectbox(_("Paper preset"), (NO_PRESET, *PRESETS), key=state.wkey(PAGE, "preset"),
-                     format_func=lambda n: _("Choose a paper experiment…") if n == NO_PRESET else _(PRESETS[n].title),
+                     format_func=labels.__getitem__,
                      on_change=apply_preset, help=_("Fills every control below with the paper's network, task and "
                                                     "training settings (your seed is kept)."))
         with st.expander(_("Network"), expanded=True):
