@@ -106,8 +106,11 @@ RULES: tuple[tuple[str, str], ...] = (
      r"together",
      N_("{key} has shape {shape} but {why} needs {want}; the shapes do not fit together")),
 )
+# The core's names of settings that carry words (lstm_core/config.py), translated inside a message.
+SETTING_NAMES = (N_("n_in (number of inputs)"), N_("n_out (number of outputs)"), N_("n_blocks (memory blocks)"),
+                 N_("block_size (cells per block)"))
 _COMPILED = tuple((re.compile(pattern, re.S), template) for pattern, template in RULES)
-_TRANSLATED_GROUPS = ("why",)        # groups that are themselves core texts (a task's reason)
+_TRANSLATED_GROUPS = ("why", "name")   # groups that may be core texts themselves (a reason, a setting's name)
 
 
 def translate(message: str) -> str:
