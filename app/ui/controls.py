@@ -32,6 +32,13 @@ def variant_title(name: str) -> str:
     return REGISTRY[name].title
 
 
+SQUASHING_LABELS = {"identity": N_("identity")}    # the other squashing functions are names (g1997, tanh, …)
+
+
+def squashing_label(name: str) -> str:
+    return SQUASHING_LABELS.get(name, name)
+
+
 def model_fields() -> list[Field]:
     """Variant, sizes and cell options (the union over all variants)."""
     F, sl = Field, "slider"
@@ -54,8 +61,10 @@ def model_fields() -> list[Field]:
         F("output_gate", N_("Output gate"), "bool", True, widget="toggle"),
         F("forget_gate", N_("Forget gate"), "bool", True, widget="toggle"),
         F("peepholes", N_("Peephole connections"), "bool", True, widget="toggle"),
-        F("cell_input", N_("Cell input squashing g"), "choice", "g1997", choices=CELL_INPUT, widget="select"),
-        F("cell_output", N_("Cell output squashing h"), "choice", "h1997", choices=CELL_OUTPUT, widget="select"),
+        F("cell_input", N_("Cell input squashing g"), "choice", "g1997", choices=CELL_INPUT, widget="select",
+          fmt=squashing_label),
+        F("cell_output", N_("Cell output squashing h"), "choice", "h1997", choices=CELL_OUTPUT, widget="select",
+          fmt=squashing_label),
         F("gates_as_sources", N_("Gates feed back as recurrent inputs"), "bool", True, widget="toggle"),
         F("fb_u", N_("net-input self-weight u"), "optfloat", None, -3.0, 3.0, 0.05, fallback=0.9,
           help=N_("Forgetting needs |u| < 1 (Frasconi et al. 1992).")),
