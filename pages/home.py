@@ -7,6 +7,7 @@ from streamlit.errors import StreamlitAPIException
 
 import lstm_core as lc
 from lstm_core.variants import variant as variant_record
+from app.i18n import N_, _
 from app.ui import figures, routes, state, urlstate
 
 T, SEED = 60, 0
@@ -22,18 +23,19 @@ def flow_state(name: str) -> str:
 
 
 # The path through the lessons, in teaching order (Theory after the two pictures it explains).
+# English, marked for the catalogue; drawn with _(text).
 LESSON = [
-    ("step.py", "Play a sequence through the 1997 LSTM and watch its gates open and close; switch to the "
-                "RNN and see that it has nothing to hold information with."),
-    ("gradient_flow.py", "Follow an error back in time: it fades geometrically in the RNN and stays flat "
-                         "along the constant error carousel. Then add a forget gate and move its bias."),
-    ("theory.py", "The equations of every variant side by side, and the vanishing-gradient argument "
-                  "(σ′ ≤ ¼)."),
-    ("train.py", "Train a network on a task from the papers and watch loss, gates and cell states as it "
-                 "learns."),
-    ("bias_lab.py", "Why the papers start the gates with negative, staggered biases: a sweep of many "
-                    "networks at once."),
-    ("experiments.py", "The papers' experiments reproduced here, next to the papers' own numbers."),
+    ("step.py", N_("Play a sequence through the 1997 LSTM and watch its gates open and close; switch to the "
+                   "RNN and see that it has nothing to hold information with.")),
+    ("gradient_flow.py", N_("Follow an error back in time: it fades geometrically in the RNN and stays flat "
+                            "along the constant error carousel. Then add a forget gate and move its bias.")),
+    ("theory.py", N_("The equations of every variant side by side, and the vanishing-gradient argument "
+                     "(σ′ ≤ ¼).")),
+    ("train.py", N_("Train a network on a task from the papers and watch loss, gates and cell states as it "
+                    "learns.")),
+    ("bias_lab.py", N_("Why the papers start the gates with negative, staggered biases: a sweep of many "
+                       "networks at once.")),
+    ("experiments.py", N_("The papers' experiments reproduced here, next to the papers' own numbers.")),
 ]
 CARDS_PER_ROW = 3
 
@@ -53,39 +55,39 @@ def page() -> None:
     """The page: introduction, live headline chart, guided path."""
     large = state.display_options()
     urlstate.write("")        # Home has no settings: only the display switches stay in its URL
-    st.title("Gate Lab")
+    st.title("Gate Lab")  # noqa: i18n (the app's name)
     if not state.presenting():
-        st.write(
+        st.write(_(
             "Gate Lab is a browser lab for teaching and exploring how recurrent cells work: why a plain "
             "RNN forgets, how the 1997 LSTM's **constant error carousel** keeps error flowing, and what the "
             "gates and their bias initialisations do. Every number on screen comes from a small NumPy core "
             "that steps the real cells one timestep at a time, with exact gradients."
-        )
+        ))
         guided_lessons_link()
     # On a projector (large fonts) the chart gets the full width (its title was cut at 1280 × 720).
     left, right = (st.container(), st.container()) if large else st.columns([2, 1])
     try:
         data = headline()
         curves = [figures.relative_flow(f"{name} ({flow_state(name)})", *data[name]) for name in HEADLINE]
-        fig, alt = figures.flow_chart(curves, title="An error injected at the last step, followed back in time",
+        fig, alt = figures.flow_chart(curves, title=_("An error injected at the last step, followed back in time"),
                                       large=large, uirevision="home-flow", height=380)
         left.plotly_chart(fig, key="home.flow", width="stretch", alt=alt)
         left.caption(alt)
         rnn_kept = figures.per_step(curves[0])
-        right.markdown(
-            f"**The whole story in one picture.** The same {T}-step random sequence goes through an RNN and "
+        right.markdown(_(
+            "**The whole story in one picture.** The same {T}-step random sequence goes through an RNN and "
             "a 1997 LSTM whose input gates are shut, and an error at the last step is followed back "
-            f"through time by the exact backward pass.\n\n"
-            f"In the RNN every step back multiplies the error by about **{rnn_kept:.2f}** (a product of "
+            "through time by the exact backward pass.\n\n"
+            "In the RNN every step back multiplies the error by about **{kept}** (a product of "
             "factors |w f′| < 1), so after a few dozen steps almost nothing is left to learn from.\n\n"
             "In the LSTM the cell state's self-connection has weight exactly 1 — the constant error "
-            "carousel — so the error along it stays flat.")
+            "carousel — so the error along it stays flat.").format(T=T, kept=f"{rnn_kept:.2f}"))
     except (ValueError, lc.NonFiniteError) as e:   # never a traceback on the front page
-        left.error(f"The headline picture could not be computed: {e}")
+        left.error(_("The headline picture could not be computed: {why}").format(why=state.user_message(e)))
 
-    st.subheader("A first lesson, in six steps")
-    st.caption("Follow the cards in order; each opens a page with settings chosen to show its point. "
-               "Every page keeps its settings in the link, so a teacher can hand out the exact view.")
+    st.subheader(_("A first lesson, in six steps"))
+    st.caption(_("Follow the cards in order; each opens a page with settings chosen to show its point. "
+                 "Every page keeps its settings in the link, so a teacher can hand out the exact view."))
     lesson_cards(large)
 
 
@@ -96,11 +98,11 @@ def guided_lessons_link() -> None:
         return
     with st.container(border=True):
         text, button = st.columns([3, 1], vertical_alignment="center")
-        text.markdown("**New here? Start with the guided lessons.** Five short lessons — vanishing vs the "
-                      "carousel, the gates, state drift, the forget gate, peepholes — where you predict what "
-                      "a real network will do, then reveal what it does and why.")
+        text.markdown(_("**New here? Start with the guided lessons.** Five short lessons — vanishing vs the "
+                        "carousel, the gates, state drift, the forget gate, peepholes — where you predict what "
+                        "a real network will do, then reveal what it does and why."))
         try:
-            button.page_link(routes.PAGES_DIR / r.file, label="Start the lessons", icon=r.icon, width="stretch")
+            button.page_link(routes.PAGES_DIR / r.file, label=_("Start the lessons"), icon=r.icon, width="stretch")
         except StreamlitAPIException:   # the router does not list the page (yet): no link
             pass
 
@@ -113,10 +115,10 @@ def lesson_cards(large: bool) -> None:
         cols = st.columns(per_row)
         for k, (r, text) in enumerate(steps[row:row + per_row]):
             with cols[k].container(border=True, height="stretch"):
-                st.markdown(f"**Step {row + k + 1}** · {r.title}")
-                st.write(text)
+                st.markdown(_("**Step {n}** · {page}").format(n=row + k + 1, page=_(r.title)))
+                st.write(_(text))
                 try:
-                    st.page_link(routes.PAGES_DIR / r.file, label=f"Open {r.title}", icon=r.icon,
+                    st.page_link(routes.PAGES_DIR / r.file, label=_("Open {page}").format(page=_(r.title)), icon=r.icon,
                                  width="stretch")
                 except StreamlitAPIException:   # a page file the router does not list (yet): no link
                     pass

@@ -20,22 +20,25 @@ without being told. A page using it::
 from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
+from urllib.parse import urlencode
 
 import streamlit as st
 
+from app import i18n
+from app.i18n import N_, _
 from app.ui import state, urlstate
 from app.ui.form import Field, Schema
 
 LOCK, TEACHER = "lock", "teacher"
 LOCKED = "_locked"              # page_state entry: the field names drawn disabled this run
 MAX_TEACHER_CHARS = 8000
-Groups = Mapping[str, Sequence[str]]     # group label -> the page's field names in it
+Groups = Mapping[str, Sequence[str]]     # group label (English, N_-marked; drawn with _) -> the page's field names
 
 
 def fields(groups: Groups) -> list[Field]:
     """The two settings a page adds to its Schema to accept class links."""
-    return [Field(LOCK, "Controls locked by the teacher", "multi", [], choices=tuple(groups), widget="none"),
-            Field(TEACHER, "The teacher's settings", "text", "", hi=MAX_TEACHER_CHARS, widget="none")]
+    return [Field(LOCK, N_("Controls locked by the teacher"), "multi", [], choices=tuple(groups), widget="none"),
+            Field(TEACHER, N_("The teacher's settings"), "text", "", hi=MAX_TEACHER_CHARS, widget="none")]
 
 
 def shared_names(groups: Groups) -> list[str]:
@@ -51,8 +54,8 @@ def teacher_values(page: str, schema: Schema) -> dict[str, Any]:
         return {}
     values, errors = urlstate.decode(raw, schema.check)
     if errors:
-        raise ValueError(f"the teacher's settings in it could not be read ({'; '.join(errors)}); "
-                         "ask your teacher for the link again")
+        raise ValueError(_("the teacher's settings in it could not be read ({why}); "
+                           "ask your teacher for the link again").format(why="; ".join(errors)))
     return {k: v for k, v in values.items() if k not in (LOCK, TEACHER)}
 
 
@@ -69,7 +72,7 @@ def enforce(page: str, schema: Schema, defaults: dict, groups: Groups) -> set[st
     try:
         teacher = teacher_values(page, schema)
     except ValueError as e:
-        st.error(f"This class link is damaged: {e}")
+        st.error(_("This class link is damaged: {why}").format(why=e))
         return set()
     locked = {n for g in chosen for n in groups.get(g, ()) if n in schema.fields}
     forced = {n: teacher.get(n, defaults[n]) for n in locked}
@@ -100,12 +103,12 @@ def banner(page: str, schema: Schema, defaults: dict, groups: Groups) -> None:
         return                                  # enforce() already said why
     chosen = [g for g in groups if g in set(schema[LOCK].read(page))]
     text, button = st.container(border=True).columns([2.3, 1.5], vertical_alignment="center")   # one short row
-    text.markdown(f"**Class link from your teacher.** Locked (greyed out): {', '.join(chosen) or 'nothing'}; "
-                  "everything else you may change.")
-    button.button("Reset to the teacher's settings", width="stretch", key=state.wkey(page, "classlink.reset"),
+    text.markdown(_("**Class link from your teacher.** Locked (greyed out): {locked}; "
+                    "everything else you may change.").format(locked=_(", ").join(_(g) for g in chosen) or _("nothing")))
+    button.button(_("Reset to the teacher's settings"), width="stretch", key=state.wkey(page, "classlink.reset"),
                icon=":material/restart_alt:", on_click=reset_to_teacher,
                args=(page, schema, defaults, shared_names(groups)),
-               help="Put every setting back to what the teacher shared.")
+               help=_("Put every setting back to what the teacher shared."))
 
 
 def link(values: dict, defaults: dict, lock: Iterable[str], groups: Groups, start: dict | None = None,
@@ -119,17 +122,19 @@ def link(values: dict, defaults: dict, lock: Iterable[str], groups: Groups, star
     if base is None:
         base = (st.context.url or "").split("?", 1)[0]
     encoded = urlstate.encode(cfg, defaults)
-    return f"{base}?{urlstate.PARAM}={encoded}" if encoded else base
+    # the language first (the link opens in the teacher's language), the configuration last
+    query = i18n.url_params() | ({urlstate.PARAM: encoded} if encoded else {})
+    return f"{base}?{urlencode(query, safe='-_.~')}" if query else base
 
 
 def share_panel(page: str, schema: Schema, values: dict, defaults: dict, groups: Groups,
                 start: dict | None = None, where: Any = None) -> str:
     """Teacher's "Share with class" (a sidebar expander): choose what to lock, get the link to copy."""
     where = where or st.sidebar
-    with where.expander("Share with class (teacher)", icon=":material/groups:"):
-        st.caption("Students who open the link get your settings; the controls you lock are greyed out "
-                   "and keep your values, even after a reload. Everything else still works for them.")
-        lock = st.multiselect("Controls to lock", list(groups), default=list(groups),
+    with where.expander(_("Share with class (teacher)"), icon=":material/groups:"):
+        st.caption(_("Students who open the link get your settings; the controls you lock are greyed out "
+                     "and keep your values, even after a reload. Everything else still works for them."))
+        lock = st.multiselect(_("Controls to lock"), list(groups), default=list(groups), format_func=_,
                               key=state.wkey(page, "classlink.choose"))
         url = link(values, defaults, lock, groups, start)
         st.code(url, language=None, wrap_lines=True)

@@ -16,6 +16,7 @@ import pandas as pd
 import streamlit as st
 
 import lstm_core as lc
+from app.i18n import N_, _, core_errors
 from app.ui import limits, state
 from app.ui.form import Schema
 from app.ui.netconfig import values_from_model
@@ -40,40 +41,41 @@ def parse_config_upload(data: bytes, page: str, schema: Schema,
     map a network onto their settings (``from_model``; None = only this page's own files).
     """
     if len(data) > limits.MAX_UPLOAD_BYTES:
-        raise ValueError(f"the file is {len(data):,} bytes; a configuration is at most "
-                         f"{limits.MAX_UPLOAD_BYTES:,} bytes")
+        raise ValueError(_("the file is {size} bytes; a configuration is at most {most} bytes").format(
+            size=f"{len(data):,}", most=f"{limits.MAX_UPLOAD_BYTES:,}"))
     try:
         doc = json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError:
-        raise ValueError("the file is not text (UTF-8); upload the .json file you downloaded") from None
+        raise ValueError(_("the file is not text (UTF-8); upload the .json file you downloaded")) from None
     except json.JSONDecodeError as e:
-        raise ValueError(f"the file is not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
+        raise ValueError(_("the file is not valid JSON: {why} (line {line}, column {column})").format(
+            why=e.msg, line=e.lineno, column=e.colno)) from None
     except RecursionError:
-        raise ValueError("the file's JSON is nested too deeply to be a configuration") from None
+        raise ValueError(_("the file's JSON is nested too deeply to be a configuration")) from None
     if not isinstance(doc, dict):
-        raise ValueError(f"a configuration is a JSON object, not {type(doc).__name__}")
+        raise ValueError(_("a configuration is a JSON object, not {kind}").format(kind=type(doc).__name__))
     if doc.get("kind") == DOC_KIND:
         if doc.get("page") == page and isinstance(doc.get("settings"), dict):
             try:
                 return schema.check(doc["settings"]), []
             except ValueError as e:
-                raise ValueError(f"the file's settings are not valid here: {e}") from None
+                raise ValueError(_("the file's settings are not valid here: {why}").format(why=e)) from None
         if from_model is None:
-            raise ValueError(f"the file was saved on the '{doc.get('page')}' page; this page loads only "
-                             "configurations saved on itself")
+            raise ValueError(_("the file was saved on the '{page}' page; this page loads only "
+                               "configurations saved on itself").format(page=doc.get("page")))
         model = doc.get("model")
         if not isinstance(model, dict):
-            raise ValueError(f"the file is from the '{doc.get('page')}' page and holds no network "
-                             "('model') this page can use")
-        notes = [f"The file was saved on the '{doc.get('page')}' page: only its network is used."]
+            raise ValueError(_("the file is from the '{page}' page and holds no network "
+                               "('model') this page can use").format(page=doc.get("page")))
+        notes = [_("The file was saved on the '{page}' page: only its network is used.").format(page=doc.get("page"))]
     elif "variant" in doc:
         if from_model is None:
-            raise ValueError("this is a network configuration; this page loads only configurations "
-                             "saved on itself (its settings are not a single network)")
+            raise ValueError(_("this is a network configuration; this page loads only configurations "
+                               "saved on itself (its settings are not a single network)"))
         model, notes = doc, []
     else:
-        raise ValueError("the file is neither a Gate Lab configuration (with \"kind\": "
-                         f"\"{DOC_KIND}\") nor a network configuration (with a \"variant\")")
+        raise ValueError(_("the file is neither a Gate Lab configuration (with \"kind\": "
+                           "\"{kind}\") nor a network configuration (with a \"variant\")").format(kind=DOC_KIND))
     cfg = lc.ModelConfig.from_dict(model)         # the core's own, actionable validation
     values, more = from_model(cfg, schema)
     return values, notes + more
@@ -108,12 +110,12 @@ _SPLIT = re.compile(r"[,;\s]+")
 def parse_sequence(text: str, max_T: int = limits.STEP_MAX_T, max_in: int = limits.MAX_INPUTS) -> np.ndarray:
     """Hand-typed numbers -> (T, n_in). One row = one timestep; a single row = one input per step."""
     if len(text) > limits.MAX_TYPED_CHARS:
-        raise ValueError(f"the typed sequence is {len(text):,} characters; at most "
-                         f"{limits.MAX_TYPED_CHARS:,} are accepted")
+        raise ValueError(_("the typed sequence is {n} characters; at most {most} are accepted").format(
+            n=f"{len(text):,}", most=f"{limits.MAX_TYPED_CHARS:,}"))
     rows = [r.strip().strip(",;") for r in text.replace("−", "-").splitlines()]
     rows = [r for r in rows if r]
     if not rows:
-        raise ValueError("type at least one number (one row per timestep, or a single row of numbers)")
+        raise ValueError(_("type at least one number (one row per timestep, or a single row of numbers)"))
     parsed = []
     for i, row in enumerate(rows, 1):
         nums = []
@@ -121,9 +123,9 @@ def parse_sequence(text: str, max_T: int = limits.STEP_MAX_T, max_in: int = limi
             try:
                 x = float(tok)
             except ValueError:
-                raise ValueError(f"row {i}: {tok!r} is not a number") from None
+                raise ValueError(_("row {row}: {token} is not a number").format(row=i, token=repr(tok))) from None
             if not math.isfinite(x):
-                raise ValueError(f"row {i}: {tok!r} is not a finite number")
+                raise ValueError(_("row {row}: {token} is not a finite number").format(row=i, token=repr(tok)))
             nums.append(x)
         parsed.append(nums)
     if len(parsed) == 1:
@@ -132,12 +134,13 @@ def parse_sequence(text: str, max_T: int = limits.STEP_MAX_T, max_in: int = limi
         widths = [len(r) for r in parsed]
         bad = next((i for i, w in enumerate(widths) if w != widths[0]), None)
         if bad is not None:
-            raise ValueError(f"row {bad + 1} has {widths[bad]} numbers but row 1 has {widths[0]}; every "
-                             "row (timestep) needs the same number of inputs")
+            raise ValueError(_("row {row} has {n} numbers but row 1 has {first}; every "
+                               "row (timestep) needs the same number of inputs").format(
+                row=bad + 1, n=widths[bad], first=widths[0]))
         arr = np.array(parsed)
-    limits.check_length(arr.shape[0], max_T, "typed sequence")
+    limits.check_length(arr.shape[0], max_T, N_("typed sequence"))
     if arr.shape[1] > max_in:
-        raise ValueError(f"{arr.shape[1]} inputs per timestep; at most {max_in}")
+        raise ValueError(_("{n} inputs per timestep; at most {most}").format(n=arr.shape[1], most=max_in))
     return arr
 
 
@@ -150,14 +153,15 @@ def _import(page: str, schema: Schema, from_model: Any) -> None:
     try:
         values, notes = parse_config_upload(up.getvalue(), page, schema, from_model)
     except ValueError as e:
-        state.flash(page, f"Could not load {up.name}: {e}. Your current settings are unchanged.", where="io")
+        state.flash(page, _("Could not load {name}: {why}. Your current settings are unchanged.").format(
+            name=up.name, why=core_errors.translate(str(e))), where="io")
         return
     schema.apply(page, values)
-    state.flash(page, " ".join([f"Loaded {up.name}."] + notes), kind="success", where="io")
+    state.flash(page, " ".join([_("Loaded {name}.").format(name=up.name)] + notes), kind="success", where="io")
 
 
 def io_panel(page: str, schema: Schema, *, csv: Callable[[], bytes], csv_name: str, doc: str,
-             doc_name: str, from_model: Any = values_from_model, csv_label: str = "Traces (CSV)") -> None:
+             doc_name: str, from_model: Any = values_from_model, csv_label: str = N_("Traces (CSV)")) -> None:
     """Downloads (CSV built only when clicked) and the configuration upload, in an expander.
 
     An import's message is drawn here, under the uploader, with the box kept open — not at the
@@ -165,16 +169,16 @@ def io_panel(page: str, schema: Schema, *, csv: Callable[[], bytes], csv_name: s
     presenter mode (nothing for a class to download from the projector)."""
     if state.presenting() and not state.has_flashes(page, "io"):
         return
-    with st.expander("Export and import", expanded=state.has_flashes(page, "io")):
+    with st.expander(_("Export and import"), expanded=state.has_flashes(page, "io")):
         c1, c2 = st.columns(2)
-        c1.download_button(csv_label, csv, file_name=csv_name, mime="text/csv", key=state.wkey(page, "dl_csv"),
+        c1.download_button(_(csv_label), csv, file_name=csv_name, mime="text/csv", key=state.wkey(page, "dl_csv"),
                            icon=":material/download:", on_click="ignore")
-        c2.download_button("Configuration (JSON)", doc, file_name=doc_name, mime="application/json",
+        c2.download_button(_("Configuration (JSON)"), doc, file_name=doc_name, mime="application/json",
                            key=state.wkey(page, "dl_json"), icon=":material/download:", on_click="ignore")
-        st.file_uploader("Load a configuration (JSON)", type=["json"], key=state.wkey(page, "upload"),
+        st.file_uploader(_("Load a configuration (JSON)"), type=["json"], key=state.wkey(page, "upload"),
                          on_change=_import, args=(page, schema, from_model), max_upload_size=1,
-                         help="A file downloaded here; malformed or out-of-range files are refused "
-                              "with a message and your settings stay as they are.")
+                         help=_("A file downloaded here; malformed or out-of-range files are refused "
+                                "with a message and your settings stay as they are."))
         state.show_flashes(page, "io")
 
 

@@ -17,6 +17,7 @@ from typing import Any, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from app.i18n import N_, _
 from lstm_core.variants import variant as variant_record
 
 # Okabe & Ito (2008); yellow last because it is faint on white.
@@ -80,7 +81,7 @@ class Series:
 
 
 def lines(t: np.ndarray, series: list[Series], *, title: str, y: str, cursor: float | None,
-          large: bool, uirevision: str, x: str = "timestep t", height: int = 300,
+          large: bool, uirevision: str, x: str = N_("timestep t"), height: int = 300,
           y_range: tuple[float, float] | None = None) -> Chart:
     data = []
     for i, s in enumerate(series):
@@ -88,31 +89,33 @@ def lines(t: np.ndarray, series: list[Series], *, title: str, y: str, cursor: fl
         data.append(dict(type="scatter", x=t, y=s.y, name=s.name, mode=s.mode,
                          line=dict(color=c, dash=s.dash, width=2.5 if large else 2),
                          marker=dict(size=10 if large else 8, symbol="x", color=c)))
-    lay = layout(title=title, x=x, y=y, large=large, uirevision=uirevision, height=height,
+    lay = layout(title=title, x=_(x), y=y, large=large, uirevision=uirevision, height=height,
                  legend=len(series) > 1, cursor=cursor)
     if y_range is not None:
         lay["yaxis"]["range"] = list(y_range)
     names = ", ".join(s.name for s in series[:8]) + (" …" if len(series) > 8 else "")
-    alt = f"Line chart: {title}. {len(series)} line(s) ({names}) over {len(t)} timesteps."
+    alt = _("Line chart: {title}. {n} line(s) ({names}) over {T} timesteps.").format(
+        title=title, n=len(series), names=names, T=len(t))
     return make_figure(dict(data=data, layout=lay)), alt
 
 
 def heatmap(t: np.ndarray, z: np.ndarray, *, title: str, rows: list[str], cursor: float | None,
             large: bool, uirevision: str, marks: tuple[np.ndarray, np.ndarray] | None = None,
-            mark_name: str = "target", zmid: float | None = None, height: int = 300) -> Chart:
+            mark_name: str = N_("target"), zmid: float | None = None, height: int = 300) -> Chart:
     """z (T, n) as rows over time; ``marks`` = (t values, row indices) drawn as crosses."""
     data = [dict(type="heatmap", x=t, y=rows, z=z.T, colorscale="Cividis", zmid=zmid,
                  colorbar=dict(thickness=12, tickfont=dict(size=font_size(large) - 2)),
-                 hovertemplate="t=%{x}<br>%{y}: %{z:.3g}<extra></extra>")]
+                 hovertemplate="t=%{x}<br>%{y}: %{z:.3g}<extra></extra>")]  # noqa: i18n (Plotly's hover tags)
     if marks is not None and len(marks[0]):
         data.append(dict(type="scatter", x=marks[0], y=[rows[i] for i in marks[1]], mode="markers",
-                         name=mark_name, marker=dict(symbol="x-thin", size=12 if large else 9,
+                         name=_(mark_name), marker=dict(symbol="x-thin", size=12 if large else 9,
                                                      line=dict(width=2, color="#D55E00"))))
     # Pink cursor: visible on both ends of the Cividis scale (dark blue and yellow).
-    lay = layout(title=title, x="timestep t", y="", large=large, uirevision=uirevision, height=height,
+    lay = layout(title=title, x=_("timestep t"), y="", large=large, uirevision=uirevision, height=height,
                  legend=marks is not None, cursor=cursor, cursor_colour="#CC79A7")
-    alt = (f"Heat map: {title}. {z.shape[1]} rows ({', '.join(rows[:6])}{' …' if len(rows) > 6 else ''}) "
-           f"over {len(t)} timesteps, values {np.nanmin(z):.3g} to {np.nanmax(z):.3g}.")
+    alt = _("Heat map: {title}. {n} rows ({rows}) over {T} timesteps, values {lo} to {hi}.").format(
+        title=title, n=z.shape[1], rows=", ".join(rows[:6]) + (" …" if len(rows) > 6 else ""), T=len(t),
+        lo=f"{np.nanmin(z):.3g}", hi=f"{np.nanmax(z):.3g}")
     return make_figure(dict(data=data, layout=lay)), alt
 
 
@@ -125,7 +128,7 @@ class FlowCurve:
     measured: np.ndarray         # ‖δ(t)‖ / ‖δ(at)‖
     theory: np.ndarray | None = None
     bound: np.ndarray | None = None
-    bound_name: str = "bound"
+    bound_name: str = N_("bound")
 
 
 def _positive(a: np.ndarray) -> np.ndarray:
@@ -143,26 +146,27 @@ def flow_chart(curves: list[FlowCurve], *, title: str, large: bool, uirevision: 
         col = colour(i)
         # A few markers of a distinct shape per network: lines that coincide (e.g. LSTMs whose forget
         # gates are ≈ 1) stay tellable apart, and not by colour alone.
-        data.append(dict(type="scatter", x=c.back, y=_positive(c.measured), name=c.name, legendgroup=c.name,
+        data.append(dict(type="scatter", x=c.back, y=_positive(c.measured), name=_(c.name), legendgroup=c.name,
                          mode="lines+markers", line=dict(color=col, width=w),
                          marker=dict(symbol=SYMBOLS[i % len(SYMBOLS)], size=9 if large else 7, color=col,
                                      maxdisplayed=12)))
         # Theory and bound lines share the network's legend entry; their dash is explained once.
-        for extra, dash, label in ((c.theory, "dash", "theory"), (c.bound, "dot", c.bound_name)):
+        for extra, dash, label in ((c.theory, "dash", N_("theory")), (c.bound, "dot", c.bound_name)):
             if extra is None:
                 continue
             # A loose upper bound (no exact theory line) is hidden until asked for, with its own
             # legend entry, so it is never read as a prediction beside exact lines.
-            loose = dash == "dot" and c.theory is None and label.startswith("upper bound")
-            data.append(dict(type="scatter", x=c.back, y=_positive(extra), name=f"{c.name} ({label})",
+            loose = dash == "dot" and c.theory is None and label.startswith(("upper bound", _("upper bound")))
+            data.append(dict(type="scatter", x=c.back, y=_positive(extra),
+                             name=_("{curve} ({line})").format(curve=_(c.name), line=_(label)),
                              legendgroup=f"{c.name}-bound" if loose else c.name, showlegend=loose,
                              visible="legendonly" if loose else True, mode="lines",
                              line=dict(color=col, width=w if dash == "dash" else w - 0.8, dash=dash)))
-    for dash, label in (("dash", "theory"), ("dot", "bound")):
+    for dash, label in (("dash", N_("theory")), ("dot", N_("bound"))):
         if any((c.theory if dash == "dash" else c.bound) is not None for c in curves):
-            data.append(dict(type="scatter", x=[None], y=[None], mode="lines", name=label,
+            data.append(dict(type="scatter", x=[None], y=[None], mode="lines", name=_(label),
                              line=dict(color="#777777", width=w, dash=dash)))
-    lay = layout(title=title, x="steps back in time q", y="relative error ‖δ(T−q)‖ / ‖δ(T)‖",
+    lay = layout(title=title, x=_("steps back in time q"), y=_("relative error ‖δ(T−q)‖ / ‖δ(T)‖"),
                  large=large, uirevision=uirevision, height=height)
     # Whole decades only (Plotly's automatic minor labels 2, 3, 4 … crowd short ranges), and at
     # most ~7 labels however many decades the curves span.
@@ -174,9 +178,9 @@ def flow_chart(curves: list[FlowCurve], *, title: str, large: bool, uirevision: 
                                                 font=dict(size=font_size(large) - 1)))
     lay["margin"].update(t=48 + (24 if large else 0),          # the legend sits at the side here
                          l=110 if large else 84)                 # room for 10⁻¹⁵ tick labels + title
-    ends = "; ".join(f"{c.name} keeps {_last(c.measured):.2g} of the error after {int(c.back[-1])} steps"
-                     for c in curves)
-    alt = f"Log-scale line chart: {title}. {ends}."
+    ends = _("; ").join(_("{curve} keeps {kept} of the error after {q} steps").format(
+        curve=_(c.name), kept=f"{_last(c.measured):.2g}", q=int(c.back[-1])) for c in curves)
+    alt = _("Log-scale line chart: {title}. {ends}.").format(title=title, ends=ends)
     return make_figure(dict(data=data, layout=lay)), alt
 
 
@@ -207,21 +211,22 @@ def step_panels(variant: str, block_size: int, data: dict, unit: int, unit_label
     t = np.arange(1, xs.shape[0] + 1)
     kw = dict(cursor=cursor, large=large)
     symbols = data.get("symbols")
-    out = [channels(t, xs, title="Input x(t)" + (" — one unit per symbol" if symbols else ""), prefix="x",
+    out = [channels(t, xs, title=_("Input x(t) — one unit per symbol") if symbols else _("Input x(t)"), prefix="x",
                     uirevision="step-input", names=symbols, **kw)]
     v = variant_record(variant)
     if v.gates:
         per_block = v.bias_unit == "block"                # gates are shared by the cells of a block
         idx = unit // block_size if per_block else unit
-        who = f"block {idx + 1}" if per_block else unit_label
-        series = [Series(label, ins[name][:, 0, idx]) for name, label in v.gates if name in ins]
-        out.append(lines(t, series, title=f"Gate activations — {who}", y="openness", y_range=(-0.03, 1.03),
+        who = _("block {n}").format(n=idx + 1) if per_block else unit_label
+        series = [Series(_(label), ins[name][:, 0, idx]) for name, label in v.gates if name in ins]
+        out.append(lines(t, series, title=_("Gate activations — {who}").format(who=who), y=_("openness"),
+                         y_range=(-0.03, 1.03),
                          uirevision="step-gates", **kw))
     else:
-        out.append(channels(t, ins["net"][:, 0, :], title="Net inputs (this cell has no gates)",
+        out.append(channels(t, ins["net"][:, 0, :], title=_("Net inputs (this cell has no gates)"),
                             prefix="net", uirevision="step-gates", **kw))
     name, title = v.state
-    out.append(channels(t, ins[name][:, 0, :], title=title, prefix=name, uirevision="step-states", **kw))
+    out.append(channels(t, ins[name][:, 0, :], title=_(title), prefix=name, uirevision="step-states", **kw))
     y = data["outputs"][:, 0, :]
     tg, mask = data.get("targets"), data.get("mask")
     if y.shape[1] > MANY:
@@ -229,7 +234,7 @@ def step_panels(variant: str, block_size: int, data: dict, unit: int, unit_label
         if tg is not None:
             tt, jj = np.nonzero((tg[:, 0, :] > 0.5) & (mask[:, 0, None] > 0))
             marks = (t[tt], jj)
-        out.append(heatmap(t, y, title="Outputs y(t) (× = target 1)",
+        out.append(heatmap(t, y, title=_("Outputs y(t) (× = target 1)"),
                            rows=[f"y {s}" for s in symbols] if symbols else [f"y{i + 1}" for i in range(y.shape[1])],
                            marks=marks, uirevision="step-outputs", **kw))
     else:
@@ -237,9 +242,9 @@ def step_panels(variant: str, block_size: int, data: dict, unit: int, unit_label
         series = [Series(f"y{n}" if not symbols else f"y {n}", y[:, i], colour_index=i) for i, n in enumerate(out_names)]
         if tg is not None:
             on = mask[:, 0] > 0
-            series += [Series(f"target {n}", np.where(on, tg[:, 0, i], np.nan), colour_index=i,
+            series += [Series(_("target {n}").format(n=n), np.where(on, tg[:, 0, i], np.nan), colour_index=i,
                               mode="markers") for i, n in enumerate(out_names)]
-        title = "Outputs y(t) and targets (×)" if tg is not None else "Outputs y(t) (typed input: no targets)"
+        title = _("Outputs y(t) and targets (×)") if tg is not None else _("Outputs y(t) (typed input: no targets)")
         out.append(lines(t, series, title=title, y="y", uirevision="step-outputs", **kw))
     return out
 
@@ -274,41 +279,45 @@ def flow_explanation(curves: list[FlowCurve], v: dict, forget_names: tuple[str, 
     q = min(50, v["T"] - 1)
     rows = "\n".join(f"| {c.name} | {kept_at(c, q):.2g} | {_last(c.measured):.2g} | {per_step(c):.3f} |"
                      for c in curves)
-    table = (f"| network | kept {q} steps back | after {v['T'] - 1} | per step |\n|---|---|---|---|\n{rows}\n\n"
-             if curves else "")
+    table = (_("| network | kept {q} steps back | after {last} | per step |").format(q=q, last=v["T"] - 1)
+             + f"\n|---|---|---|---|\n{rows}\n\n" if curves else "")
     by = {c.name: c for c in curves}
     lead = ""
     if "rnn" in by and "lstm1997" in by and kept_at(by["rnn"], q) > 0:
         ratio = kept_at(by["lstm1997"], q) / kept_at(by["rnn"], q)
-        lead = (f"**{q} steps back the 1997 cell keeps {ratio:.2g} times more error than the RNN** "
-                f"({kept_at(by['lstm1997'], q):.2g} against {kept_at(by['rnn'], q):.2g}).\n\n")
+        lead = _("**{q} steps back the 1997 cell keeps {ratio} times more error than the RNN** "
+                 "({lstm} against {rnn}).").format(q=q, ratio=f"{ratio:.2g}", lstm=f"{kept_at(by['lstm1997'], q):.2g}",
+                                                   rnn=f"{kept_at(by['rnn'], q):.2g}") + "\n\n"
     fmax = 1.0 if v["activation"] == "tanh" else 0.25
     gain = v["rnn_scale"] * fmax
-    rnn = (f"**Why the RNN forgets.** One step back multiplies the error by Jᵀ = Uᵀ·diag f′(net). "
-           f"Here ‖U‖ = {v['rnn_scale']:.2f} and max f′ = {'1 (tanh)' if fmax == 1 else '¼ (logistic sigmoid)'}, "
-           f"so each step shrinks it by at least ‖U‖·max f′ = {gain:.2f}")
-    rnn += (f": after {q} steps at most {gain ** q:.2g} is left (the dotted upper bound Π‖J‖, hidden until you "
-            "click its legend entry, is tighter still). " if gain < 1 else
-            " — not below 1, so the shrinking is no longer guaranteed (and above 1 the error can explode). ")
+    rnn = _("**Why the RNN forgets.** One step back multiplies the error by Jᵀ = Uᵀ·diag f′(net). "
+            "Here ‖U‖ = {scale} and max f′ = {fmax}, so each step shrinks it by at least ‖U‖·max f′ = {gain}").format(
+        scale=f"{v['rnn_scale']:.2f}", fmax="1 (tanh)" if fmax == 1 else _("¼ (logistic sigmoid)"), gain=f"{gain:.2f}")
+    rnn += (_(": after {q} steps at most {left} is left (the dotted upper bound Π‖J‖, hidden until you "
+              "click its legend entry, is tighter still). ").format(q=q, left=f"{gain ** q:.2g}") if gain < 1 else
+            _(" — not below 1, so the shrinking is no longer guaranteed (and above 1 the error can explode). "))
     fb = float(v["forget_bias"])
     y_fg = 1.0 / (1.0 + np.exp(-fb))
     shown = [c for c in curves if c.name in forget_names]
-    measured = (" Measured per step: " + ", ".join(f"{c.name} {per_step(c):.2f}" for c in shown) + "."
-                if shown else " Add the forget-gate LSTMs (the button under the chart) to see it.")
-    forget = (f"**What a forget gate does.** With a forget gate the carousel is s(t) = y_φ·s(t−1) + y_in·g, so each "
-              f"step back multiplies the error by y_φ ≈ σ({fb:g}) = {y_fg:.2f}: after {q} steps "
-              f"{y_fg:.2f}^{q} ≈ {y_fg ** q:.2g} is left.{measured} The gate lets a cell *reset* its memory; "
-              "a forget bias of 5 (σ = 0.99) keeps the carousel almost as flat as in 1997.")
+    measured = (_(" Measured per step: {values}.").format(
+                    values=", ".join(f"{c.name} {per_step(c):.2f}" for c in shown))
+                if shown else _(" Add the forget-gate LSTMs (the button under the chart) to see it."))
+    forget = _("**What a forget gate does.** With a forget gate the carousel is s(t) = y_φ·s(t−1) + y_in·g, so each "
+               "step back multiplies the error by y_φ ≈ σ({bias}) = {y}: after {q} steps "
+               "{y}^{q} ≈ {left} is left.{measured} The gate lets a cell *reset* its memory; "
+               "a forget bias of 5 (σ = 0.99) keeps the carousel almost as flat as in 1997.").format(
+        bias=f"{fb:g}", y=f"{y_fg:.2f}", q=q, left=f"{y_fg ** q:.2g}", measured=measured)
     return table + lead + rnn + "\n\n" + (
-        "**Why the CEC is flat.** In lstm1997 the cell state is s(t) = s(t−1) + y_in·g: "
-        "∂s(t)/∂s(t−1) = 1, so error travelling along s is copied unchanged (dashed theory line = 1).\n\n"
+        _("**Why the CEC is flat.** In lstm1997 the cell state is s(t) = s(t−1) + y_in·g: "
+          "∂s(t)/∂s(t−1) = 1, so error travelling along s is copied unchanged (dashed theory line = 1).") + "\n\n"
         + forget + "\n\n"
-        "**Full BPTT vs the 1997 truncation.** The truncation keeps only the path along s, so the "
-        "measured curve equals the theory line exactly; full BPTT adds the (small) paths through "
-        "the gates and recurrent connections — shut input gates make them smaller still.")
+        + _("**Full BPTT vs the 1997 truncation.** The truncation keeps only the path along s, so the "
+            "measured curve equals the theory line exactly; full BPTT adds the (small) paths through "
+            "the gates and recurrent connections — shut input gates make them smaller still."))
 
 
-LOCAL_FEEDBACK_TEXT = (
+# English, marked for the catalogue: the page draws it with _(LOCAL_FEEDBACK_TEXT).
+LOCAL_FEEDBACK_TEXT = N_(
     "A **net-input feedback** unit keeps â(t) = u·â(t−1) + w·x(t) + b: one step back multiplies its "
     "error by exactly u, so the curve follows |u|^q. An **activation feedback** unit computes "
     "h(t) = f(v·h(t−1) + w·x(t) + b) with f(a) = tanh(a/2), whose slope is at most M = ½: each "

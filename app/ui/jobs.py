@@ -18,6 +18,7 @@ from typing import Any, Callable
 import numpy as np
 import streamlit as st
 
+from app.i18n import _
 from app.ui import pacing, state
 
 # Measured on 2 loaded cores: a tick's redraw costs 0.1–0.8 s and the next timer rerun starts
@@ -50,7 +51,7 @@ class TrainerWork:
 @dataclass
 class Job:
     work: Any
-    label: str                                   # what runs, in words (shown next to the bar)
+    label: str                                   # what runs, in words (shown next to the bar, through _)
     settings: dict                               # the page settings it was started with
     after_chunk: Callable[[Any, Any], None] | None = None   # (work, progress) -> None, e.g. a recorder
     running: bool = True
@@ -102,7 +103,7 @@ def tick(job: Job, seconds: float = TICK) -> None:
                 job.after_chunk(job.work, job.last)
             job.chunk = pacing.next_chunk(job.chunk, job.chunk, dt, TARGET_CHUNK)
     except state.USER_ERRORS as e:
-        job.error = str(e)
+        job.error = state.user_message(e)
         job.running = False
     if job.work.done and job.running:
         job.running, job.finished = False, time.perf_counter()
@@ -116,12 +117,15 @@ def run_to_end(job: Job) -> None:
 
 def status_line(job: Job) -> str:
     if job.error:
-        return f"Stopped with an error after {job.elapsed:.0f} s: {job.error}"
+        return _("Stopped with an error after {seconds} s: {why}").format(seconds=f"{job.elapsed:.0f}", why=job.error)
     if job.running:
-        return f"{job.label} — {100 * job.work.fraction():.0f}% of the budget, {job.elapsed:.0f} s"
+        return _("{what} — {percent}% of the budget, {seconds} s").format(
+            what=_(job.label), percent=f"{100 * job.work.fraction():.0f}", seconds=f"{job.elapsed:.0f}")
     if job.stopped:
-        return f"Stopped by you after {job.elapsed:.1f} s ({job.label}); the results so far are shown."
-    return f"Finished in {job.elapsed:.1f} s ({job.label}); {job.compute:.1f} s of it training."
+        return _("Stopped by you after {seconds} s ({what}); the results so far are shown.").format(
+            seconds=f"{job.elapsed:.1f}", what=_(job.label))
+    return _("Finished in {seconds} s ({what}); {training} s of it training.").format(
+        seconds=f"{job.elapsed:.1f}", what=_(job.label), training=f"{job.compute:.1f}")
 
 
 def live(page: str, slot: str, draw: Callable[[Job | None], None]) -> None:

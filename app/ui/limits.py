@@ -7,6 +7,8 @@ these numbers, so a hand-edited link cannot get past them either.
 """
 from __future__ import annotations
 
+from app.i18n import N_, _
+
 # Sizes of the networks the pages build.
 MAX_HIDDEN = 32          # rnn / lstm / gru units
 MAX_BLOCKS = 8           # LSTM-1997 family memory blocks
@@ -59,30 +61,34 @@ INIT_RANGE_MAX = 2.0
 RECURRENT_SCALE_MAX = 3.0
 
 
-def check_task(task, max_T: int, where: str = "this page") -> None:
-    """Refuse a task whose sequences are longer, or whose inputs are more, than ``where`` allows."""
-    check_length(task.max_length, max_T, f"{task.name} sequence")
+def check_task(task, max_T: int, where: str = N_("this page")) -> None:
+    """Refuse a task whose sequences are longer, or whose inputs are more, than ``where`` allows
+    (``where``, ``what`` and ``hint`` below: English, N_-marked by the caller; translated here)."""
+    check_length(task.max_length, max_T, _("{task} sequence").format(task=task.name))
     if task.n_in > MAX_INPUTS:
-        raise ValueError(f"{task.name} with these settings has {task.n_in} inputs; {where} allows at most "
-                         f"{MAX_INPUTS} (choose a smaller p)")
+        raise ValueError(_("{task} with these settings has {n} inputs; {where} allows at most "
+                           "{most} (choose a smaller p)").format(task=task.name, n=task.n_in, where=_(where),
+                                                                 most=MAX_INPUTS))
 
 
-def check_steps(budget: int, max_length: int, what: str = "a run here", hint: str = "shorten the sequences") -> None:
+def check_steps(budget: int, max_length: int, what: str = N_("a run here"),
+                hint: str = N_("shorten the sequences")) -> None:
     """Refuse budget × sequence length above ``STEP_CAP`` (the timesteps one network trains)."""
     steps = budget * max_length
     if steps > STEP_CAP:
-        raise ValueError(f"{budget:,} sequences × up to {max_length} steps = {steps:,} timesteps per network; "
-                         f"{what} may take at most {STEP_CAP:,} — lower the budget to "
-                         f"{STEP_CAP // max_length:,} or {hint}")
+        raise ValueError(_("{budget} sequences × up to {length} steps = {steps} timesteps per network; "
+                           "{what} may take at most {cap} — lower the budget to {lower} or {hint}").format(
+            budget=f"{budget:,}", length=max_length, steps=f"{steps:,}", what=_(what), cap=f"{STEP_CAP:,}",
+            lower=f"{STEP_CAP // max_length:,}", hint=_(hint)))
 
 
-def check_length(T: int, cap: int, what: str = "sequence") -> int:
+def check_length(T: int, cap: int, what: str = N_("sequence")) -> int:
     """Refuse sequences longer than ``cap`` with a message that says what to change."""
     if T > cap:
-        raise ValueError(
-            f"the {what} has {T} timesteps; this page shows at most {cap}. "
+        raise ValueError(_(
+            "the {what} has {T} timesteps; this page shows at most {cap}. "
             "Choose a shorter length in the settings."
-        )
+        ).format(what=_(what), T=T, cap=cap))
     if T < 1:
-        raise ValueError(f"the {what} is empty; it needs at least one timestep")
+        raise ValueError(_("the {what} is empty; it needs at least one timestep").format(what=_(what)))
     return T

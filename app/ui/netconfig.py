@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 import lstm_core as lc
+from app.i18n import _
 from app.ui.form import Schema
 from lstm_core.config import _check_spec
 from lstm_core.variants import variant as variant_record
@@ -70,13 +71,14 @@ def _bias_values(gate: str, spec: Any, n: int) -> tuple[float | None, float]:
     if isinstance(spec, tuple) and spec and spec[0] == "linspace":
         return spec[1], (spec[2] - spec[1]) / (n - 1) if n > 1 else 0.0
     if isinstance(spec, tuple) and spec and spec[0] == "uniform":
-        raise ValueError(f"bias['{gate}'] is drawn at random ({{'uniform': [{spec[1]}, {spec[2]}]}}); this page "
-                         "sets biases as a value plus a per-block change — use a number or a list")
+        raise ValueError(_("bias['{gate}'] is drawn at random ({spec}); this page "
+                           "sets biases as a value plus a per-block change — use a number or a list").format(
+            gate=gate, spec=f"{{'uniform': [{spec[1]}, {spec[2]}]}}"))
     vals = list(spec)
     step = vals[1] - vals[0] if len(vals) > 1 else 0.0
     if any(abs(vals[0] + k * step - x) > 1e-9 for k, x in enumerate(vals)):
-        raise ValueError(f"bias['{gate}'] = {vals} is not evenly spaced; this page sets biases as a "
-                         "value plus a per-block change (e.g. −1, −2, −3)")
+        raise ValueError(_("bias['{gate}'] = {values} is not evenly spaced; this page sets biases as a "
+                           "value plus a per-block change (e.g. −1, −2, −3)").format(gate=gate, values=vals))
     return vals[0], step
 
 
@@ -92,16 +94,18 @@ def values_from_model(cfg: lc.ModelConfig, schema: Schema) -> tuple[dict, list[s
     for p in ("u", "v"):
         spec = init.pop(p, None)
         if spec is not None and not isinstance(spec, float):
-            raise ValueError(f"init['{p}'] must be a single number on this page, got {_json(spec)}")
+            raise ValueError(_("init['{name}'] must be a single number on this page, got {value}").format(
+                name=p, value=_json(spec)))
         out[f"fb_{p}"] = spec
     if init:
-        raise ValueError(f"this page cannot set init for {sorted(init)}; only local_feedback's u and v")
+        raise ValueError(_("this page cannot set init for {names}; only local_feedback's u and v").format(
+            names=sorted(init)))
     biases = dict(cfg.bias)
     n = bias_units(out)
     for g in cfg.record.gate_biases:
         out[f"b_{g}"], out[f"b_{g}_step"] = _bias_values(g, biases.get(g), n)
-    notes.append("Inputs, outputs and the output layer (n_in, n_out, output activation, loss) "
-                 "come from this page's input sequence, not from the file.")
+    notes.append(_("Inputs, outputs and the output layer (n_in, n_out, output activation, loss) "
+                   "come from this page's input sequence, not from the file."))
     return schema.check({k: v for k, v in out.items() if k in schema.fields}), notes
 
 

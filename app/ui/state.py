@@ -17,7 +17,7 @@ import streamlit as st
 
 import lstm_core as lc
 from app import i18n
-from app.i18n import N_, _
+from app.i18n import N_, _, core_errors
 
 T = TypeVar("T")
 
@@ -110,15 +110,17 @@ def keep_good(page: str, slot: str, compute: Callable[[], T]) -> Kept[T]:
     try:
         value = compute()
     except USER_ERRORS as e:
-        return Kept(ps.get(f"_good.{slot}"), _message(e), False)
+        return Kept(ps.get(f"_good.{slot}"), user_message(e), False)
     ps[f"_good.{slot}"] = value
     return Kept(value, None, True)
 
 
-def _message(e: BaseException) -> str:
+def user_message(e: BaseException) -> str:
+    """A user error's message in this session's language (the core's English messages translated)."""
     if isinstance(e, lc.NonFiniteError):
-        return _("The network produced a non-finite number (NaN or infinity): {why}").format(why=e)
-    return str(e) or type(e).__name__
+        return _("The network produced a non-finite number (NaN or infinity): {why}").format(
+            why=core_errors.translate(str(e)))
+    return core_errors.translate(str(e)) or type(e).__name__
 
 
 def report(outcome: Kept, what: str = N_("these settings")) -> None:
