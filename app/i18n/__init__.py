@@ -144,6 +144,6 @@ def switch(where=None) -> None:
     where = where if where is not None else st.sidebar
     st.session_state[SWITCH_KEY] = current()
     # Both languages in the label: whoever opened the page in the wrong one can read it.
-    where.radio("Language · 語言", list(LANGUAGES), format_func=LANGUAGES.__getitem__, key=SWITCH_KEY,
+    where.radio("Language · 語言", list(LANGUAGES), format_func=LANGUAGES.__getitem__, key=SWITCH_KEY,  # noqa: i18n (both)
                 horizontal=True, on_change=_chosen,
-                help="English / 繁體中文 — also in the link (?lang=en, ?lang=zh-TW)")
+                help="English / 繁體中文 — also in the link (?lang=en, ?lang=zh-TW)")  # noqa: i18n (both languages)
