@@ -102,7 +102,7 @@ class Canvas:
         hidden = dict(visible=False, fixedrange=True)
         return make_figure(dict(data=[], layout=dict(
             shapes=self.shapes, annotations=self.notes, template="none", paper_bgcolor="white",
-            plot_bgcolor="white", height=330 + (70 if large else 0), margin=dict(l=5, r=5, t=40, b=5),
+            plot_bgcolor="white", height=350 + (70 if large else 0), margin=dict(l=5, r=5, t=60, b=5),
             title=dict(text=title, font=dict(size=self.f + 2), x=0, xanchor="left"),
             font=dict(size=self.f, color="#222222"), uirevision="diagram", showlegend=False,
             xaxis=dict(range=[-0.2, 10.2], **hidden), yaxis=dict(range=[-0.4, 6.0], **hidden))))
@@ -199,7 +199,9 @@ def cell_diagram(cfg: lc.ModelConfig, s: dict, unit_label: str, t: int, large: b
         note = _(notes[kind])
         c.text(5.0, 0.4, note, size=c.f - 1, colour="#555555")
     name = _(cfg.record.title)          # a core text (the registry's title), translated where shown
-    title = _("{name} — {unit}, step t = {t}").format(name=name, unit=unit_label, t=t)
+    # two lines: a variant's name is long (LSTM 1997 (CEC, no forget gate)) and a Plotly title
+    # does not wrap, so one line was cut off at the diagram's width (in Chinese too)
+    title = name + "<br>" + _("{unit}, step t = {t}").format(unit=unit_label, t=t)
     fig = c.figure(title, large)
     alt = _("Diagram of the {name} cell ({unit}). Gate boxes are shaded from white (closed) to blue "
             "(open) by their activation at the current step, with the value printed; state boxes show "
