@@ -9,7 +9,7 @@ from app.bias_lab import figures as lab_figures
 from app.i18n import N_, _
 from app.i18n.core_errors import translate
 from app.bias_lab import precomputed
-from app.ui import figures, jobs, live, state
+from app.ui import figures, jobs, live, state, words
 from app.bias_lab import settings as lab_settings
 from lstm_core.sweeps.sweep import Sweep
 
@@ -68,7 +68,7 @@ def draw_grid(job: jobs.Job | None) -> None:
         where.caption(alt)
     st.caption(_("Criterion: {criterion}. Budget {budget} sequences per network, {algorithm}, lr {lr}, data seed "
                  "{seed}. Hover a cell for its numbers; ✗ = no network of that cell met the criterion (grey: no "
-                 "median exists).").format(criterion=_(sweep.criterion()), budget=f"{sweep.train_config.budget:,}",
+                 "median exists).").format(criterion=words.criterion(sweep.trainer), budget=f"{sweep.train_config.budget:,}",
                                            algorithm=sweep.train_config.algorithm.upper(),
                                            lr=f"{sweep.train_config.lr:g}", seed=sweep.train_config.seed))
     detail(sweep, options, x_labels, y_labels, large)

@@ -17,7 +17,7 @@ from app.bias_lab import figures as lab_figures
 from app.bias_lab import settings as lab_settings
 from app.i18n import N_, _
 from app.i18n.core_errors import translate
-from app.ui import figures, form, jobs, netconfig, state
+from app.ui import figures, form, jobs, netconfig, state, words
 from lstm_core.sweeps import bias_demos as bd
 from lstm_core.sweeps.sweep import Sweep
 from lstm_core.training import PRESETS
@@ -145,7 +145,7 @@ def _draw_abuse(job: jobs.Job | None) -> None:
     _show(c1, lab_figures.curves(frame, "loss", title=_("Training loss (same seeds)"), y=_("mean loss per sequence"),
                                  large=large, uirevision="abuse-loss", log=True), "abuse_loss")
     with c2:
-        st.markdown(_("**Success** (criterion: {criterion})").format(criterion=_(sweep.criterion())))
+        st.markdown(_("**Success** (criterion: {criterion})").format(criterion=words.criterion(sweep.trainer)))
         _success_table(sweep)
     if job.running:
         st.caption(_("Bias-unit counts appear when training ends (or is stopped)."))

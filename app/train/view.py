@@ -13,7 +13,7 @@ from app.ui import figures, form, limits, live, slots, state
 from app.train import figures as train_figures
 from app.train import settings as train_settings
 from app.train import run as train_run
-from app.train import words
+from app.ui import words
 
 PAGE, SCHEMA, DEFAULTS = train_settings.PAGE, train_settings.SCHEMA, train_settings.DEFAULTS
 from app.train.controls import press
