@@ -12,6 +12,19 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Hypothesis (tests/test_fuzz_readers.py): the normal run draws a fixed, derandomised set of
+# examples (deterministic CI, well under a minute); GATELAB_FUZZ=1 or --hypothesis-profile=fuzz is
+# the long fuzz of docs/bad_inputs.md, 10,000 fresh random examples per test. The deadline bounds
+# each example's time without a wall-clock assertion of ours: one slow example shows as a
+# DeadlineExceeded with its input; 10 s leaves room for a loaded 2-core machine. No example
+# database: it would write a folder into the work tree.
+settings.register_profile("gatelab", max_examples=300, derandomize=True, database=None, deadline=10_000,
+                          print_blob=True, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile("fuzz", parent=settings.get_profile("gatelab"), derandomize=False,
+                          max_examples=int(os.environ.get("GATELAB_FUZZ_EXAMPLES", "10000")))
+settings.load_profile("fuzz" if os.environ.get("GATELAB_FUZZ") == "1" else "gatelab")
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -124,6 +124,8 @@ def load_results(data: bytes | str) -> SweepResults:
         raise ValueError(f"the file is not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
     except RecursionError:
         raise ValueError("the file's JSON is nested too deeply to be a sweep results file") from None
+    except ValueError:          # json reads an integer of over 4,300 digits with int(), which refuses it
+        raise ValueError("the file holds a number thousands of digits long; no sweep setting is that big") from None
     if not isinstance(doc, dict) or doc.get("kind") != KIND:
         raise ValueError(f"not a sweep results file: expected a JSON object with \"kind\": \"{KIND}\" "
                          "(written by python -m lstm_core.sweep --out FILE)")
