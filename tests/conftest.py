@@ -81,6 +81,10 @@ def _left_out(config: pytest.Config) -> list[str]:
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
     for marker in _left_out(config):
         terminalreporter.write_line(f"not run (deselected): tests marked {marker} -- {ON_REQUEST[marker][0]}")
+    profile = settings.default
+    if profile.max_examples < 10_000:
+        terminalreporter.write_line(f"property tests ran {profile.max_examples} examples each -- the long fuzz "
+                                    "(10,000 each) is GATELAB_FUZZ=1, see docs/bad_inputs.md")
     touched = getattr(config, "_tracked_touched", None)
     if touched:
         terminalreporter.write_line(

@@ -28,6 +28,8 @@ SENTINELS = {
     "\x00negfloat\x00": lambda n: "-1e999",
 }
 
+EXTREMES = [10**400, -(10**400), 2**64, 1.7e308, -1.7e308, 5e-324, float("nan"), float("inf"), float("-inf"),
+            "\x00bigint\x00", "\x00bigfloat\x00", "\x00deep\x00", -1, 0, True, "", [], {}]
 json_leaves = st.one_of(
     st.none(), st.booleans(), st.integers(), st.sampled_from([10**30, -(10**30), 2**63, 10**400, -1, 0]),
     st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=12), st.sampled_from(list(SENTINELS)))
@@ -46,6 +48,16 @@ def _paths(doc: Any, at: tuple = ()) -> Iterator[tuple]:
             yield from _paths(v, at + (i,))
 
 
+def _get(doc: Any, path: tuple) -> Any:
+    for k in path:
+        doc = doc[k]
+    return doc
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
 def _set(doc: Any, path: tuple, value: Any) -> Any:
     if not path:
         return value
@@ -57,14 +69,19 @@ def _set(doc: Any, path: tuple, value: Any) -> Any:
 
 
 @st.composite
-def damaged_json(draw: st.DrawFn, doc: Any, max_edits: int = 3) -> str:
-    """The JSON text of ``doc`` with 1..max_edits values replaced, removed, added or wrapped."""
+def damaged_json(draw: st.DrawFn, doc: Any, max_edits: int = 3, extremes_only: bool = False) -> str:
+    """The JSON text of ``doc`` with 1..max_edits values replaced, removed, added or wrapped
+    (``extremes_only``: only numbers swapped for EXTREMES, a search focused on arithmetic)."""
     doc = copy.deepcopy(doc)
+    ops = ["extreme"] if extremes_only else ["replace", "replace", "extreme", "delete", "add", "wrap"]
     for _ in range(draw(st.integers(1, max_edits))):
         path = draw(st.sampled_from(list(_paths(doc))))
-        op = draw(st.sampled_from(["replace", "replace", "delete", "add", "wrap"]))
+        op = draw(st.sampled_from(ops))
         if op == "replace" or not path and op == "delete":
             doc = _set(doc, path, draw(json_values))
+        elif op == "extreme":       # where a number is, the numbers that break arithmetic
+            numbers = [p for p in _paths(doc) if _is_number(_get(doc, p))] or [path]
+            doc = _set(doc, draw(st.sampled_from(numbers)), copy.deepcopy(draw(st.sampled_from(EXTREMES))))
         elif op == "delete":
             parent = doc
             for k in path[:-1]:

@@ -225,13 +225,15 @@ RESULTS_MD = (ROOT / "docs" / "results.md").read_text()
 MD_TABLE = "\n".join(l for l in RESULTS_MD.splitlines() if "lstm_core.experiments" in l and l.startswith("|"))
 
 
-def usable(frame: pd.DataFrame) -> None:
+def usable(frame: pd.DataFrame) -> pd.DataFrame:
+    """What the Paper experiments page does with a loaded results table."""
     assert list(frame.columns) == results_file.COLUMNS
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         gallery_table(PRESETS, frame)
         for name in PRESETS:
             results_file.for_preset(frame, name)
+    return frame
 
 
 @given(st.data())
@@ -250,6 +252,33 @@ def test_damaged_results_markdown_is_refused_with_a_message_or_loads(data):
     got = refused_or_loaded(results_file.parse_markdown, data.draw(damaged_text(MD_TABLE)))
     if got is not None:
         usable(got)
+
+
+# ----------------------------------------------------------------------------- numbers that break arithmetic
+# Every JSON reader with only its numbers damaged: 400-digit integers (math.isfinite and float()
+# overflow on them), ±1.7e308, the smallest subnormal, NaN, ±inf, 5,000-digit integers, non-numbers.
+def _cfg_link(text: str):
+    values, errors = urlstate.decode(text, schema_of("train")[0].check)
+    if errors:
+        raise ValueError("; ".join(errors))
+    return values
+
+
+JSON_READERS = {
+    "config-step": (valid_document("step"), lambda b: import_config("step", b)),
+    "config-train-bare-network": (lc.ModelConfig(variant="lstm2000", n_in=2, n_out=1).to_dict(),
+                                  lambda b: import_config("train", b)),
+    "cfg-link-train": (schema_of("train")[1], lambda b: _cfg_link(b.decode("utf-8", "surrogatepass"))),
+    "sweep": (SWEEP, load_results),
+    "results-json": (RESULTS_JSON, lambda b: usable(results_file.parse_json(b.decode("utf-8", "surrogatepass")))),
+}
+
+
+@pytest.mark.parametrize("reader", sorted(JSON_READERS))
+@given(data=st.data())
+def test_extreme_numbers_in_every_json_reader_are_refused_or_load(reader, data):
+    doc, read = JSON_READERS[reader]
+    refused_or_loaded(read, data.draw(damaged_json(doc, extremes_only=True)).encode("utf-8", "surrogatepass"))
 
 
 def test_the_seeds_themselves_load():

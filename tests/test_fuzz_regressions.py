@@ -131,3 +131,21 @@ def test_the_experiments_page_loader_turns_a_damaged_file_into_a_note(tmp_path):
     assert frame.empty and "results.json could not be read" in note and "trials" in note
     (tmp_path / "results.json").write_bytes(b"\xff\xfe")
     assert "could not be read" in results_file.load(tmp_path)[1]
+
+
+def _sweep_with(path: tuple, value) -> bytes:
+    from test_fuzz_readers import SWEEP
+    doc = json.loads(json.dumps(SWEEP))
+    target = doc
+    for k in path[:-1]:
+        target = target[k]
+    target[path[-1]] = value
+    return json.dumps(doc).encode()
+
+
+@pytest.mark.parametrize("path,words", [
+    (("networks", 0, "sequences"), "networks[0].sequences"), (("networks", 0, "solved_at"), "solved_at"),
+    (("sweep", "x", "settings", 0, 0), "finite number")], ids=["row-field", "solved-at", "axis-bias"])
+def test_a_400_digit_integer_in_a_sweep_file_is_named(path, words):
+    """Found by the long fuzz (GATELAB_FUZZ=1): was OverflowError from math.isfinite / float()."""
+    assert words in refused(load_results, _sweep_with(path, HUGE))

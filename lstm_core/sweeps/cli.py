@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..config import ModelConfig
+from ..numerics import finite_number
 from .sweep import MAX_MEMBERS, Axis, Sweep, aggregate, grid_configs, n_bias_units, with_goal
 from ..tasks import get_task
 from ..training import TrainConfig
@@ -157,8 +157,7 @@ def load_results(data: bytes | str) -> SweepResults:
         row = {}
         for k, typ in ROW_FIELDS.items():
             v = r.get(k)
-            if typ is int and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)
-                               or v != int(v) or v < 0):
+            if typ is int and (not finite_number(v) or v != int(v) or v < 0):
                 raise ValueError(f"networks[{n}].{k} must be a whole number ≥ 0, got {v!r}")
             if typ is str and not isinstance(v, str):
                 raise ValueError(f"networks[{n}].{k} must be text, got {v!r}")
@@ -168,8 +167,7 @@ def load_results(data: bytes | str) -> SweepResults:
         if row["i"] >= nx or row["j"] >= ny or row["seed"] not in seeds:
             raise ValueError(f"networks[{n}] lies outside the grid (i < {nx}, j < {ny}, seed in 'seeds')")
         at = r.get("solved_at")
-        if row["status"] == "solved" and (isinstance(at, bool) or not isinstance(at, (int, float))
-                                          or not math.isfinite(at) or at < 1):
+        if row["status"] == "solved" and (not finite_number(at) or at < 1):
             raise ValueError(f"networks[{n}] is solved but 'solved_at' is {at!r}")
         row["solved_at"] = float(at) if row["status"] == "solved" else np.nan
         row["message"] = str(r.get("message", ""))[:500]
