@@ -24,7 +24,7 @@ settings.register_profile("gatelab", max_examples=300, derandomize=True, databas
                           print_blob=True, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.register_profile("fuzz", parent=settings.get_profile("gatelab"), derandomize=False,
                           max_examples=int(os.environ.get("GATELAB_FUZZ_EXAMPLES", "10000")))
-settings.load_profile("fuzz" if os.environ.get("GATELAB_FUZZ") == "1" else "gatelab")
+settings.load_profile("fuzz" if os.environ.get("GATELAB_FUZZ") == "1" else "gatelab")   # the CLI's option wins
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -83,8 +83,9 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
         terminalreporter.write_line(f"not run (deselected): tests marked {marker} -- {ON_REQUEST[marker][0]}")
     profile = settings.default
     if profile.max_examples < 10_000:
-        terminalreporter.write_line(f"property tests ran {profile.max_examples} examples each -- the long fuzz "
-                                    "(10,000 each) is GATELAB_FUZZ=1, see docs/bad_inputs.md")
+        terminalreporter.write_line(f"Hypothesis: {profile.max_examples} examples "
+                                    "per property test -- the long fuzz (10,000 each) is GATELAB_FUZZ=1, see "
+                                    "docs/bad_inputs.md")
     touched = getattr(config, "_tracked_touched", None)
     if touched:
         terminalreporter.write_line(
