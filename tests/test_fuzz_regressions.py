@@ -149,3 +149,28 @@ def _sweep_with(path: tuple, value) -> bytes:
 def test_a_400_digit_integer_in_a_sweep_file_is_named(path, words):
     """Found by the long fuzz (GATELAB_FUZZ=1): was OverflowError from math.isfinite / float()."""
     assert words in refused(load_results, _sweep_with(path, HUGE))
+
+
+def test_a_sweep_file_whose_train_settings_leave_out_the_budget_loads_with_the_default():
+    """Found by the long fuzz: TrainConfig filled the default in, the page's ``budget`` read the
+    file's dict and raised KeyError."""
+    from test_fuzz_readers import SWEEP
+    doc = json.loads(json.dumps(SWEEP))
+    del doc["sweep"]["train"]["budget"]
+    res = load_results(json.dumps(doc))
+    assert res.budget == TrainConfig().budget and len(res.cells())
+
+
+@pytest.mark.parametrize("seeds", [[float("inf")], [float("nan")], "ab", [1.5], [-1], [1, 1.0], []])
+def test_bad_sweep_seeds_are_named(seeds):
+    assert "'seeds'" in refused(load_results, _sweep_with(("sweep", "seeds"), seeds))
+
+
+def test_a_400_digit_task_setting_in_a_sweep_file_is_named():
+    """Found by the long fuzz: check_float's float() overflowed on it (two_sequence noise_var)."""
+    assert "noise_var" in refused(load_results, _sweep_with(("sweep", "task_settings", "noise_var"), HUGE))
+
+
+def test_a_400_digit_median_in_a_results_file_is_refused():
+    """Found by the long fuzz: it loaded, and the gallery's f"{v:,.0f}" overflowed."""
+    assert "results[0].median" in refused(results_file.parse_json, '[{"median": 1' + "0" * 400 + "}]")

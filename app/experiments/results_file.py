@@ -8,12 +8,13 @@ is preferred when present; otherwise the markdown table the command appends to
 from __future__ import annotations
 
 import json
-import math
 import re
 import shlex
 from pathlib import Path
 
 import pandas as pd
+
+from lstm_core.numerics import finite_number
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"     # the repository's docs/
 COLUMNS = ["name", "title", "settings", "trials", "solved", "diverged", "median", "low", "high", "budget",
@@ -96,9 +97,7 @@ def _checked(n: int, d: object) -> dict:
         raise ValueError(f"results[{n}] is {type(d).__name__}, not an object with one run's fields")
     for k in NUMBERS:
         v = d.get(k)
-        # an int is always finite (math.isfinite would overflow on one of 400 digits)
-        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))
-                              or (isinstance(v, float) and not math.isfinite(v))):
+        if v is not None and not finite_number(v):      # (a 400-digit integer is not: no float holds it)
             raise ValueError(f"results[{n}].{k} must be a finite number or null, got {str(v)[:40]!r}")
     for k in TEXTS:
         if d.get(k) is not None and not isinstance(d[k], str):

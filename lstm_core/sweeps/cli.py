@@ -140,13 +140,19 @@ def load_results(data: bytes | str) -> SweepResults:
         base = ModelConfig.from_dict(d["base"])
         x = Axis.from_dict(d["x"])
         y = Axis.from_dict(d["y"]) if d.get("y") else None
-        TrainConfig.from_dict(d["train"])
+        train = TrainConfig.from_dict(d["train"])
         _task(d)
-        seeds = [int(s) for s in d["seeds"]]
+        seeds = d["seeds"]
     except (KeyError, TypeError) as e:
         raise ValueError(f"the sweep settings are incomplete or malformed ({type(e).__name__}: {e})") from None
-    if not seeds or min(seeds) < 0 or len(set(seeds)) != len(seeds):
-        raise ValueError("'seeds' must be distinct whole numbers ≥ 0")
+    if (not isinstance(seeds, list) or not seeds or not all(finite_number(s) and s == int(s) and s >= 0 for s in seeds)
+            or len(set(map(int, seeds))) != len(seeds)):
+        raise ValueError("'seeds' must be a list of distinct whole numbers ≥ 0")
+    seeds = [int(s) for s in seeds]
+    # The page reads the settings back (variant, algorithm, lr, budget, seeds): keep them as the
+    # checked objects write them, with every default filled in, not as the file spelled them.
+    d = {**d, "base": base.to_dict(), "train": train.to_dict(), "x": x.to_dict(),
+         "y": y.to_dict() if y is not None else None, "seeds": seeds}
     grid_configs(base, x, y, seeds[:1])                # the gates exist in this network
     nx, ny = len(x), len(y) if y is not None else 1
     units = n_bias_units(base)
