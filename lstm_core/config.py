@@ -17,12 +17,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
+from .numerics import finite_number
 from .variants import GATE_BIASES, MEMORY_CELL_VARIANTS, VARIANTS  # noqa: F401 — re-exported
 from .variants import variant as variant_record
 
@@ -46,7 +44,7 @@ def _check_spec(name: str, spec: Any) -> Any:
     if isinstance(spec, bool):
         raise ValueError(f"{name}: expected a number, a list of numbers or a range, got {spec!r}")
     if isinstance(spec, (int, float)):
-        if not math.isfinite(spec):
+        if not finite_number(spec):
             raise ValueError(f"{name}: initial value must be a finite number, got {spec!r}")
         return float(spec)
     if isinstance(spec, (list, tuple)):
@@ -77,8 +75,7 @@ def _spec_to_json(spec: Any) -> Any:
 
 
 def _int_setting(name: str, value: Any, lo: int, hi: int) -> int:
-    if (isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating))
-            or not math.isfinite(value) or value != int(value)):
+    if not finite_number(value) or value != int(value):
         raise ValueError(f"{name} must be a whole number between {lo} and {hi}, got {value!r}")
     value = int(value)
     if not lo <= value <= hi:
@@ -153,13 +150,11 @@ class ModelConfig:
             with_it = [v for v in VARIANTS if "input_to_output" in variant_record(v).options]
             raise ValueError(f"input_to_output (the output layer also sees x(t)) exists only for {with_it}; "
                              f"{self.variant} has no such connection — set input_to_output=False")
-        if isinstance(self.init_range, bool) or not isinstance(self.init_range, (int, float)) \
-                or not math.isfinite(self.init_range) or not 0 <= self.init_range <= 10:
+        if not finite_number(self.init_range) or not 0 <= self.init_range <= 10:
             raise ValueError(f"init_range must be a number between 0 and 10, got {self.init_range!r}")
         set_("init_range", float(self.init_range))
         if self.recurrent_scale is not None:
-            if isinstance(self.recurrent_scale, bool) or not isinstance(self.recurrent_scale, (int, float)) \
-                    or not math.isfinite(self.recurrent_scale) or not 0 <= self.recurrent_scale <= 100:
+            if not finite_number(self.recurrent_scale) or not 0 <= self.recurrent_scale <= 100:
                 raise ValueError(f"recurrent_scale must be a number between 0 and 100 (or None), got {self.recurrent_scale!r}")
             set_("recurrent_scale", float(self.recurrent_scale))
         set_("seed", _int_setting("seed", self.seed, 0, 2**32 - 1))

@@ -1,6 +1,8 @@
 """Finding and reporting non-finite values (where they first appeared)."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
@@ -10,6 +12,18 @@ class NonFiniteError(ArithmeticError):
     def __init__(self, message: str, step: int | None = None, name: str | None = None) -> None:
         super().__init__(message)
         self.step, self.name = step, name
+
+
+def finite_number(value: object) -> bool:
+    """A real number (not a bool) that is finite as a float. A setting read from JSON may be an
+    integer of hundreds of digits, on which ``math.isfinite`` raises OverflowError; no setting is
+    meant to be that big, so it counts as not finite and the caller's message names the setting."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def first_nonfinite(internals: dict[str, np.ndarray]) -> tuple[int, str]:

@@ -12,6 +12,19 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Hypothesis (tests/test_fuzz_readers.py): the normal run draws a fixed, derandomised set of
+# examples (deterministic CI, well under a minute); GATELAB_FUZZ=1 or --hypothesis-profile=fuzz is
+# the long fuzz of docs/bad_inputs.md, 10,000 fresh random examples per test. The deadline bounds
+# each example's time without a wall-clock assertion of ours: one slow example shows as a
+# DeadlineExceeded with its input; 10 s leaves room for a loaded 2-core machine. No example
+# database: it would write a folder into the work tree.
+settings.register_profile("gatelab", max_examples=300, derandomize=True, database=None, deadline=10_000,
+                          print_blob=True, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile("fuzz", parent=settings.get_profile("gatelab"), derandomize=False,
+                          max_examples=int(os.environ.get("GATELAB_FUZZ_EXAMPLES", "10000")))
+settings.load_profile("fuzz" if os.environ.get("GATELAB_FUZZ") == "1" else "gatelab")   # the CLI's option wins
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -68,6 +81,11 @@ def _left_out(config: pytest.Config) -> list[str]:
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
     for marker in _left_out(config):
         terminalreporter.write_line(f"not run (deselected): tests marked {marker} -- {ON_REQUEST[marker][0]}")
+    profile = settings.default
+    if profile.max_examples < 10_000:
+        terminalreporter.write_line(f"Hypothesis: {profile.max_examples} examples "
+                                    "per property test -- the long fuzz (10,000 each) is GATELAB_FUZZ=1, see "
+                                    "docs/bad_inputs.md")
     touched = getattr(config, "_tracked_touched", None)
     if touched:
         terminalreporter.write_line(

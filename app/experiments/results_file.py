@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from lstm_core.numerics import finite_number
+
 from app.i18n import _
 from app.ui import paths
 
@@ -72,10 +74,10 @@ def parse_markdown(text: str) -> pd.DataFrame:
         name, settings = _from_command(command)
         if name is None:
             continue
-        solved = re.match(r"\s*(\d+)\s*/\s*(\d+)", cells[4])
+        solved = re.match(r"\s*(\d{1,12})\s*/\s*(\d{1,12})\b", cells[4])
         med = re.match(r"\s*([\d,]+)\s*\(([\d,]+)\s*[–-]\s*([\d,]+)\)", cells[5])
         notes = cells[8]
-        div = re.search(r"(\d+) diverged", notes)
+        div = re.search(r"\b(\d{1,12}) diverged", notes)
         rows.append({"name": name, "title": cells[0].replace("**(reduced)**", "").strip(), "settings": settings,
                      "trials": int(solved.group(2)) if solved else None,
                      "solved": int(solved.group(1)) if solved else None,
@@ -88,26 +90,66 @@ def parse_markdown(text: str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
+NUMBERS = ("trials", "solved", "diverged", "median", "low", "high", "budget", "wall", "paper_sequences")
+TEXTS = ("name", "title", "command", "machine")
+
+
+def _checked(n: int, d: object) -> dict:
+    """One row of a results.json as the page reads it, or ValueError naming the row and field."""
+    if not isinstance(d, dict):
+        raise ValueError(_("results[{n}] is {kind}, not an object with one run's fields").format(n=n, kind=type(d).__name__))
+    for k in NUMBERS:
+        v = d.get(k)
+        if v is not None and not finite_number(v):      # (a 400-digit integer is not: no float holds it)
+            raise ValueError(_("results[{n}].{field} must be a finite number or null, got {value}").format(
+                n=n, field=k, value=repr(str(v)[:40])))
+    for k in TEXTS:
+        if d.get(k) is not None and not isinstance(d[k], str):
+            raise ValueError(_("results[{n}].{field} must be text, got {kind}").format(n=n, field=k, kind=type(d[k]).__name__))
+    if not isinstance(d.get("reduced", False), bool):
+        raise ValueError(_("results[{n}].reduced must be true or false").format(n=n))
+    if not isinstance(d.get("settings", {}), (dict, type(None))):
+        raise ValueError(_("results[{n}].settings must be an object of task settings").format(n=n))
+    notes = d.get("notes")
+    if notes is not None and not isinstance(notes, str) and not (
+            isinstance(notes, list) and all(isinstance(x, str) for x in notes)):
+        raise ValueError(_("results[{n}].notes must be text or a list of sentences").format(n=n))
+    diags = d.get("diagnostics")
+    if diags is not None and not (isinstance(diags, list) and all(isinstance(x, dict) for x in diags)):
+        raise ValueError(_("results[{n}].diagnostics must be a list of objects (one per unsolved network)").format(n=n))
+    return d
+
+
 def parse_json(text: str) -> pd.DataFrame:
-    data = json.loads(text)
+    """The rows of ``docs/results.json``; ValueError saying which row or field is damaged."""
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise ValueError(_("the JSON is nested too deeply to be a results file")) from None
+    except ValueError as e:      # JSONDecodeError, or an integer of over 4,300 digits
+        raise ValueError(_("it is not valid JSON ({why})").format(why=str(e)[:80])) from None
     if isinstance(data, dict):
         data = data.get("results", [])
+    if not isinstance(data, list):
+        raise ValueError(_("a results file is a JSON list of runs (or an object with a 'results' list)"))
     rows = []
-    for d in data:
-        name, settings = _from_command(d.get("command", ""))
-        rows.append({"name": d.get("name", name), "title": d.get("title", ""),
+    for n, d in enumerate(data):
+        d = _checked(n, d)
+        name, settings = _from_command(d.get("command") or "")
+        rows.append({"name": d.get("name", name), "title": d.get("title") or "",
                      "settings": d.get("settings", settings), **{k: d.get(k) for k in COLUMNS[3:] if k != "settings"}})
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
 def load(docs: Path | None = None) -> tuple[pd.DataFrame, str]:
-    """(results, where they came from / why there are none). Never raises."""
+    """(results, where they came from / why there are none). Never raises: a damaged file gives
+    an empty table and a note saying what is wrong with it."""
     docs = DOCS if docs is None else docs
     for path, parse in ((docs / "results.json", parse_json), (docs / "results.md", parse_markdown)):
         if path.is_file():
             try:
                 frame = parse(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError, TypeError, AttributeError, KeyError) as e:
+            except (OSError, ValueError) as e:        # UnicodeDecodeError is a ValueError
                 return pd.DataFrame(columns=COLUMNS), _("{file} could not be read ({why})").format(file=path.name, why=e)
             return frame, _("{file} ({n} runs)").format(file=path.relative_to(docs.parent), n=len(frame))
     return pd.DataFrame(columns=COLUMNS), _("no results file yet (docs/results.json or docs/results.md); run "

@@ -52,6 +52,8 @@ def parse_config_upload(data: bytes, page: str, schema: Schema,
             why=e.msg, line=e.lineno, column=e.colno)) from None
     except RecursionError:
         raise ValueError(_("the file's JSON is nested too deeply to be a configuration")) from None
+    except ValueError:          # json reads an integer of over 4,300 digits with int(), which refuses it
+        raise ValueError(_("the file holds a number thousands of digits long; no setting is that big")) from None
     if not isinstance(doc, dict):
         raise ValueError(_("a configuration is a JSON object, not {kind}").format(kind=type(doc).__name__))
     if doc.get("kind") == DOC_KIND:

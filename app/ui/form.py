@@ -16,7 +16,6 @@ an ``lc.ModelConfig`` (and back) is ``app.ui.netconfig``'s job.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
@@ -24,6 +23,7 @@ import streamlit as st
 
 from app.i18n import _
 from app.ui import state, urlstate
+from lstm_core.numerics import finite_number
 
 PERSIST = "session"   # widget values survive a visit to another page
 # How many of its own recent links a page remembers, to tell a late echo from a new link
@@ -68,7 +68,7 @@ class Field:
         if k == "optfloat" and value is None:
             return None
         if k in ("float", "optfloat", "int"):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            if not finite_number(value):
                 raise ValueError(_("{where} must be a finite number, got {value}").format(where=where, value=repr(value)))
             if k == "int":
                 if value != int(value):

@@ -30,8 +30,11 @@ from __future__ import annotations
 
 import io
 import json
+import lzma
 import math
+import struct
 import zipfile
+import zlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -105,6 +108,14 @@ def _check_not_pickle(data: bytes, name: str) -> None:
                          f"unpickles uploads because loading a pickle can run any code on the server — {HOW_TO_EXPORT}")
 
 
+def _float64(raw: np.ndarray) -> np.ndarray:
+    """Raw file floats as float64. A signalling-NaN bit pattern raises the CPU's "invalid" flag when
+    converted (NumPy's RuntimeWarning "invalid value encountered in cast"); it stays a NaN, which
+    ``parse_state`` refuses with a message naming the tensor and index, so the flag is not news."""
+    with np.errstate(invalid="ignore"):
+        return raw.astype(np.float64)
+
+
 def read_safetensors(data: bytes) -> tuple[dict[str, np.ndarray], dict[str, str]]:
     """Tensors (float64) and ``__metadata__`` of a safetensors file's bytes."""
     if len(data) < 8:
@@ -116,7 +127,7 @@ def read_safetensors(data: bytes) -> tuple[dict[str, np.ndarray], dict[str, str]
                          f"{len(data) - 8:,} bytes after the length; the file is truncated or not safetensors")
     try:
         header = json.loads(data[8:8 + n].decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):    # bad UTF-8 or JSON, an integer of over 4,300 digits
         raise ValueError("the safetensors header is not valid JSON; the file is damaged or not safetensors") from None
     if not isinstance(header, dict):
         raise ValueError("the safetensors header must be a JSON object of tensor names")
@@ -128,7 +139,7 @@ def read_safetensors(data: bytes) -> tuple[dict[str, np.ndarray], dict[str, str]
     for key, info in header.items():
         if not isinstance(info, dict) or not {"dtype", "shape", "data_offsets"} <= set(info):
             raise ValueError(f"tensor {key!r}: the header entry needs dtype, shape and data_offsets")
-        dt = DTYPES.get(info["dtype"])
+        dt = DTYPES.get(info["dtype"]) if isinstance(info["dtype"], str) else None
         if dt is None:
             raise ValueError(f"tensor {key!r} has dtype {info['dtype']!r}; Gate Lab reads float weights "
                              f"({', '.join(DTYPES)}) — convert with .float() before saving")
@@ -147,41 +158,80 @@ def read_safetensors(data: bytes) -> tuple[dict[str, np.ndarray], dict[str, str]
         raw = np.frombuffer(body[offs[0]:offs[1]], dtype=dt)
         if info["dtype"] == "BF16":     # bfloat16 = the top 16 bits of a float32
             raw = (raw.astype(np.uint32) << 16).view("<f4")
-        out[key] = raw.astype(np.float64).reshape(shape)
+        out[key] = _float64(raw).reshape(shape)
     return out, meta
 
 
+# What the standard library raises on a damaged zip besides BadZipFile: a header that points past
+# the end or holds absurd numbers (struct.error, OverflowError, OSError on a bad seek), a member
+# compressed with a method or encryption it cannot read (NotImplementedError), a member marked
+# encrypted (RuntimeError: "password required"), broken deflate / bzip2 / LZMA data (zlib.error,
+# OSError, EOFError, lzma.LZMAError). Each means "this file is damaged", never a bug of ours.
+ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, struct.error, OverflowError, OSError, EOFError,
+              NotImplementedError, RuntimeError, zlib.error, lzma.LZMAError)
+ZIP_METHODS = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA}
+
+
+def _npy(key: str, raw: bytes) -> np.ndarray:
+    """One ``.npy`` member's array, its header checked against its size before anything is
+    allocated (a damaged header may claim a shape of 10^18 elements); never pickle."""
+    f = io.BytesIO(raw)
+    try:
+        version = np.lib.format.read_magic(f)
+        if version not in ((1, 0), (2, 0)):
+            raise ValueError(f"format version {version}")
+        read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+        shape, fortran, dtype = read_header(f)
+    except (ValueError, SyntaxError, RecursionError, MemoryError) as e:
+        raise ValueError(f"array {key!r} in the .npz has a damaged NumPy header ({e}); save it again "
+                         "with np.savez") from None
+    if dtype.hasobject:
+        raise ValueError("the .npz holds an object array (e.g. strings or a dict), which needs pickle to "
+                         "read; Gate Lab refuses pickle — save only float arrays, and a vocabulary as "
+                         "uint32 code points `vocab_codepoints`")
+    if dtype.fields is not None or dtype.subdtype is not None or min(shape, default=0) < 0:
+        raise ValueError(f"array {key!r} has dtype {dtype} and shape {shape}; weights must be plain floating "
+                         "point arrays")
+    data = raw[f.tell():]
+    need = math.prod(shape) * dtype.itemsize
+    if need != len(data):
+        raise ValueError(f"array {key!r} says it holds {dtype} {shape} ({need:,} bytes) but has {len(data):,} "
+                         "bytes of data; the .npz is truncated or damaged")
+    return np.frombuffer(data, dtype=dtype).reshape(shape, order="F" if fortran else "C")
+
+
 def read_npz(data: bytes, max_bytes: int = MAX_BYTES) -> tuple[dict[str, np.ndarray], dict[str, str]]:
-    """Arrays of an ``.npz`` (``allow_pickle=False``); ``vocab_codepoints`` becomes metadata ``vocab``."""
+    """Arrays of an ``.npz`` (never pickle); ``vocab_codepoints`` becomes metadata ``vocab``."""
+    damaged = "the .npz file is not a valid zip archive (truncated or damaged)"
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
-    except zipfile.BadZipFile:
-        raise ValueError("the .npz file is not a valid zip archive (truncated or damaged)") from None
+    except ZIP_ERRORS:
+        raise ValueError(damaged) from None
+    out, meta = {}, {}
     with zf:
-        names = zf.namelist()
+        infos = zf.infolist()
+        names = [i.filename for i in infos]
         if any(n.endswith(".pkl") for n in names):
             raise ValueError(f"this zip holds pickled data ({[n for n in names if n.endswith('.pkl')][0]}): it is a "
                              f"torch.save file, which Gate Lab never unpickles — {HOW_TO_EXPORT}")
         # A zip bomb would expand far past the upload size: check before decompressing.
-        total = sum(i.file_size for i in zf.infolist())
+        total = sum(i.file_size for i in infos)
         if total > max_bytes:
             raise ValueError(f"the .npz expands to {total:,} bytes; at most {max_bytes:,} are accepted here")
         bad = [n for n in names if not n.endswith(".npy")]
         if bad:
             raise ValueError(f"the .npz holds {bad[0]!r}, which is not a NumPy array (.npy); save with np.savez")
-    out, meta = {}, {}
-    try:
-        with np.load(io.BytesIO(data), allow_pickle=False) as z:
-            for key in z.files:
-                out[key] = z[key]
-    except ValueError as e:
-        if "allow_pickle" in str(e) or "Object arrays" in str(e):
-            raise ValueError("the .npz holds an object array (e.g. strings or a dict), which needs pickle to "
-                             "read; Gate Lab refuses pickle — save only float arrays, and a vocabulary as "
-                             "uint32 code points `vocab_codepoints`") from None
-        raise ValueError(f"the .npz could not be read: {e}") from None
-    except (OSError, EOFError, zipfile.BadZipFile) as e:
-        raise ValueError(f"the .npz could not be read (truncated or damaged): {e}") from None
+        for info in infos:
+            # Checked here, not left to zipfile: its NotImplementedError / RuntimeError say less.
+            if info.flag_bits & 0x61 or info.compress_type not in ZIP_METHODS:
+                raise ValueError(f"{info.filename!r} in the .npz is encrypted or compressed in a way NumPy never "
+                                 f"writes (zip method {info.compress_type}); save it again with np.savez")
+            try:
+                raw = zf.read(info)
+            except ZIP_ERRORS as e:
+                raise ValueError(f"{info.filename!r} in the .npz could not be read ({e or type(e).__name__}); "
+                                 "the file is truncated or damaged") from None
+            out[info.filename[:-4]] = _npy(info.filename[:-4], raw)
     cps = out.pop("vocab_codepoints", None)
     if cps is not None:
         if cps.ndim != 1 or cps.dtype.kind not in "ui" or cps.size == 0:
@@ -193,7 +243,7 @@ def read_npz(data: bytes, max_bytes: int = MAX_BYTES) -> tuple[dict[str, np.ndar
     for key, v in list(out.items()):
         if v.dtype.kind != "f":
             raise ValueError(f"array {key!r} has dtype {v.dtype}; weights must be floating point")
-        out[key] = v.astype(np.float64)
+        out[key] = _float64(v)
     return out, meta
 
 
@@ -245,6 +295,16 @@ def _pick(tensors: dict, names: tuple[str, ...], suffix: str, what: str) -> tupl
     return (found[0], tensors[f"{found[0]}.{suffix}"]) if found else (None, None)
 
 
+def _check_finite(arrays: dict, keys: list[str], what: str = "") -> None:
+    for k in keys:
+        v = arrays[k]
+        if not np.isfinite(v).all():
+            bad = np.argwhere(~np.isfinite(v))[0]
+            raise ValueError(f"{k}{what} holds a non-finite value ({v[tuple(bad)]}) at index "
+                             f"{tuple(int(i) for i in bad)}; the network diverged in training — export a "
+                             "checkpoint from before")
+
+
 def _shape(key: str, v: np.ndarray, want: tuple, why: str) -> None:
     if v.shape != want:
         raise ValueError(f"{key} has shape {tuple(v.shape)} but {why} needs {want}; the shapes do not fit together")
@@ -284,7 +344,12 @@ def parse_state(tensors: dict[str, np.ndarray], meta: dict[str, str], file_forma
         if emb.ndim != 2 or emb.shape[1] != w_ih.shape[1]:
             raise ValueError(f"{emb_name}.weight has shape {emb.shape}; it must be (vocabulary, {w_ih.shape[1]}) to "
                              f"feed {p}weight_ih_l0 ({w_ih.shape[1]} inputs)")
-        rnn["weight_ih_l0"] = w_ih @ emb.T      # one-hot x: W_ih (E^T x) = (W_ih E^T) x, exactly
+        _check_finite(tensors, [f"{emb_name}.weight", p + "weight_ih_l0"])
+        with np.errstate(over="ignore", invalid="ignore"):      # checked just below, with a message
+            rnn["weight_ih_l0"] = w_ih @ emb.T      # one-hot x: W_ih (E^T x) = (W_ih E^T) x, exactly
+        if not np.isfinite(rnn["weight_ih_l0"]).all():
+            raise ValueError(f"folding {emb_name}.weight into {p}weight_ih_l0 overflows (weights near 1e308); "
+                             "the network diverged in training — export a checkpoint from before")
     n_in = rnn["weight_ih_l0"].shape[1]
     if not 1 <= n_in <= max_inputs:
         raise ValueError(f"the network has {n_in} inputs; here 1 to {max_inputs} are allowed")
@@ -306,12 +371,7 @@ def parse_state(tensors: dict[str, np.ndarray], meta: dict[str, str], file_forma
         raise ValueError(f"the file has names Gate Lab does not know: {extra[:6]}; it accepts a one-layer "
                          f"nn.LSTM/nn.GRU ({', '.join(RNN_KEYS)}, optionally under one prefix), an output layer "
                          f"{'/'.join(HEAD_NAMES)}.weight/.bias and an embedding {'/'.join(EMBED_NAMES)}.weight")
-    for k in sorted(used):
-        v = tensors[k]
-        if not np.isfinite(v).all():
-            bad = np.argwhere(~np.isfinite(v))[0]
-            raise ValueError(f"{k} holds a non-finite value ({v[tuple(bad)]}) at index {tuple(int(i) for i in bad)}; "
-                             "the network diverged in training — export a checkpoint from before")
+    _check_finite(tensors, sorted(used))
     act = meta.get("output_activation", "identity")
     if act not in ACTIVATIONS:
         raise ValueError(f"__metadata__ output_activation is {act!r}; use one of {', '.join(ACTIVATIONS)}")
@@ -321,7 +381,10 @@ def parse_state(tensors: dict[str, np.ndarray], meta: dict[str, str], file_forma
     if vocab is not None and (len(vocab) != n_in or len(set(vocab)) != len(vocab)):
         raise ValueError(f"the vocabulary has {len(vocab)} characters ({len(set(vocab))} different) but the network "
                          f"has {n_in} inputs; it needs one different character per input")
-    model = from_torch(rnn, variant, output_weight=w_out, output_bias=b_out, output_activation=act)
+    with np.errstate(over="ignore"):        # bias_ih + bias_hh of two weights near 1e308: checked below
+        model = from_torch(rnn, variant, output_weight=w_out, output_bias=b_out, output_activation=act)
+    _check_finite(model.params, [k for k in model.params if k.startswith("b_")],
+                  " (the sum of bias_ih_l0 and bias_hh_l0)")
     return LoadedModel(model, variant, n_in, H, model.config.n_out, head_name, vocab or None, act, file_format, emb_name)
 
 

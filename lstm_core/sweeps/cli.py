@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..config import ModelConfig
+from ..numerics import finite_number
 from .sweep import MAX_MEMBERS, Axis, Sweep, aggregate, grid_configs, n_bias_units, with_goal
 from ..tasks import get_task
 from ..training import TrainConfig
@@ -124,6 +124,8 @@ def load_results(data: bytes | str) -> SweepResults:
         raise ValueError(f"the file is not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
     except RecursionError:
         raise ValueError("the file's JSON is nested too deeply to be a sweep results file") from None
+    except ValueError:          # json reads an integer of over 4,300 digits with int(), which refuses it
+        raise ValueError("the file holds a number thousands of digits long; no sweep setting is that big") from None
     if not isinstance(doc, dict) or doc.get("kind") != KIND:
         raise ValueError(f"not a sweep results file: expected a JSON object with \"kind\": \"{KIND}\" "
                          "(written by python -m lstm_core.sweep --out FILE)")
@@ -138,13 +140,19 @@ def load_results(data: bytes | str) -> SweepResults:
         base = ModelConfig.from_dict(d["base"])
         x = Axis.from_dict(d["x"])
         y = Axis.from_dict(d["y"]) if d.get("y") else None
-        TrainConfig.from_dict(d["train"])
+        train = TrainConfig.from_dict(d["train"])
         _task(d)
-        seeds = [int(s) for s in d["seeds"]]
+        seeds = d["seeds"]
     except (KeyError, TypeError) as e:
         raise ValueError(f"the sweep settings are incomplete or malformed ({type(e).__name__}: {e})") from None
-    if not seeds or min(seeds) < 0 or len(set(seeds)) != len(seeds):
-        raise ValueError("'seeds' must be distinct whole numbers ≥ 0")
+    if (not isinstance(seeds, list) or not seeds or not all(finite_number(s) and s == int(s) and s >= 0 for s in seeds)
+            or len(set(map(int, seeds))) != len(seeds)):
+        raise ValueError("'seeds' must be a list of distinct whole numbers ≥ 0")
+    seeds = [int(s) for s in seeds]
+    # The page reads the settings back (variant, algorithm, lr, budget, seeds): keep them as the
+    # checked objects write them, with every default filled in, not as the file spelled them.
+    d = {**d, "base": base.to_dict(), "train": train.to_dict(), "x": x.to_dict(),
+         "y": y.to_dict() if y is not None else None, "seeds": seeds}
     grid_configs(base, x, y, seeds[:1])                # the gates exist in this network
     nx, ny = len(x), len(y) if y is not None else 1
     units = n_bias_units(base)
@@ -155,8 +163,7 @@ def load_results(data: bytes | str) -> SweepResults:
         row = {}
         for k, typ in ROW_FIELDS.items():
             v = r.get(k)
-            if typ is int and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)
-                               or v != int(v) or v < 0):
+            if typ is int and (not finite_number(v) or v != int(v) or v < 0):
                 raise ValueError(f"networks[{n}].{k} must be a whole number ≥ 0, got {v!r}")
             if typ is str and not isinstance(v, str):
                 raise ValueError(f"networks[{n}].{k} must be text, got {v!r}")
@@ -166,8 +173,7 @@ def load_results(data: bytes | str) -> SweepResults:
         if row["i"] >= nx or row["j"] >= ny or row["seed"] not in seeds:
             raise ValueError(f"networks[{n}] lies outside the grid (i < {nx}, j < {ny}, seed in 'seeds')")
         at = r.get("solved_at")
-        if row["status"] == "solved" and (isinstance(at, bool) or not isinstance(at, (int, float))
-                                          or not math.isfinite(at) or at < 1):
+        if row["status"] == "solved" and (not finite_number(at) or at < 1):
             raise ValueError(f"networks[{n}] is solved but 'solved_at' is {at!r}")
         row["solved_at"] = float(at) if row["status"] == "solved" else np.nan
         row["message"] = str(r.get("message", ""))[:500]

@@ -67,6 +67,8 @@ class Axis:
         except (TypeError, ValueError):
             raise ValueError(f"{self.gate} axis: settings must be (value, change per block) pairs, "
                              f"got {self.settings!r}") from None
+        except OverflowError:       # an integer of hundreds of digits (from a JSON file)
+            raise ValueError(f"{self.gate} axis: every bias value must be a finite number") from None
         if not 1 <= len(pairs) <= MAX_AXIS_VALUES:
             raise ValueError(f"{self.gate} axis: give between 1 and {MAX_AXIS_VALUES} values, got {len(pairs)}")
         if not np.isfinite(np.array(pairs)).all():

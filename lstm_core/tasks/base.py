@@ -16,11 +16,12 @@ Conventions shared by every task
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping
 
 import numpy as np
+
+from ..numerics import finite_number
 
 
 @dataclass(frozen=True)
@@ -67,8 +68,7 @@ def check_int(task: str, name: str, value: Any, lo: int, why: str, hi: int | Non
 
 
 def check_float(task: str, name: str, value: Any, lo: float, why: str, strict: bool = False) -> float:
-    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-    if ok and math.isfinite(float(value)) and (float(value) > lo if strict else float(value) >= lo):
+    if finite_number(value) and (float(value) > lo if strict else float(value) >= lo):
         return float(value)
     op = ">" if strict else ">="
     raise ValueError(f"{task}: {name} must be a finite number {op} {lo} (got {value!r}); {why}")

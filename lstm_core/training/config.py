@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 from dataclasses import dataclass
 from typing import Any
 
+from ..numerics import finite_number
 from ..variants import check_algorithm
 
 ALGORITHMS: dict[str, str] = {
@@ -26,7 +26,7 @@ MAX_BUDGET = 10**9
 
 def _number(name: str, value: Any, lo: float | None = None, hi: float | None = None,
             strict_lo: bool = False, why: str = "") -> float:
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    ok = finite_number(value)
     if ok and lo is not None:
         ok = value > lo if strict_lo else value >= lo
     if ok and hi is not None:
@@ -42,8 +42,7 @@ def _number(name: str, value: Any, lo: float | None = None, hi: float | None = N
 
 
 def _whole(name: str, value: Any, lo: int, hi: int, why: str = "") -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-            or value != int(value) or not lo <= int(value) <= hi:
+    if not finite_number(value) or value != int(value) or not lo <= int(value) <= hi:
         raise ValueError(f"{name} must be a whole number between {lo:,} and {hi:,}, got {value!r}{why}")
     return int(value)
 
