@@ -239,7 +239,7 @@ def test_class_link_with_everything_locked_and_a_damaged_link():
 
 def test_share_panel_makes_a_link_with_the_lock_list():
     at = open_page(PAGE, link(lesson="abuse", seed=4, answers="abuse:2"))
-    at.multiselect(key="lessons.classlink.choose").set_value(["Lesson"]).run()
+    at.multiselect(key="lessons.classlink.choose.en").set_value(["Lesson"]).run()
     url = at.code[-1].value
     values, errors = urlstate.decode(url.split(f"{urlstate.PARAM}=", 1)[1], SCHEMA.check)
     assert not errors

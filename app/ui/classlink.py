@@ -134,8 +134,15 @@ def share_panel(page: str, schema: Schema, values: dict, defaults: dict, groups:
     with where.expander(_("Share with class (teacher)"), icon=":material/groups:"):
         st.caption(_("Students who open the link get your settings; the controls you lock are greyed out "
                      "and keep your values, even after a reload. Everything else still works for them."))
-        lock = st.multiselect(_("Controls to lock"), list(groups), default=list(groups), format_func=_,
-                              key=state.wkey(page, "classlink.choose"))
+        # Streamlit keeps a multiselect's chosen chips as the labels they were drawn with: one key
+        # per language (the choice carried over), so after a switch the chips read in the new one.
+        keys = {lang: state.wkey(page, f"classlink.choose.{lang}") for lang in i18n.LANGUAGES}
+        key = keys[i18n.current()]
+        if key not in st.session_state:
+            earlier = next((st.session_state[k] for k in keys.values() if k in st.session_state), None)
+            st.session_state[key] = list(groups) if earlier is None else earlier
+        labels = {g: _(g) for g in groups}
+        lock = st.multiselect(_("Controls to lock"), list(groups), format_func=labels.__getitem__, key=key)
         url = link(values, defaults, lock, groups, start)
         st.code(url, language=None, wrap_lines=True)
         return url

@@ -8,6 +8,8 @@ zh-presenter-<page>.png.
 """
 from __future__ import annotations
 
+import time
+
 import pytest
 from playwright.sync_api import expect
 
@@ -92,6 +94,10 @@ def test_english_stays_english_and_the_switch_changes_the_language(streamlit_ser
         page.wait_for_function("() => location.search.includes('lang=zh-TW')", timeout=60_000)
         wait_for_app(page, timeout_ms=60_000)
         settle(page, timeout_ms=60_000)
-        assert chinese_share(page.evaluate(VISIBLE_TEXT))[0] >= GOAL
+        # wait for the state, not a moment: the live charts redraw their titles after the script run
+        deadline = time.monotonic() + 60
+        while (share := chinese_share(page.evaluate(VISIBLE_TEXT)))[0] < GOAL and time.monotonic() < deadline:
+            page.wait_for_timeout(250)
+        assert share[0] >= GOAL, f"after the switch: {share[0]:.1%} Chinese ({share[1]} / {share[2]})"
     finally:
         context.close()
