@@ -3,7 +3,9 @@
 Each page is opened once and then driven through every variant (from the registry) and every
 task it offers: no exception, no ``st.error``, its charts drawn; on Step through a cell also
 Forward and Play; on Train and watch one training tick (the sequence counter advances). A new
-variant or task is covered here without editing this file.
+variant or task is covered here without editing this file. Every combination runs in both
+languages (?lang=en and ?lang=zh-TW: a translation's placeholder or a label lookup that breaks
+only in Chinese fails here).
 """
 from __future__ import annotations
 
@@ -19,10 +21,13 @@ from helpers import chart_specs
 ENTRY = Path(__file__).resolve().parents[1] / "app" / "main.py"
 VARIANTS = list(lc.VARIANTS)
 TASKS = list(lc.TASKS)
+LANGS = ["en", "zh-TW"]
 
 
-def open_page(page: str) -> AppTest:
-    at = AppTest.from_file(str(ENTRY), default_timeout=120).run()
+def open_page(page: str, lang: str) -> AppTest:
+    at = AppTest.from_file(str(ENTRY), default_timeout=120)
+    at.query_params["lang"] = lang
+    at.run()
     at.switch_page(f"../pages/{page}.py").run()
     assert not at.exception, [e.value for e in at.exception]
     return at
@@ -44,11 +49,12 @@ def choose(at: AppTest, page: str, variant: str, task: str | None = None) -> App
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_step_page_every_task_then_forward_and_play(variant):
-    at = open_page("step")
+def test_step_page_every_task_then_forward_and_play(variant, lang):
+    at = open_page("step", lang)
     for task in TASKS:
-        where = f"step × {variant} × {task}"
+        where = f"step × {variant} × {task} ({lang})"
         choose(at, "step", variant, task)
         check(at, where, charts=4)
         before = at.metric[0].value
@@ -62,11 +68,12 @@ def test_step_page_every_task_then_forward_and_play(variant):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_train_page_every_task_trains_one_tick(variant):
-    at = open_page("train")
+def test_train_page_every_task_trains_one_tick(variant, lang):
+    at = open_page("train", lang)
     for task in TASKS:
-        where = f"train × {variant} × {task}"
+        where = f"train × {variant} × {task} ({lang})"
         choose(at, "train", variant, task)
         check(at, where, charts=4)
         algo = at.segmented_control(key="train.algorithm")
@@ -80,13 +87,14 @@ def test_train_page_every_task_trains_one_tick(variant):
 
 
 @pytest.mark.slow
-def test_gradient_flow_every_variant_alone_and_together_both_methods():
-    at = open_page("gradient_flow")
+@pytest.mark.parametrize("lang", LANGS)
+def test_gradient_flow_every_variant_alone_and_together_both_methods(lang):
+    at = open_page("gradient_flow", lang)
     for method in ("bptt", "truncated"):
         at.segmented_control(key="gradient_flow.method").set_value(method).run()
         for chosen in [[v] for v in VARIANTS] + [VARIANTS]:
             at.multiselect(key="gradient_flow.variants").set_value(chosen).run()
-            check(at, f"gradient flow × {chosen} × {method}")
+            check(at, f"gradient flow × {chosen} × {method} ({lang})")
 
 
 TINY_SWEEP = {"two_sequence.T": 10, "x_values": "0, -2", "y_values": "0, -2", "n_seeds": 1, "budget": 40,
@@ -94,11 +102,14 @@ TINY_SWEEP = {"two_sequence.T": 10, "x_values": "0, -2", "y_values": "0, -2", "n
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_bias_lab_every_variant_trains_a_tiny_sweep(variant):
+def test_bias_lab_every_variant_trains_a_tiny_sweep(variant, lang):
     """The default axes (input × output gate) switch to gates this variant has; a tiny sweep then
     trains to the end and draws its heat maps."""
-    at = AppTest.from_file(str(ENTRY), default_timeout=120).run()
+    at = AppTest.from_file(str(ENTRY), default_timeout=120)
+    at.query_params["lang"] = lang
+    at.run()
     at.query_params["cfg"] = json.dumps(TINY_SWEEP)
     at.switch_page("../pages/bias_lab.py").run()
     choose(at, "bias_lab", variant)
@@ -112,5 +123,5 @@ def test_bias_lab_every_variant_trains_a_tiny_sweep(variant):
         if not at.get("progress"):
             break
         at.run()
-    assert not at.get("progress"), f"bias lab × {variant}: the sweep did not finish"
-    check(at, f"bias lab × {variant}", charts=2)
+    assert not at.get("progress"), f"bias lab × {variant} ({lang}): the sweep did not finish"
+    check(at, f"bias lab × {variant} ({lang})", charts=2)
