@@ -21,7 +21,7 @@ from app.experiments.run import (DEFAULTS, PAGE, SCHEMA, check, fit_budget_to_ex
                                  here_result, paper_size,
                                  reductions, start, use_paper_size)
 from app.i18n import N_, _
-from app.ui import export, form, jobs, live, state
+from app.ui import export, form, jobs, live, saving, state
 from lstm_core.training import PRESETS
 
 
@@ -36,7 +36,7 @@ def draw(job: jobs.Job | None, values: dict, baseline, large: bool) -> None:
     fig, alt = experiment_figures.comparison_chart(paper=p.paper_sequences, baseline=baseline, here=here, large=large,
                                    title=_("{title}: training sequences to criterion").format(title=_(p.title)))
     with chart or st.container():
-        live.chart(None, fig, state.wkey(PAGE, "compare"), alt)
+        live.chart(None, fig, state.wkey(PAGE, "compare"), alt, config=saving.config("experiment", values["experiment"]))
         st.caption(_("{alt} ◆ paper, ● reproduction command (bar: range), ○ this page's trials, ✗ not solved "
                      "within the budget (drawn at the budget); * = reduced settings.").format(alt=alt))
     if job is not None and here is None:

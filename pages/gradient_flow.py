@@ -14,7 +14,7 @@ import streamlit as st
 from app.i18n import _
 from app.gradient_flow.flow import (DEFAULTS, FORGET_VARIANTS, GROUPS, PAGE, SCHEMA, add_forget_variants, curves,
                                     idle_fields, local_curves)
-from app.ui import export, figures, form, limits, state
+from app.ui import export, figures, form, limits, saving, state
 
 
 def page() -> None:
@@ -49,7 +49,8 @@ def page() -> None:
     if main.value:
         fig, alt = figures.flow_chart(main.value, title=_("Error flowing back from the last step"), large=large,
                                       uirevision="flow-main", height=430)
-        figures.show(fig, alt, state.wkey(PAGE, "main_chart"), chart)
+        figures.show(fig, alt, state.wkey(PAGE, "main_chart"), chart,
+                     config=saving.config("gradient-flow", values["variants"], f"t{values['T']}", values["method"]))
     elif main.error is None:
         chart.info(_("Choose at least one network in the sidebar."))
     missing = [n for n in FORGET_VARIANTS if n not in values["variants"]]
@@ -67,7 +68,8 @@ def page() -> None:
     if local.value:
         fig, alt = figures.flow_chart(local.value, title=_("Local-feedback units: error through the self-loops"),
                                       large=large, uirevision="flow-local", height=340)
-        figures.show(fig, alt, state.wkey(PAGE, "local_chart"), chart2)
+        figures.show(fig, alt, state.wkey(PAGE, "local_chart"), chart2,
+                     config=saving.config("local-feedback", f"u{values['u']:g}", f"v{values['v']:g}"))
     with text2:
         holds = abs(values["u"]) < 1 and abs(values["v"]) < 2
         msg = _("|u| = {u} {u_vs} 1 and |v| = {v} {v_vs} 2").format(

@@ -13,7 +13,7 @@ from app.i18n import _
 from app.step import equations, upload
 from app.step.player import PLAY_KEY, PLAY_LABELS, is_playing, on_play_change, player
 from app.step.settings import CLASS_GROUPS, DEFAULTS, PAGE, SCHEMA, compute, option_labels
-from app.ui import classlink, controls, export, form, state
+from app.ui import classlink, controls, export, form, keys, state
 
 
 def page() -> None:
@@ -77,6 +77,9 @@ def page() -> None:
                              required=True, on_change=on_play_change, args=(T,))
     speed = SCHEMA["speed"].render(PAGE, c_speed)
     st.fragment(player, run_every=1.0 / speed if armed else None)(cfg, data, labels, large, speed)
+    keys.bind({"Space": keys.other_option(PLAY_KEY)})          # Play <-> Pause (Back/Forward/Reset: shortcuts)
+    keys.help_panel([_("**→ / ←** — one step forward / back"), _("**Space** — play / pause"),
+                     _("**Home** — back to the first step")])
 
     if byo is not None:           # the uploaded network's error flow; links and exports carry settings, not weights
         upload.extras(byo, data, large)

@@ -16,7 +16,7 @@ from app.i18n import N_, _
 from app.train import settings as train_settings
 from app.train.controls import current_run, sidebar
 from app.train.view import SLOW_EVERY, TICK_EVERY, buttons, curves, inside, task_notes
-from app.ui import classlink, export, form, limits, state
+from app.ui import classlink, export, form, keys, limits, state
 
 PAGE, SCHEMA, DEFAULTS = train_settings.PAGE, train_settings.SCHEMA, train_settings.DEFAULTS
 GROUPS = train_settings.CLASS_GROUPS
@@ -46,6 +46,7 @@ def page() -> None:
     buttons(run, "run_a" in ps)
     if not state.presenting():
         task_notes(run)
+        keys.help_panel([_("**Space** — start, pause and resume training")])
     queued = run.active and bool(ps.get("queued"))     # waiting for a training slot (app/ui/slots.py)
     every = ps.get("every", TICK_EVERY)                # the tick interval the live part asked for
     st.fragment(curves, run_every=every if run.active else None)(run.active, large)

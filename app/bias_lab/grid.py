@@ -9,7 +9,7 @@ from app.bias_lab import figures as lab_figures
 from app.i18n import N_, _
 from app.i18n.core_errors import translate
 from app.bias_lab import precomputed
-from app.ui import figures, jobs, live, state, words
+from app.ui import figures, jobs, live, saving, state, words
 from app.bias_lab import settings as lab_settings
 from lstm_core.sweeps.sweep import Sweep
 
@@ -59,12 +59,13 @@ def draw_grid(job: jobs.Job | None) -> None:
     left, right = figures.pair(large)
     for where, metric in ((left, "success"), (right, "median")):
         fig, alt = lab_figures.sweep_heatmap(cells, x_labels, y_labels, metric=metric, uirevision=f"bias-{metric}", **kw)
+        save = saving.config(f"bias-sweep-{metric}", sweep.base.variant, only_save=True)
         key = state.wkey(PAGE, f"heat_{metric}")
         if job.running:     # filled in place while the population trains (clicks wait for the end)
-            live.chart(where, fig, state.wkey(PAGE, f"live_heat_{metric}"), alt, config={"displayModeBar": False})
+            live.chart(where, fig, state.wkey(PAGE, f"live_heat_{metric}"), alt, config=save)
         else:
             where.plotly_chart(fig, key=key, width="stretch", alt=alt, on_select=lambda k=key: pick_cell(k, nx, ny),
-                               selection_mode="points", config={"displayModeBar": False})
+                               selection_mode="points", config=save)
         where.caption(alt)
     st.caption(_("Criterion: {criterion}. Budget {budget} sequences per network, {algorithm}, lr {lr}, data seed "
                  "{seed}. Hover a cell for its numbers; ✗ = no network of that cell met the criterion (grey: no "
@@ -106,7 +107,8 @@ def detail(sweep: Sweep, options: list, x_labels: list[str], y_labels: list[str]
                                                         variant=sweep.base.variant, large=large)):
         cols = figures.pair(large)
         for c, (fig, alt), when in ((cols[0], before, "before"), (cols[1], after, "after")):
-            live.chart(c, fig, state.wkey(PAGE, f"probe{i}_{when}"), alt)
+            live.chart(c, fig, state.wkey(PAGE, f"probe{i}_{when}"), alt,
+                       config=saving.config(f"bias-probe{i + 1}-{when}", sweep.base.variant, f"network{k}"))
     st.caption(_("The probe sequence is generated once from the data seed. Before training the gates sit where "
                  "their biases put them; after training a solving network opens its input gate when the "
                  "information arrives and its output gate when the answer is due."))

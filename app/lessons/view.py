@@ -14,7 +14,7 @@ from app.lessons import progress
 from app.lessons.compute import Outcome
 from app.lessons.content import LESSONS, Lesson, Question
 from app.lessons.figures import chart
-from app.ui import classlink, controls, figures, form, routes, state
+from app.ui import classlink, controls, figures, form, keys, routes, saving, state
 from app.ui.form import Field
 
 PAGE = "lessons"
@@ -111,15 +111,21 @@ def lesson_view(values: dict, answered: dict[str, list[int]], large: bool) -> No
                 text=_("Question {i} of {n} · {done} revealed").format(i=step + 1, n=len(L.questions), done=len(done)))
     question(L, step, done, seed, large)
     nav = st.columns(3)
+    # Keys: the arrows are the buttons' shortcuts; a presenter clicker's PageDown / PageUp and Enter
+    # (Reveal, also right after picking an answer) come through app.ui.keys.
     nav[0].button(_("Back"), key=state.wkey(PAGE, "back"), icon=":material/arrow_back:", disabled=step == 0,
-                  on_click=_set, kwargs=dict(step=step - 1), width="stretch")
+                  on_click=_set, kwargs=dict(step=step - 1), width="stretch", shortcut="Left")
     last = step == len(L.questions) - 1
     if not last:
         nav[1].button(_("Next question"), key=state.wkey(PAGE, "next"), icon=":material/arrow_forward:",
                       type="primary", disabled=step >= len(done), on_click=_set, kwargs=dict(step=step + 1),
-                      width="stretch", help=_("Reveal this question's answer first."))
+                      width="stretch", help=_("Reveal this question's answer first."), shortcut="Right")
     nav[2].button(_("Start this lesson again"), key=state.wkey(PAGE, "restart"), icon=":material/replay:",
                   on_click=_restart, args=(key,), width="stretch")
+    keys.bind({"PageDown": keys.button(state.wkey(PAGE, "next")), "PageUp": keys.button(state.wkey(PAGE, "back")),
+               "Enter": f"[class*='st-key-{keys.widget_class(state.wkey(PAGE, 'reveal.'))}'] button"})
+    keys.help_panel([_("**Enter** — reveal the answer"), _("**→ / PageDown** (a presenter clicker) — next question"),
+                     _("**← / PageUp** — previous question")])
     if len(done) == len(L.questions):
         takeaway(L, values)
 
@@ -154,7 +160,8 @@ def question(L: Lesson, index: int, done: list[int], seed: int, large: bool) -> 
     # on a projector (large fonts) the chart gets the full width and the text goes below it.
     where, text = (st.container(), st.container()) if large else st.columns([3, 2])
     fig, alt = chart(q, o, large, uirevision=f"lesson-{L.key}-{index}")
-    figures.show(fig, alt, state.wkey(PAGE, "chart"), where, caption=False)
+    figures.show(fig, alt, state.wkey(PAGE, "chart"), where, caption=False,
+                 config=saving.config("lesson", L.key, f"q{index + 1}"))
     text.markdown(q.why(o))
     text.caption(alt)
 

@@ -19,10 +19,11 @@ import lstm_core as lc
 from app.step import diagram, equations, slowmo
 from app.step.settings import DEFAULTS, PAGE, SCHEMA
 from app.i18n import N_, _
-from app.ui import figures, form, state
+from app.ui import figures, form, saving, state
 
 PLAY_KEY = state.wkey(PAGE, "play")
 T_KEY = state.wkey(PAGE, "t")          # the cursor (a setting, not a widget: see slider_key)
+PANEL_NAMES = ("input", "gates", "states", "outputs")    # the four charts' file names (app.ui.saving)
 PLAY_LABELS = {"play": N_(":material/play_arrow: Play"), "pause": N_(":material/pause: Pause")}
 
 
@@ -110,10 +111,17 @@ def player(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, spee
     # re-arms or stops it (the user's Play/Pause switch itself is never rewritten).
     if ps.get("armed") != (is_playing() and t < T):
         st.rerun()
-    b1, b2, b3, b4, b5 = st.columns([1, 1.2, 1, 3, 1.3], vertical_alignment="bottom")
-    b1.button(_("Back"), key=state.wkey(PAGE, "back"), on_click=move, args=(-1, T), icon=":material/skip_previous:")
-    b2.button(_("Forward"), key=state.wkey(PAGE, "fwd"), on_click=move, args=(1, T), icon=":material/skip_next:")
-    b3.button(_("Reset"), key=state.wkey(PAGE, "reset"), on_click=move, args=(None, T), icon=":material/replay:")
+    # The three buttons in one row, each as wide as its label and key hint (← → Home): in fixed
+    # columns "Reset" was cut to "R…" with large fonts at 1280 × 720. On a narrow window the row wraps.
+    buttons, b4, b5 = st.columns([3.4, 2.9, 1.3], vertical_alignment="bottom")
+    row = buttons.container(horizontal=True, gap="small")
+    # Keys (app.ui.keys): Left / Right a step, Home back to the start; Space is Play/Pause (pages/step.py).
+    row.button(_("Back"), key=state.wkey(PAGE, "back"), on_click=move, args=(-1, T), icon=":material/skip_previous:",
+               shortcut="Left")
+    row.button(_("Forward"), key=state.wkey(PAGE, "fwd"), on_click=move, args=(1, T), icon=":material/skip_next:",
+               shortcut="Right")
+    row.button(_("Reset"), key=state.wkey(PAGE, "reset"), on_click=move, args=(None, T), icon=":material/replay:",
+               shortcut="Home")
     if T > 1:
         b4.slider(_("Timestep"), 1, T, key=slider_key(), disabled=is_playing(),
                   help=_("Pause to choose a step here; Back and Forward also work while playing."))
@@ -132,7 +140,8 @@ def player(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, spee
     else:        # slow motion: only what this step has computed so far, the current operation outlined
         fig, alt = diagram.cell_diagram(cfg, slowmo.hidden(cfg, snap, op), labels[unit], t, large,
                                         highlight=frozenset(slowmo.HIGHLIGHT[op]))
-    figures.show(fig, alt, state.wkey(PAGE, "diagram"), left, config={"displayModeBar": False})
+    figures.show(fig, alt, state.wkey(PAGE, "diagram"), left,
+                 config=saving.config("cell-diagram", cfg.variant, labels[unit], only_save=True))
     with right:
         st.markdown(_("**{variant} equations at step t = {t}** ({unit})").format(variant=cfg.variant, t=t, unit=labels[unit]))
         if op is None:
@@ -150,5 +159,7 @@ def panels(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, t: i
     st.caption(_("The dotted line in each chart marks the current step, t = {t}.").format(t=t))
     charts = figures.step_panels(cfg.variant, cfg.block_size, data, unit, labels[unit], t, large)
     grid = figures.pair(large) + figures.pair(large)
+    names = PANEL_NAMES if len(charts) == len(PANEL_NAMES) else [f"panel{i + 1}" for i in range(len(charts))]
     for i, (fig, alt) in enumerate(charts):
-        figures.show(fig, alt, state.wkey(PAGE, f"panel{i}"), grid[i])
+        figures.show(fig, alt, state.wkey(PAGE, f"panel{i}"), grid[i],
+                     config=saving.config(f"step-{names[i]}", cfg.variant, labels[unit]))

@@ -19,7 +19,7 @@ from app import i18n
 from app.i18n import N_, _, core_errors
 from app.step.settings import PAGE, option_labels
 from lstm_core.io.model_files import PICKLE_SUFFIXES     # offered, so that they get our "why not" message
-from app.ui import classlink, export, figures, form, limits, state
+from app.ui import classlink, export, figures, form, limits, saving, state
 
 SOURCE_KEY, FILE_KEY = state.wkey(PAGE, "net_source"), state.wkey(PAGE, "byo_file")
 INPUT_KEY, TEXT_KEY, TASK_KEY = state.wkey(PAGE, "byo_input"), state.wkey(PAGE, "byo_text"), state.wkey(PAGE, "byo_task")
@@ -208,7 +208,7 @@ def error_flow(model: lc.LoadedModel, data: dict, large: bool) -> None:
     curves = [figures.relative_flow(_(names.get(k, k)), f.norms[k][: f.at + 1]) for k in f.norms]
     fig, alt = figures.flow_chart(curves, title=_("Error from the loss at step {T} flowing back (relative to step {T})").format(T=T),
                                   large=large, uirevision="step-byo-flow", height=340)
-    figures.show(fig, alt, state.wkey(PAGE, "byo_flow"))
+    figures.show(fig, alt, state.wkey(PAGE, "byo_flow"), config=saving.config("error-flow", "uploaded-model"))
     st.caption(_("‖dL/dstate(t)‖ for a loss at the last step only, relative to that step (exact backward pass "
                  "through the uploaded weights). Through an LSTM's cell state the error fades about as fast as "
                  "the trained forget gates f(t) let it."))

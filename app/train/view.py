@@ -9,7 +9,7 @@ import streamlit as st
 
 from app.i18n import N_, _
 from app.step import equations
-from app.ui import figures, form, limits, live, slots, state
+from app.ui import figures, form, limits, live, saving, slots, state
 from app.train import figures as train_figures
 from app.train import settings as train_settings
 from app.train import run as train_run
@@ -36,14 +36,16 @@ def buttons(run: train_run.LiveRun, has_a: bool) -> None:
     cols = [row] * 4
     state.page_state(PAGE)["buttons_status"] = run.status    # the live part checks it (curves)
     b = dict(on_click=press, width="content")
+    # Space starts, pauses and resumes (Streamlit's button shortcut: not while a text field has the focus).
     if run.status == "idle":
         cols[0].button(_("Start"), key=state.wkey(PAGE, "start"), type="primary", icon=":material/play_arrow:",
-                       args=("start",), **b)
+                       args=("start",), shortcut="Space", **b)
     elif run.status == "paused":
         cols[0].button(_("Resume"), key=state.wkey(PAGE, "resume"), type="primary", icon=":material/play_arrow:",
-                       args=("start",), **b)
+                       args=("start",), shortcut="Space", **b)
     elif run.status == "running":
-        cols[0].button(_("Pause"), key=state.wkey(PAGE, "pause"), icon=":material/pause:", args=("pause",), **b)
+        cols[0].button(_("Pause"), key=state.wkey(PAGE, "pause"), icon=":material/pause:", args=("pause",),
+                       shortcut="Space", **b)
     else:
         cols[0].button(_("Start again"), key=state.wkey(PAGE, "again"), type="primary", icon=":material/replay:",
                        args=("again",), help=_("A new run from scratch with the current settings."), **b)
@@ -126,7 +128,9 @@ def status_box(run: train_run.LiveRun, place: int = 0) -> None:
 
 def show(where, chart: tuple, key: str, caption: str) -> None:
     fig, alt = chart
-    live.chart(where, fig, state.wkey(PAGE, key), alt)
+    values = SCHEMA.read(PAGE)
+    live.chart(where, fig, state.wkey(PAGE, key), alt,
+               config=saving.config(f"train-{key}", values["variant"], values["task"]))
     where.caption(caption)
 
 

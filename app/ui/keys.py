@@ -1,0 +1,95 @@
+"""Keyboard and presenter clicker: the keys a page listens to, and its small "Keyboard" help.
+
+Streamlit's own button shortcuts (``st.button(..., shortcut="Right")``) come first: they show the
+key on the button and stand back while a text field has the focus. Two things they cannot do are
+done here with a tiny script (one ``st.components.v2`` component, no iframe):
+
+* a second key for the same button — a presenter clicker sends PageDown / PageUp, and Lessons'
+  *Next question* also answers the Right arrow (Streamlit takes one shortcut per button);
+* a key for a widget that is not a button (Step's Play/Pause switch, a segmented control).
+
+``bind`` maps a key (``KeyboardEvent.key``, " " written "Space") to a CSS selector of what to
+click; the script clicks the first match that exists and is not disabled. It ignores keys while
+a text field, a select or an editable element has the focus, with Ctrl/Alt/Cmd held, and Space
+or Enter on a focused button or link of another widget, Space on its radio or checkbox (the
+browser's own action there; Enter on a radio just picked does reach Lessons' *Reveal*);
+Space on the bound widget itself (Play just clicked, still focused) switches it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from app.i18n import _
+
+JS = r"""
+export default function (component) {
+  const { data, parentElement } = component;
+  const bindings = data.bindings || {};
+  const TEXT = ['INPUT', 'TEXTAREA', 'SELECT'];
+  // what Space / Enter already does on a focused element (then the key is the browser's)
+  const OWN = { Space: { tags: ['BUTTON', 'A', 'SUMMARY'], types: ['radio', 'checkbox'],
+                         roles: ['button', 'link', 'radio', 'checkbox', 'switch', 'tab'] },
+                Enter: { tags: ['BUTTON', 'A', 'SUMMARY'], types: [], roles: ['button', 'link', 'tab'] } };
+  function onKey(e) {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+    const key = e.key === ' ' ? 'Space' : e.key;
+    const sel = bindings[key];
+    if (!sel) return;
+    const target = document.querySelector(sel);
+    if (!target || target.disabled || target.getAttribute('aria-disabled') === 'true') return;
+    const t = (e.composedPath && e.composedPath()[0]) || e.target;
+    const group = target.closest('.stElementContainer');
+    if (t && t.nodeType === 1 && !(group && group.contains(t))) {
+      const type = (t.type || '').toLowerCase();
+      if (t.isContentEditable || t.getAttribute('role') === 'textbox') return;
+      if (TEXT.includes(t.tagName) && !['checkbox', 'radio', 'range', 'button', 'submit'].includes(type)) return;
+      const own = OWN[key];
+      if (own && (own.tags.includes(t.tagName) || own.types.includes(type) ||
+                  own.roles.includes(t.getAttribute('role')))) return;
+    }
+    e.preventDefault();
+    if (!e.repeat) target.click();
+  }
+  // Capture phase on window: a focused radio (react-aria) stops Enter from bubbling up.
+  if (parentElement.__gatelabKeys) window.removeEventListener('keydown', parentElement.__gatelabKeys, true);
+  parentElement.__gatelabKeys = onKey;
+  window.addEventListener('keydown', onKey, true);
+  return () => {
+    window.removeEventListener('keydown', onKey, true);
+    if (parentElement.__gatelabKeys === onKey) parentElement.__gatelabKeys = null;
+  };
+}
+"""
+
+_component = st.components.v2.component("gatelab_keys", js=JS, css=".st-key-gatelab-keys { display: none; }",
+                                        isolate_styles=False)
+
+
+def button(key: str) -> str:
+    """The CSS selector of the button drawn with widget key ``key`` (Streamlit gives its element
+    the class ``st-key-<key>``, characters other than letters, digits, _ and - written -)."""
+    return f".st-key-{widget_class(key)} button"
+
+
+def other_option(key: str) -> str:
+    """The CSS selector of the option of a two-option segmented control (``key``) that is *not*
+    selected: pressing it switches the control (Play ↔ Pause)."""
+    return f".st-key-{widget_class(key)} button[role='radio'][aria-checked='false']"
+
+
+def widget_class(key: str) -> str:
+    return "".join(c if c.isalnum() or c in "_-" else "-" for c in key)
+
+
+def bind(bindings: dict[str, str], key: str = "gatelab-keys") -> None:
+    """Listen to ``bindings`` (key -> CSS selector to click) while this page is shown."""
+    _component(key=key, data={"bindings": bindings}, height=0)
+
+
+def help_panel(lines: list[str], where: Any = None) -> None:
+    """The small "Keyboard" help: one line per key (already translated), folded away."""
+    with (where or st).expander(_("Keyboard"), icon=":material/keyboard:"):
+        st.markdown("\n".join(f"- {line}" for line in lines)
+                    + "\n\n" + _("The keys work while no text field has the focus."))

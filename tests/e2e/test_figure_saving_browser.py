@@ -1,0 +1,74 @@
+"""Real browser: a chart's save button downloads a named SVG holding the chart's title and legend
+(issue 32) — a live chart (Gradient flow), a Streamlit chart (Home) and the cell diagram (Step),
+whose toolbar shows the save button only."""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import screenshot, settle, wait_for_app
+
+pytestmark = pytest.mark.e2e
+
+SAVE = ".modebar-btn[data-title^='Download plot']"
+
+
+def save(page, plot, expected_name: str, tmp_path) -> str:
+    """Hover ``plot``, click its save button; the downloaded file's text (checked: its name)."""
+    plot.scroll_into_view_if_needed()
+    plot.hover()
+    button = plot.locator(SAVE)
+    expect(button).to_have_count(1)
+    with page.expect_download() as info:
+        button.click()
+    download = info.value
+    assert download.suggested_filename == expected_name
+    path = tmp_path / download.suggested_filename
+    download.save_as(path)
+    return path.read_text()
+
+
+def first_plot(page, url: str, plot: str):
+    """Open ``url``, wait until its charts are drawn; the first drawn plot matching ``plot``."""
+    page.goto(url)
+    wait_for_app(page)
+    settle(page)
+    return page.locator(plot).first
+
+
+LIVE, STREAMLIT = ".gatelab-live.js-plotly-plot", "[data-testid='stPlotlyChart'] .js-plotly-plot"
+
+
+def test_live_chart_saves_a_named_svg_with_title_and_legend(streamlit_server, page, tmp_path):
+    plot = first_plot(page, f"{streamlit_server}/gradient-flow", LIVE)
+    svg = save(page, plot, "gatelab-gradient-flow-rnn-lstm1997-t100-bptt.svg", tmp_path)
+    assert svg.lstrip().startswith("<svg")
+    assert "Error flowing back from the last step" in svg            # the title
+    assert "lstm1997" in svg and "rnn" in svg                         # the legend's entries
+    assert "legend" in svg
+    screenshot(page, "figure-save-gradient-flow", full_page=False)
+
+
+def test_streamlit_chart_saves_a_named_svg(streamlit_server, page, tmp_path):
+    plot = first_plot(page, f"{streamlit_server}/", STREAMLIT)
+    svg = save(page, plot, "gatelab-error-flow-rnn-lstm1997.svg", tmp_path)
+    assert "An error injected at the last step, followed back in time" in svg
+
+
+def test_cell_diagram_toolbar_is_the_save_button_only(streamlit_server, page, tmp_path):
+    diagram = first_plot(page, f"{streamlit_server}/step", LIVE)
+    diagram.hover()
+    expect(diagram.locator(".modebar-btn")).to_have_count(1)
+    svg = save(page, diagram, "gatelab-cell-diagram-lstm1997-block-1-cell-1.svg", tmp_path)
+    assert svg.lstrip().startswith("<svg") and "LSTM 1997" in svg and "step t = 1" in svg    # the title
+
+
+def test_bias_lab_heat_map_saves_and_its_toolbar_is_the_save_button_only(streamlit_server, page, tmp_path):
+    heat = first_plot(page, f"{streamlit_server}/bias-lab", STREAMLIT)
+    heat.scroll_into_view_if_needed()
+    heat.hover()
+    expect(heat.locator(".modebar-btn")).to_have_count(1)
+    svg = save(page, heat, "gatelab-bias-baseline-success-lstm1997-two-sequence.svg", tmp_path)
+    assert "Success rate" in svg and "solved" in svg     # the title and the colour bar's title
+    assert "<image" in svg                         # the heat map's cells (Plotly embeds them as an image)
+    screenshot(page, "figure-save-bias-lab", full_page=False)

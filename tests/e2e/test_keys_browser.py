@@ -1,0 +1,88 @@
+"""Real browser: keyboard and presenter clicker (issue 32). Step — Right/Left a step, Space
+play/pause, Home reset; Lessons — Enter reveals, PageDown / PageUp next and previous question;
+Train — Space starts and pauses. Keys typed into a text field stay there."""
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import quote
+
+import pytest
+from playwright.sync_api import expect
+
+from app.lessons.content import LESSONS
+
+from .conftest import screenshot, settle, wait_for_app
+
+pytestmark = pytest.mark.e2e
+
+
+def step_metric(page):
+    return page.get_by_test_id("stMetricValue").first
+
+
+def test_step_arrows_space_and_home(streamlit_server, page):
+    page.goto(f"{streamlit_server}/step")
+    wait_for_app(page)
+    settle(page)
+    expect(step_metric(page)).to_have_text(re.compile(r"^1 / \d+$"))
+    page.keyboard.press("ArrowRight")
+    expect(step_metric(page)).to_have_text(re.compile(r"^2 / \d+$"))
+    page.keyboard.press("ArrowRight")
+    expect(step_metric(page)).to_have_text(re.compile(r"^3 / \d+$"))
+    page.keyboard.press("ArrowLeft")
+    expect(step_metric(page)).to_have_text(re.compile(r"^2 / \d+$"))
+    page.keyboard.press("Home")
+    expect(step_metric(page)).to_have_text(re.compile(r"^1 / \d+$"))
+    # typed into a text field, the arrow moves the text cursor, not the step
+    seed = page.locator("[data-testid='stSidebar'] input[type='number']:visible").first
+    seed.click()
+    page.keyboard.press("ArrowRight")
+    wait_for_app(page)
+    expect(step_metric(page)).to_have_text(re.compile(r"^1 / \d+$"))
+    page.locator("[data-testid='stMain'] h1").first.click()          # focus back on the page
+    play = page.locator(".st-key-step-play button[role='radio']").first
+    page.keyboard.press(" ")
+    expect(play).to_have_attribute("aria-checked", "true")
+    expect(step_metric(page)).not_to_have_text(re.compile(r"^1 / \d+$"))     # it plays
+    page.keyboard.press(" ")
+    expect(play).to_have_attribute("aria-checked", "false")
+    expect(page.get_by_text("Keyboard", exact=True)).to_be_visible()
+    screenshot(page, "keys-step", full_page=False)
+
+
+def test_lessons_enter_reveals_and_clicker_pages(streamlit_server, page):
+    page.goto(f"{streamlit_server}/lessons")
+    wait_for_app(page)
+    q1 = LESSONS[next(iter(LESSONS))].questions[0]                  # the first lesson opens first
+    page.locator("[data-testid='stRadio']").last.get_by_text(q1.choices[0].label, exact=True).click()
+    wait_for_app(page)
+    expect(page.get_by_role("button", name="Reveal")).to_be_enabled()
+    page.keyboard.press("Enter")                                     # right after picking an answer
+    expect(page.locator("[data-testid='stAlertContentSuccess'], [data-testid='stAlertContentWarning']")
+           .first).to_be_visible()
+    expect(page.get_by_text(re.compile(r"Question 1 of \d+ · 1 revealed"))).to_be_visible()
+    wait_for_app(page)                                               # each key on a page at rest
+    page.keyboard.press("PageDown")                                  # a presenter clicker's "next"
+    expect(page.get_by_text(re.compile(r"Question 2 of \d+"))).to_be_visible()
+    wait_for_app(page)
+    page.keyboard.press("PageUp")                                    # … and its "back"
+    expect(page.get_by_text(re.compile(r"Question 1 of \d+"))).to_be_visible()
+    wait_for_app(page)
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_text(re.compile(r"Question 2 of \d+"))).to_be_visible()
+    wait_for_app(page)
+    page.keyboard.press("ArrowLeft")
+    expect(page.get_by_text(re.compile(r"Question 1 of \d+"))).to_be_visible()
+    screenshot(page, "keys-lessons", full_page=False)
+
+
+def test_train_space_starts_and_pauses(streamlit_server, page):
+    page.goto(f"{streamlit_server}/train?cfg=" + quote(json.dumps({"streak": 5000})))
+    wait_for_app(page)
+    expect(page.get_by_role("button", name=re.compile("Start"))).to_be_visible()
+    page.keyboard.press(" ")
+    expect(page.get_by_role("button", name=re.compile("Pause"))).to_be_visible()
+    page.keyboard.press(" ")
+    expect(page.get_by_role("button", name=re.compile("Resume"))).to_be_visible()
+    screenshot(page, "keys-train", full_page=False)
