@@ -82,7 +82,7 @@ def untranslated(path: Path) -> list[str]:
         if not isinstance(node, ast.Call):
             continue
         name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-        if name in ("_", "N_", "format"):
+        if name in ("_", "N_", "pgettext", "format"):
             continue
         if name in UI_CALLS and node.args:
             first = node.args[0]

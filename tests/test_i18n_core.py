@@ -11,7 +11,6 @@ import lstm_core as lc
 from app import i18n
 from app.i18n import core_errors
 from app.i18n.core_texts import TEXTS
-from lstm_core.training import PRESETS
 from lstm_core.training.config import ALGORITHMS
 from lstm_core.variants import ALGORITHM_TITLES, REGISTRY
 
@@ -30,9 +29,7 @@ def registry_texts() -> list[tuple[str, str]]:
         for attr in ("title", "paper", "setup", "reported"):
             out.append((f"task {name}.{attr}", getattr(task, attr)))
         out.append((f"task {name}.criterion", task.criterion.description))
-    for name, p in PRESETS.items():
-        for attr in ("title", "paper", "reported", "notes"):
-            out.append((f"preset {name}.{attr}", getattr(p, attr)))
+    # (the paper presets' texts: app/experiments/paper_texts.py, checked by tests/test_i18n_paper_texts.py)
     return [(where, text) for where, text in out if text]
 
 

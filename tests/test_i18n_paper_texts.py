@@ -28,7 +28,7 @@ def test_every_shown_preset_text_is_in_paper_texts(name):
 
 def test_paper_texts_are_extracted_into_the_experiments_catalogue():
     extracted = catalog.extracted("experiments")
-    assert all(t in extracted for t in paper_texts.TEXTS)
+    assert all((t, None) in extracted for t in paper_texts.TEXTS)   # (msgid, no context)
 
 
 def test_every_preset_text_has_a_chinese_translation():

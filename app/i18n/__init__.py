@@ -64,6 +64,16 @@ def _(message: str) -> str:
     return translations(lang).gettext(message)
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` in this session's language where the same English means different things on
+    different pages ("Back" a step or a question; "shape" of an array or of a wave): the catalogue
+    holds it under ``context``."""
+    lang = current()
+    if lang == DEFAULT or not message:
+        return message
+    return translations(lang).pgettext(context, message)
+
+
 def translate_in(lang: str, message: str) -> str:
     """``message`` in ``lang`` whatever this session's language is (tests, links' previews)."""
     return message if lang == DEFAULT else translations(lang).gettext(message)

@@ -22,7 +22,7 @@ from babel.messages.pofile import read_po
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 LOCALES = ("zh_TW",)
-KEYWORDS = {"_": None, "N_": None}
+KEYWORDS = {"_": None, "N_": None, "pgettext": ((1, "c"), 2)}
 
 # domain -> the files and folders (relative to the repository) whose messages it holds
 DOMAINS: dict[str, tuple[str, ...]] = {
@@ -47,13 +47,13 @@ def files(domain: str) -> list[Path]:
     return out
 
 
-def extracted(domain: str) -> dict[str, list[str]]:
-    """msgid -> where it is used ("file:line"), for every message the domain's files mark."""
-    out: dict[str, list[str]] = {}
+def extracted(domain: str) -> dict[tuple[str, str | None], list[str]]:
+    """(msgid, context) -> where it is used ("file:line"), for every message the domain's files mark."""
+    out: dict[tuple[str, str | None], list[str]] = {}
     for path in files(domain):
-        for lineno, message, _comments, _context in extract_from_file("python", str(path), keywords=KEYWORDS):
+        for lineno, message, _comments, context in extract_from_file("python", str(path), keywords=KEYWORDS):
             if isinstance(message, str) and message:
-                out.setdefault(message, []).append(f"{path.relative_to(ROOT)}:{lineno}")
+                out.setdefault((message, context), []).append(f"{path.relative_to(ROOT)}:{lineno}")
     return out
 
 
@@ -69,8 +69,8 @@ def problems(domain: str, locale: str = "zh_TW") -> list[str]:
     with po.open("rb") as f:
         catalogue = read_po(f, locale=locale)
     out = []
-    for msgid, where in extracted(domain).items():
-        m = catalogue.get(msgid)
+    for (msgid, context), where in extracted(domain).items():
+        m = catalogue.get(msgid, context=context)
         if m is None or not m.string:
             out.append(f"untranslated ({where[0]}): {msgid[:80]!r}")
         elif m.fuzzy:
@@ -89,7 +89,7 @@ def update(only: list[str] | None = None) -> None:
         paths = [str(p) for p in files(domain)]
         if not paths:
             continue
-        _pybabel("extract", "--no-default-keywords", "-k", "_", "-k", "N_", "--no-location", "--sort-output",
+        _pybabel("extract", "--no-default-keywords", "-k", "_", "-k", "N_", "-k", "pgettext:1c,2", "--no-location", "--sort-output",
                  "--project", "Gate Lab", "--copyright-holder", "Gate Lab", "-o", str(pot), *paths)
         for locale in LOCALES:
             po = po_path(domain, locale)

@@ -113,7 +113,7 @@ def lesson_view(values: dict, answered: dict[str, list[int]], large: bool) -> No
     nav = st.columns(3)
     # Keys: the arrows are the buttons' shortcuts; a presenter clicker's PageDown / PageUp and Enter
     # (Reveal, also right after picking an answer) come through app.ui.keys.
-    nav[0].button(_("Back"), key=state.wkey(PAGE, "back"), icon=":material/arrow_back:", disabled=step == 0,
+    nav[0].button(i18n.pgettext("question", "Back"), key=state.wkey(PAGE, "back"), icon=":material/arrow_back:", disabled=step == 0,
                   on_click=_set, kwargs=dict(step=step - 1), width="stretch", shortcut="Left")
     last = step == len(L.questions) - 1
     if not last:

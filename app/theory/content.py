@@ -20,6 +20,7 @@ import re
 import pandas as pd
 
 import lstm_core as lc
+from app import i18n
 from app.i18n import N_, _
 
 HIGHLIGHT_FG, HIGHLIGHT_BG = "#D55E00", "#FDEBDD"   # Okabe–Ito vermillion on a pale tint
@@ -284,7 +285,9 @@ SYMBOLS: list[tuple[str, str, str, str, str]] = [
 ]
 
 
-SYMBOL_COLUMNS = (N_("symbol"), N_("name"), N_("shape"), N_("lstm_core name"), N_("variants"))
+def symbol_columns() -> list[str]:
+    """The symbol table's headers ("shape" of an array: the same English is a wave's shape elsewhere)."""
+    return [_("symbol"), _("name"), i18n.pgettext("array", "shape"), _("lstm_core name"), _("variants")]
 
 
 def _shape(shape: str) -> str:
@@ -295,7 +298,7 @@ def symbol_table() -> pd.DataFrame:
     """The symbol table in this session's language (symbols, shapes and core names stay)."""
     rows = [(symbol, _(name), _shape(shape), core, _(variants) if variants == _ALL else variants)
             for symbol, name, shape, core, variants in SYMBOLS]
-    return pd.DataFrame(rows, columns=[_(c) for c in SYMBOL_COLUMNS])
+    return pd.DataFrame(rows, columns=symbol_columns())
 
 
 # --- the vanishing-gradient argument ----------------------------------------------------------
