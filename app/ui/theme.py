@@ -36,10 +36,42 @@ OPEN = (0x00, 0x72, 0xB2)        # the cell diagram's fully open gate (app.step.
 _RGB = re.compile(r"rgb\((\d+),\s*(\d+),\s*(\d+)\)$")
 
 
+WATCH_KEY = "gatelab-theme-watch"
+# Streamlit does not rerun when the theme changes (the ⋮ menu, the system at dusk): this script,
+# run in the page, looks at the app's background twice a second and, when it has not been what
+# the server drew for (data.dark) for 1.5 s, reports it: a rerun, and the charts follow.
+WATCH_JS = """
+export default function (component) {
+  const { data, setStateValue } = component;
+  const looksDark = () => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    const c = (getComputedStyle(app || document.body).backgroundColor.match(/[\\d.]+/g) || [255, 255, 255]).map(Number);
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2] < 128;
+  };
+  // reported once it has differed for 1.5 s: not while the page is still putting its theme on
+  let sent = null, ticks = 0;
+  const timer = setInterval(() => {
+    const d = looksDark();
+    ticks = d !== data.dark && d !== sent ? ticks + 1 : 0;
+    if (ticks >= 3) { sent = d; ticks = 0; setStateValue('dark', d); }
+  }, 500);
+  return () => clearInterval(timer);
+}
+"""
+_watch = None
+
+
 def dark() -> bool:
-    """Does this session's browser show the dark theme?"""
+    """Does this session's browser show the dark theme? What the page reported after a theme
+    change (``watch``), else what Streamlit says."""
     import streamlit as st   # here: this module's recolouring is importable without Streamlit
 
+    try:
+        seen = st.session_state[WATCH_KEY].get("dark")
+    except Exception:        # not reported (yet), or no script run context
+        seen = None
+    if seen is not None:
+        return bool(seen)
     try:
         return st.context.theme.type == "dark"
     except Exception:        # no script run context (a bare import, a unit test)
@@ -113,6 +145,11 @@ def style() -> None:
     """
     import streamlit as st
 
+    global _watch
+    if _watch is None:
+        _watch = st.components.v2.component("gatelab_theme_watch", js=WATCH_JS, isolate_styles=False)
+    is_dark = dark()
     with st.sidebar.container(key="gatelab-style"):
-        st.html("<style>.st-key-gatelab-style { display: none; }" + CSS + (DARK_CSS if dark() else "")
+        _watch(key=WATCH_KEY, data={"dark": is_dark}, height=0, on_dark_change=lambda: None)
+        st.html("<style>.st-key-gatelab-style { display: none; }" + CSS + (DARK_CSS if is_dark else "")
                 + "</style><span></span>")

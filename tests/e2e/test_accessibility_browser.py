@@ -237,3 +237,23 @@ def test_every_page_fits_a_phone(browser, streamlit_server, path):
         screenshot(page, f"phone-{path}", full_page=False)
     finally:
         context.close()
+
+
+def test_charts_follow_a_theme_change_in_the_middle_of_a_session(browser, streamlit_server):
+    """The system turns dark while the page is open (Streamlit itself does not rerun then): the
+    page reports it (app.ui.theme's watcher) and the charts are redrawn dark."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1400}, color_scheme="light")
+    page = context.new_page()
+    page.base_url = streamlit_server
+    try:
+        open_page(page, URLS["gradient-flow"])
+        assert page.evaluate("() => [...document.querySelectorAll('.gatelab-live.js-plotly-plot')]"
+                             ".map(d => d._fullLayout.paper_bgcolor)") == ["white", "white"]
+        page.emulate_media(color_scheme="dark")
+        page.wait_for_function("() => { const p = [...document.querySelectorAll('.gatelab-live.js-plotly-plot')];"
+                               " return p.length > 0 && p.every(d => d._fullLayout && d._fullLayout.paper_bgcolor === '#10141c'); }")
+        page.emulate_media(color_scheme="light")          # and back
+        page.wait_for_function("() => [...document.querySelectorAll('.gatelab-live.js-plotly-plot')]"
+                               ".every(d => d._fullLayout && d._fullLayout.paper_bgcolor === 'white')")
+    finally:
+        context.close()
