@@ -25,7 +25,7 @@ import streamlit as st  # noqa: E402
 from app import i18n  # noqa: E402
 from app.i18n import _  # noqa: E402
 from app.ui.routes import PAGES, PAGES_DIR  # noqa: E402
-from app.ui import live, state  # noqa: E402
+from app.ui import live, state, theme  # noqa: E402
 
 
 def build_pages() -> list:
@@ -50,6 +50,7 @@ def main() -> None:
     if not pages:
         st.error(_("No pages found in {folder}.").format(folder=PAGES_DIR))
         return
+    theme.style()             # page-wide CSS (equations that a keyboard can reach)
     live.ensure_plotly_js()   # the live charts' Plotly.js, served from app/static
     live.reset()              # a full run re-creates every live chart: send whole figures
     st.navigation(pages).run()

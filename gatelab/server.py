@@ -28,9 +28,15 @@ def app_script() -> Path:
 def streamlit_options(overrides: dict[str, object] | None = None) -> list[str]:
     """``--section.option=value`` for every setting of server.toml, then ``overrides``."""
     flat: dict[str, object] = {}
-    for section, values in tomllib.loads(SETTINGS.read_text(encoding="utf-8")).items():
-        for key, value in values.items():
-            flat[f"{section}.{key}"] = value
+
+    def walk(prefix: str, table: dict) -> None:      # [theme.light] nests in [theme]: theme.light.<key>
+        for key, value in table.items():
+            if isinstance(value, dict):
+                walk(f"{prefix}{key}.", value)
+            else:
+                flat[f"{prefix}{key}"] = value
+
+    walk("", tomllib.loads(SETTINGS.read_text(encoding="utf-8")))
     flat.update(overrides or {})
     return [f"--{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in flat.items()]
 

@@ -28,8 +28,10 @@ def test_the_command_line_carries_every_setting_and_the_options():
     opts = cmd[5:]
     for expected in ("--server.port=8123", "--server.address=0.0.0.0", "--server.headless=true",
                      "--server.enableStaticServing=true", "--runner.postScriptGC=false",
-                     "--server.disconnectedSessionTTL=60", "--theme.base=light", "--client.toolbarMode=minimal"):
+                     "--server.disconnectedSessionTTL=60", "--theme.light.backgroundColor=#ffffff",
+                     "--theme.dark.backgroundColor=#10141c", "--client.toolbarMode=minimal"):
         assert expected in opts, (expected, opts)
+    assert not any(o.startswith("--theme.base=") for o in opts)     # light or dark, as the system says
     # no --host: Streamlit's default address; no --headless: Streamlit opens a browser where it can
     bare = server.streamlit_command(8501, None, headless=None)
     assert not any(o.startswith(("--server.address", "--server.headless")) for o in bare)

@@ -43,7 +43,7 @@ def test_each_operation_advances_once_and_back_works_across_steps():
     assert op_label(at) == "**Operation 6 of 7: output gate**"
     # the current operation's equation in colour, later ones greyed without numbers
     tex = at.latex[0].value
-    assert r"\color{#D55E00}{y^{out}(t)}" in tex and r"\color{#AAAAAA}{y^c(t)}" in tex
+    assert r"\color{#B84F00}{y^{out}(t)}" in tex and r"\color{#666666}{y^c(t)}" in tex
 
 
 def test_the_diagram_follows_the_operations():

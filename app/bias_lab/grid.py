@@ -9,7 +9,7 @@ from app.bias_lab import figures as lab_figures
 from app.i18n import N_, _
 from app.i18n.core_errors import translate
 from app.bias_lab import precomputed
-from app.ui import figures, jobs, live, saving, state, words
+from app.ui import figures, jobs, live, saving, state, theme, words
 from app.bias_lab import settings as lab_settings
 from lstm_core.sweeps.sweep import Sweep
 
@@ -64,7 +64,7 @@ def draw_grid(job: jobs.Job | None) -> None:
         if job.running:     # filled in place while the population trains (clicks wait for the end)
             live.chart(where, fig, state.wkey(PAGE, f"live_heat_{metric}"), alt, config=save)
         else:
-            where.plotly_chart(fig, key=key, width="stretch", alt=alt, on_select=lambda k=key: pick_cell(k, nx, ny),
+            where.plotly_chart(theme.for_theme(fig), key=key, width="stretch", alt=alt, on_select=lambda k=key: pick_cell(k, nx, ny),
                                selection_mode="points", config=save)
         where.caption(alt)
     st.caption(_("Criterion: {criterion}. Budget {budget} sequences per network, {algorithm}, lr {lr}, data seed "

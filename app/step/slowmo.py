@@ -19,7 +19,7 @@ import streamlit as st
 import lstm_core as lc
 from app.step.equations import G_TEX, H_TEX, OUT_TEX, Row, num
 from app.i18n import N_, _
-from app.ui import form, state
+from app.ui import form, state, theme
 
 OPS = (N_("net inputs"), N_("gate activations"), N_("cell input"), N_("CEC update"), N_("squashing"),
        N_("output gate"), N_("output"))
@@ -104,17 +104,19 @@ def latex(rows_by_op: list[list[Row]], op: int) -> str:
     """Every operation's equations up to ``op`` with their numbers, ``op``'s own in colour, the later
     ones as formulas only (greyed): the equation lines advance in step with the diagram."""
     parts = []
+    # the current operation in vermillion, the later ones greyed: both readable (WCAG AA, 4.5:1)
+    # on the light and on the dark background
+    c, grey = (r"\color{#F0883E}", r"\color{#9AA0A8}") if theme.dark() else (r"\color{#B84F00}", r"\color{#666666}")
     for k, rows in enumerate(rows_by_op):
         for lhs, formula, numbers in rows:
             head, sep, result = numbers.rpartition(" = ")
             if k < op:          # done: the formula and its result (the substitution was shown before)
                 parts.append(rf"{lhs} &= {formula} = {result if sep else numbers}")
             elif k == op:       # now: the formula, then this step's numbers (long ones over two lines)
-                c = r"\color{#D55E00}"
                 lines = [head, result] if sep and len(re.sub(r"\\[a-zA-Z]+", "x", numbers)) > 36 else [numbers]
                 parts.append(rf"{c}{{{lhs}}} &{c}{{= {formula}}}" + "".join(rf" \\ &{c}{{= {x}}}" for x in lines))
             else:               # still to come: the formula only, greyed
-                parts.append(rf"\color{{#AAAAAA}}{{{lhs}}} &\color{{#AAAAAA}}{{= {formula}}}")
+                parts.append(rf"{grey}{{{lhs}}} &{grey}{{= {formula}}}")
     return r"\small\begin{aligned} " + r" \\[4pt] ".join(parts) + r" \end{aligned}"
 
 

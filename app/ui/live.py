@@ -34,6 +34,8 @@ import plotly.io as pio
 import streamlit as st
 from plotly.utils import PlotlyJSONEncoder
 
+from app.ui import theme
+
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 PLOTLY_JS = STATIC_DIR / "plotly.min.js"
 SENT_KEY = "_live.sent"          # session state: chart key -> (revision, figure) last sent
@@ -94,7 +96,9 @@ export default function (component) {
   if (!div) {
     div = document.createElement('div');
     div.className = 'gatelab-live';
-    div.setAttribute('role', 'img');
+    // a figure (not an img: an img's children are presentational, and Plotly's toolbar inside
+    // is focusable), named by the alt text
+    div.setAttribute('role', 'figure');
     parentElement.appendChild(div);
     div.__queue = [];
   }
@@ -173,7 +177,7 @@ def _raw(fig: go.Figure, config: dict | None) -> dict:
     raw["data"] = [_copy_arrays(t) for t in raw.get("data", [])]
     raw["layout"] = raw.get("layout", {})
     raw["config"] = {"displaylogo": False, "responsive": True, **(config or {})}
-    return raw
+    return theme.recolour(raw) if theme.dark() else raw
 
 
 def _copy_arrays(v: Any) -> Any:
