@@ -22,7 +22,7 @@ def english_words(text: str) -> list[str]:
     return [t for t in TOKEN.findall(text) if re.fullmatch(r"[A-Za-z]{2,}", t) and t.lower() not in NAMES]
 
 
-LEFT_OUT = re.compile(r"<style.*?</style>|<script.*?</script>|<[^>]+>|\$\$.*?\$\$|\$[^$\n]*\$|```.*?```|"
+LEFT_OUT = re.compile(r"<style.*?</style>|<script.*?</script>|</?[A-Za-z][^<>]*>|\$\$.*?\$\$|\$[^$\n]*\$|```.*?```|"
                       r"`[^`\n]*`|:material/\w+:", re.S)
 
 
