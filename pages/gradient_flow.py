@@ -78,7 +78,7 @@ def page() -> None:
         (st.success if holds else st.warning)(
             (_("{condition}: the forgetting condition holds.") if holds else
              _("{condition}: the forgetting condition does not hold.")).format(condition=msg))
-        st.markdown(figures.LOCAL_FEEDBACK_TEXT)
+        st.markdown(_(figures.LOCAL_FEEDBACK_TEXT))
 
     export.io_panel(PAGE, SCHEMA, csv=lambda: export.flow_csv((main.value or []) + (local.value or [])),
                     csv_name="gatelab-gradient-flow.csv", csv_label=_("Error-flow curves (CSV)"),
