@@ -254,3 +254,13 @@ def test_a_failing_computation_is_an_error_message_not_a_traceback(monkeypatch):
     monkeypatch.setattr(c, "vanishing", boom)
     at = open_page(PAGE, link(lesson="vanishing", seed=99, answers="vanishing:2"))
     assert not at.exception and any("too short" in e.value for e in at.error)
+
+
+def test_answering_out_of_order_is_refused_with_a_message():
+    """``record``'s message goes through the translator (a local ``_`` once shadowed it: TypeError)."""
+    from app.lessons import progress
+    from app.lessons.content import LESSONS
+
+    first = next(iter(LESSONS))
+    with pytest.raises(ValueError, match="answer the questions in order"):
+        progress.record("", first, 2, 0)

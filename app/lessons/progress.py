@@ -15,7 +15,7 @@ def parse(text: str) -> tuple[dict[str, list[int]], list[str]]:
     out: dict[str, list[int]] = {}
     bad: list[str] = []
     for part in filter(None, (p.strip() for p in (text or "").split(","))):
-        key, _, digits = part.partition(":")
+        key, _sep, digits = part.partition(":")
         lesson = LESSONS.get(key)
         if lesson is None or not digits.isdigit() or len(digits) > len(lesson.questions) \
                 or any(int(d) > 2 for d in digits):
@@ -32,7 +32,7 @@ def to_text(answers: dict[str, list[int]]) -> str:
 
 def record(text: str, lesson: str, step: int, choice: int) -> str:
     """``text`` with the prediction ``choice`` for question ``step`` of ``lesson`` recorded."""
-    answers, _ = parse(text)
+    answers, _ignored = parse(text)
     done = answers.setdefault(lesson, [])
     if step < len(done):
         done[step] = choice
@@ -46,6 +46,6 @@ def record(text: str, lesson: str, step: int, choice: int) -> str:
 
 def forget(text: str, lesson: str) -> str:
     """``text`` without ``lesson``'s answers (start the lesson again)."""
-    answers, _ = parse(text)
+    answers, _ignored = parse(text)
     answers.pop(lesson, None)
     return to_text(answers)
