@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app import i18n
 from app.i18n import _
 from app.step import equations, upload
 from app.step.player import PLAY_KEY, PLAY_LABELS, is_playing, on_play_change, player
-from app.step.settings import CLASS_GROUPS, DEFAULTS, PAGE, SCHEMA, compute, option_labels
+from app.step.settings import CLASS_GROUPS, DEFAULTS, PAGE, SCHEMA, compute
 from app.ui import classlink, controls, export, form, keys, state
 
 
@@ -73,7 +74,7 @@ def page() -> None:
     st.session_state.setdefault(PLAY_KEY, "pause")
     armed = state.page_state(PAGE)["armed"] = is_playing() and st.session_state[t_key] < T
     c_play, c_speed = st.columns([1, 3], vertical_alignment="bottom")
-    c_play.segmented_control(_("Playback"), ["play", "pause"], format_func=option_labels(PLAY_LABELS), key=PLAY_KEY,
+    c_play.segmented_control(_("Playback"), ["play", "pause"], format_func=i18n.labels(PLAY_LABELS), key=PLAY_KEY,
                              required=True, on_change=on_play_change, args=(T,))
     speed = SCHEMA["speed"].render(PAGE, c_speed)
     st.fragment(player, run_every=1.0 / speed if armed else None)(cfg, data, labels, large, speed)

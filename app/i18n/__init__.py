@@ -27,6 +27,7 @@ import functools
 import gettext
 import io
 from pathlib import Path
+from typing import Any, Callable, Mapping
 
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
@@ -62,6 +63,16 @@ def _(message: str) -> str:
     if lang == DEFAULT or not message:
         return message
     return translations(lang).gettext(message)
+
+
+def labels(texts: Mapping[Any, str]) -> Callable[[Any], str]:
+    """A ``format_func`` showing ``texts[option]`` (English) in this session's language.
+
+    The language is taken now, not when an option is shown: Streamlit may call a format_func
+    outside the script run (AppTest does, to find an option by its label), where the session's
+    language is unknown and ``_`` would answer English."""
+    lang = current()
+    return lambda option: translate_in(lang, texts[option])
 
 
 def pgettext(context: str, message: str) -> str:

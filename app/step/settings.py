@@ -13,7 +13,6 @@ import numpy as np
 import streamlit as st
 
 import lstm_core as lc
-from app import i18n
 from app.i18n import N_
 from app.ui import classlink, controls, export, form, limits, netconfig
 from app.ui.form import Field
@@ -37,13 +36,6 @@ SCHEMA = form.Schema(
 # outputs 0.29–0.37 on seed 0. "Reset to paper defaults" puts the experiment's values back.
 FIRST_SIGHT = {"b_input": -1.0, "b_input_step": -1.0, "b_output": -1.0, "b_output_step": -1.0, "init_range": 1.0}
 DEFAULTS = SCHEMA.defaults(**{**controls.paper_values(SCHEMA, "lstm1997", "adding"), "adding.T": 20, **FIRST_SIGHT})
-
-
-def option_labels(texts: dict):
-    """A ``format_func`` showing the option labels ``texts`` (marked with ``N_``) in this run's language,
-    also when Streamlit calls it outside the script run (AppTest finds an option by its label)."""
-    lang = i18n.current()
-    return lambda key: i18n.translate_in(lang, texts[key])
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -17,7 +17,7 @@ import streamlit as st
 import lstm_core as lc
 from app import i18n
 from app.i18n import N_, _, core_errors
-from app.step.settings import PAGE, option_labels
+from app.step.settings import PAGE
 from lstm_core.io.model_files import PICKLE_SUFFIXES     # offered, so that they get our "why not" message
 from app.ui import classlink, export, figures, form, limits, saving, state
 
@@ -52,7 +52,7 @@ def source() -> str:
     """The sidebar's network source switch ("built" or "uploaded"); not a URL setting."""
     st.session_state.setdefault(SOURCE_KEY, "built")
     locked = _locked()
-    return st.segmented_control(_("Network source"), list(SOURCES), format_func=option_labels(SOURCES),
+    return st.segmented_control(_("Network source"), list(SOURCES), format_func=i18n.labels(SOURCES),
                                 key=SOURCE_KEY, required=True, persist_state=form.PERSIST, disabled=locked,
                                 help=_("Locked by your teacher's class link.") if locked else
                                      _("Step through a network built from the settings below, or a trained "
@@ -142,7 +142,7 @@ def input_group(model: lc.LoadedModel) -> None:
         return
     if st.session_state.get(INPUT_KEY) not in offered:
         st.session_state[INPUT_KEY] = offered[0]
-    choice = st.segmented_control(_("Input"), offered, format_func=option_labels(INPUTS), key=INPUT_KEY, required=True)
+    choice = st.segmented_control(_("Input"), offered, format_func=i18n.labels(INPUTS), key=INPUT_KEY, required=True)
     if choice == "typed":
         st.session_state.setdefault(TEXT_KEY, _default_text(model.vocab))
         st.text_input(_("Characters, one per timestep"), key=TEXT_KEY, max_chars=limits.STEP_MAX_T + 1,
@@ -154,7 +154,7 @@ def input_group(model: lc.LoadedModel) -> None:
         if st.session_state.get(TASK_KEY) not in tasks:
             st.session_state[TASK_KEY] = tasks[0]
         st.selectbox(_("Task (with the model's input size)"), tasks, key=TASK_KEY,
-                     format_func=option_labels({n: lc.TASKS[n].title for n in tasks}))
+                     format_func=i18n.labels({n: lc.TASKS[n].title for n in tasks}))
 
 
 def _inputs(model: lc.LoadedModel, seed: int) -> dict:

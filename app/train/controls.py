@@ -6,7 +6,8 @@ from dataclasses import replace
 
 import streamlit as st
 
-from app.i18n import _
+from app import i18n
+from app.i18n import N_, _
 from app.i18n.core_errors import translate
 from app.ui import classlink, controls, form, state
 from app.train import settings as train_settings
@@ -74,11 +75,9 @@ def training_group(variant: str) -> None:
 
 def sidebar() -> None:
     with st.sidebar:
-        # labels worked out now, in this session's language (a format_func may be called later)
-        labels = {n: _("Choose a paper experiment…") if n == NO_PRESET else _(PRESETS[n].title)
-                  for n in (NO_PRESET, *PRESETS)}
+        texts = {NO_PRESET: N_("Choose a paper experiment…"), **{n: p.title for n, p in PRESETS.items()}}
         st.selectbox(_("Paper preset"), (NO_PRESET, *PRESETS), key=state.wkey(PAGE, "preset"),
-                     format_func=labels.__getitem__,
+                     format_func=i18n.labels(texts),
                      on_change=apply_preset, help=_("Fills every control below with the paper's network, task and "
                                                     "training settings (your seed is kept)."))
         with st.expander(_("Network"), expanded=True):

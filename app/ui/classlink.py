@@ -141,8 +141,8 @@ def share_panel(page: str, schema: Schema, values: dict, defaults: dict, groups:
         if key not in st.session_state:
             earlier = next((st.session_state[k] for k in keys.values() if k in st.session_state), None)
             st.session_state[key] = list(groups) if earlier is None else earlier
-        labels = {g: _(g) for g in groups}
-        lock = st.multiselect(_("Controls to lock"), list(groups), format_func=labels.__getitem__, key=key)
+        lock = st.multiselect(_("Controls to lock"), list(groups), format_func=i18n.labels({g: g for g in groups}),
+                              key=key)
         url = link(values, defaults, lock, groups, start)
         st.code(url, language=None, wrap_lines=True)
         return url

@@ -256,8 +256,7 @@ def restricted_choice(page: str, schema: Schema, name: str, offered: tuple, why:
         where.info(_("{why}, not {old}: the {setting} was switched to {new}.").format(
                        why=why, old=f.shown(current), setting=label.lower(), new=f.shown(new)),
                    icon=":material/swap_horiz:")
-    labels = {v: f.shown(v) for v in offered}      # worked out now: a later format_func call may run outside
-    common = dict(format_func=labels.__getitem__, key=key, help=_(f.help) if f.help else None, persist_state=PERSIST,
+    common = dict(format_func=f.option_labels(offered), key=key, help=_(f.help) if f.help else None, persist_state=PERSIST,
                   disabled=classlink.is_locked(page, name))
     if f.widget == "segmented":
         return where.segmented_control(_(f.label), offered, required=True, **common)

@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterable
 
 import streamlit as st
 
+from app import i18n
 from app.i18n import _
 from app.ui import state, urlstate
 from lstm_core.numerics import finite_number
@@ -109,6 +110,10 @@ class Field:
         """How a choice reads on screen, in this session's language (``fmt``'s English, translated)."""
         return _((self.fmt or str)(value))
 
+    def option_labels(self, values: Iterable[Any]) -> Callable[[Any], str]:
+        """A ``format_func`` for ``values`` (``i18n.labels``: the language taken now)."""
+        return i18n.labels({v: (self.fmt or str)(v) for v in values})
+
     def widget_values(self, value: Any) -> dict[str, Any]:
         """Widget-key names and values that display ``value``."""
         if self.kind == "optfloat":
@@ -132,9 +137,7 @@ class Field:
         disabled = disabled or self.name in state.page_state(page).get("_locked", ())   # app.ui.classlink
         helptext = _(self.help) if self.help else None
         common = dict(key=key, help=helptext, disabled=disabled, persist_state=PERSIST)
-        # The option labels in this session's language, worked out now: a format_func that
-        # translated when called could run outside the script (AppTest does) and give English.
-        shown = {v: self.shown(v) for v in self.choices}.__getitem__ if self.choices else self.shown
+        shown = self.option_labels(self.choices)
         w = self.widget
         if self.kind == "optfloat":
             on = where.checkbox(_("set {label}").format(label=label), key=f"{key}.on", help=helptext, disabled=disabled,

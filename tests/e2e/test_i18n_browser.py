@@ -44,6 +44,14 @@ def _open(browser, url: str, viewport: dict):
     return context, page
 
 
+def _drawn_share(page, route) -> tuple[float, int, int]:
+    """The page's Chinese share once its charts are drawn (Lessons has none before a reveal)."""
+    if route.url_path != "lessons":
+        expect(page.locator(CHART).first).to_be_attached(timeout=60_000)
+    settle(page, timeout_ms=60_000)
+    return chinese_share(page.evaluate(VISIBLE_TEXT))
+
+
 def _url(base: str, route, query: str) -> str:
     return f"{base}/{'' if route.url_path == 'home' else route.url_path}?{query}"
 
@@ -52,10 +60,7 @@ def _url(base: str, route, query: str) -> str:
 def test_every_page_reads_in_chinese(streamlit_server, browser, route):
     context, page = _open(browser, _url(streamlit_server, route, "lang=zh-TW"), LAPTOP)
     try:
-        if route.url_path != "lessons":
-            expect(page.locator(CHART).first).to_be_attached(timeout=60_000)
-        settle(page, timeout_ms=60_000)
-        share, zh, en = chinese_share(page.evaluate(VISIBLE_TEXT))
+        share, zh, en = _drawn_share(page, route)
         record_measurement(f"zh_share_{route.url_path}", {"share": round(share, 3), "chinese_words": zh,
                                                           "english_words": en, "goal": GOAL})
         print(f"\n{route.url_path}: {share:.1%} Chinese ({zh} Chinese words, {en} English words)")
@@ -73,10 +78,7 @@ def test_every_page_reads_in_chinese(streamlit_server, browser, route):
 def test_presenter_mode_in_chinese(streamlit_server, browser, route):
     context, page = _open(browser, _url(streamlit_server, route, "lang=zh-TW&present=1"), PROJECTOR)
     try:
-        if route.url_path != "lessons":
-            expect(page.locator(CHART).first).to_be_attached(timeout=60_000)
-        settle(page, timeout_ms=60_000)
-        share, zh, en = chinese_share(page.evaluate(VISIBLE_TEXT))
+        share, zh, en = _drawn_share(page, route)
         screenshot(page, f"zh-presenter-{route.url_path}", full_page=False)
         assert share >= GOAL, f"presenter {route.url_path}: {share:.1%} Chinese ({zh} / {en})"
     finally:
