@@ -169,6 +169,10 @@ APP_IDLE = """() => { const app = document.querySelector("[data-testid='stApp']"
 CHART = "[data-testid='stPlotlyChart'], .gatelab-live"
 PLOT = "[data-testid='stPlotlyChart'] .js-plotly-plot, .gatelab-live.js-plotly-plot"
 
+# Streamlit draws a grey skeleton while a widget's code loads (lazily, seconds on a busy machine):
+# audit and screenshot only once every widget is there.
+LOADED = "() => !document.querySelector(\"[data-testid='stSkeleton'], [data-testid='stSkeletonElement']\")"
+
 # Idle, and every visible chart has its plot drawn (Streamlit loads Plotly lazily: the element
 # shows a grey placeholder until its .js-plotly-plot exists and has a layout; a live chart's div
 # is empty until its first Plotly.react) — a state to wait on before a screenshot, instead of a

@@ -24,16 +24,13 @@ from playwright.sync_api import expect
 from app.ui import urlstate
 from app.ui.routes import PAGES
 
-from .conftest import CHART, PLOT, record_measurement, screenshot, settle, wait_for_app
+from .conftest import CHART, LOADED, PLOT, record_measurement, screenshot, settle, wait_for_app
 
 pytestmark = pytest.mark.e2e
 
 AXE = Axe()
 # Pages that draw a chart at their defaults (the others draw theirs after a click).
 CHART_PAGES = ("home", "step", "train", "gradient-flow", "theory", "bias-lab")
-# Streamlit draws a grey skeleton while a widget's code loads (lazily, seconds on a busy machine):
-# audit and screenshot only once every widget is there.
-LOADED = "() => !document.querySelector(\"[data-testid='stSkeleton'], [data-testid='stSkeletonElement']\")"
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 OPTIONS = {"runOnly": {"type": "tag", "values": WCAG}, "resultTypes": ["violations"]}
 SERIOUS = ("serious", "critical")

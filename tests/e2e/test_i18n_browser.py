@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from app.ui.routes import PAGES
 from i18n_measure import chinese_share
 
-from .conftest import CHART, record_measurement, screenshot, settle, wait_for_app
+from .conftest import CHART, LOADED, record_measurement, screenshot, settle, wait_for_app
 
 pytestmark = pytest.mark.e2e
 LAPTOP = {"width": 1366, "height": 768}
@@ -49,6 +49,7 @@ def _drawn_share(page, route) -> tuple[float, int, int]:
     if route.url_path != "lessons":
         expect(page.locator(CHART).first).to_be_attached(timeout=60_000)
     settle(page, timeout_ms=60_000)
+    page.wait_for_function(LOADED, timeout=60_000)          # no widget still a grey skeleton
     return chinese_share(page.evaluate(VISIBLE_TEXT))
 
 
