@@ -31,12 +31,12 @@ from app.ui import live, state, theme  # noqa: E402
 def build_pages() -> list:
     """``st.Page`` objects for every planned page whose file exists (home is the default)."""
     pages = []
-    for file, title, icon, url_path in PAGES:
-        path = PAGES_DIR / file
+    for r in PAGES:
+        path = PAGES_DIR / r.file
         if not path.is_file():
             continue
         pages.append(
-            st.Page(path, title=_(title), icon=icon, url_path=url_path, default=not pages)
+            st.Page(path, title=_(r.title), icon=r.icon, url_path=r.url_path, default=not pages)
         )
     return pages
 
@@ -51,9 +51,12 @@ def main() -> None:
         st.error(_("No pages found in {folder}.").format(folder=PAGES_DIR))
         return
     theme.style()             # page-wide CSS (equations that a keyboard can reach)
-    live.ensure_plotly_js()   # the live charts' Plotly.js, served from app/static
     live.reset()              # a full run re-creates every live chart: send whole figures
-    st.navigation(pages).run()
+    page = st.navigation(pages)
+    shown = page.url_path or PAGES[0].url_path       # the default page's path reads ""
+    if any(r.charts and r.url_path == shown for r in PAGES):
+        live.preload()        # the browser fetches Plotly.js while the page's script still runs
+    page.run()
 
 
 main()

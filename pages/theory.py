@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app.i18n import N_, _
-from app.ui import export, form, saving, state, theme, urlstate
+from app.ui import export, form, live, saving, state, urlstate
 from app.theory import content as tc
 from app.theory import demo
 from app.theory import figures as theory_figures
@@ -92,9 +92,8 @@ def page() -> None:
     argument(tc.VANISHING)
     bounds = {name: demo.max_derivative(name) for name in demo.CURVES}
     alt_activations = theory_figures.activation_alt(bounds)
-    st.plotly_chart(theme.for_theme(theory_figures.activation_figure(demo.activation_curves(), bounds, large_font)),
-                    width="stretch", key="theory_activations", alt=alt_activations,
-                    config=saving.config("activations"))
+    live.chart(st, theory_figures.activation_figure(demo.activation_curves(), bounds, large_font), "theory_activations",
+               alt_activations, config=saving.config("activations"))
     st.caption(_("Alt text: {alt}").format(alt=alt_activations))
     argument(tc.CEC_AND_FIXES)
 
@@ -118,8 +117,8 @@ def page() -> None:
     state.report(outcome, N_("these demo settings"))
     if outcome.value is not None:
         alt_flow = theory_figures.flow_alt(outcome.value)
-        st.plotly_chart(theme.for_theme(theory_figures.flow_figure(outcome.value, large_font)), width="stretch", key="theory_flow",
-                        alt=alt_flow, config=saving.config("theory-error-flow", [k + saving.slug(values[k]) for k in WIDTHS]))
+        live.chart(st, theory_figures.flow_figure(outcome.value, large_font), "theory_flow", alt_flow,
+                   config=saving.config("theory-error-flow", [k + saving.slug(values[k]) for k in WIDTHS]))
         st.caption(_("Alt text: {alt}").format(alt=alt_flow))
     frame = outcome.value.frame if outcome.value is not None else None
     export.io_panel(PAGE, SCHEMA, csv=lambda: b"" if frame is None else frame.to_csv(index=False).encode(),

@@ -44,6 +44,10 @@ def test_an_ordinary_step_link_locks_nothing_and_offers_the_share_panel():
     at = open_page("step")
     assert not at.number_input(key="step.seed").disabled
     assert "Share with class (teacher)" in [e.label for e in at.expander]
+    # closed, the panel draws no link box (Streamlit's code element loads a 1.5 MB highlighter)
+    assert not at.code and not [m for m in at.multiselect if m.key == "step.classlink.choose.en"]
+    at.session_state["step.classlink.open"] = True          # the teacher opens it
+    at.run()
     url = at.code[-1].value if at.code else ""
     values, errors = urlstate.decode(url.split(f"{urlstate.PARAM}=", 1)[1], SCHEMA.check)
     assert not errors and values[classlink.LOCK] == list(CLASS_GROUPS)    # everything locked by default

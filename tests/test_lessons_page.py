@@ -239,8 +239,16 @@ def test_class_link_with_everything_locked_and_a_damaged_link():
 
 def test_share_panel_makes_a_link_with_the_lock_list():
     at = open_page(PAGE, link(lesson="abuse", seed=4, answers="abuse:2"))
+    at.session_state["lessons.classlink.open"] = True          # the teacher opens the panel
+    at.run()
     at.multiselect(key="lessons.classlink.choose.en").set_value(["Lesson"]).run()
     url = at.code[-1].value
+    at.session_state["lessons.classlink.open"] = False         # closed and opened again: the choice is kept
+    at.run()
+    assert not at.code
+    at.session_state["lessons.classlink.open"] = True
+    at.run()
+    assert at.multiselect(key="lessons.classlink.choose.en").value == ["Lesson"] and at.code[-1].value == url
     values, errors = urlstate.decode(url.split(f"{urlstate.PARAM}=", 1)[1], SCHEMA.check)
     assert not errors
     assert values[classlink.LOCK] == ["Lesson"] and values["lesson"] == "abuse" and values["seed"] == 4

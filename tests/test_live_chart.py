@@ -101,3 +101,31 @@ def test_playback_follows_the_clock_but_moves_at_least_one_step_per_tick():
     assert t2 == 4 and clock2[0] == 3
     t3, clock3 = advance(t2, 100, 10.0, now=21.5, clock=clock2)    # a new speed restarts it too
     assert t3 == 5 and clock3[2] == 10.0
+
+
+def test_the_live_charts_plotly_bundle_is_the_version_the_figures_are_written_for():
+    """app/static's cartesian bundle (committed) must be the plotly.js the installed plotly package
+    writes figures for: a plotly upgrade without a new bundle fails here, not in a browser."""
+    from plotly.offline import get_plotlyjs_version
+
+    head = live.PLOTLY_JS.read_text(encoding="utf-8")[:200]
+    assert f"plotly.js (cartesian - minified) v{get_plotlyjs_version()}" in head
+    assert live.PLOTLY_VERSION == get_plotlyjs_version()
+
+
+def test_every_trace_type_the_app_draws_is_in_the_cartesian_bundle():
+    """The figure builders use only scatter and heatmap traces; the bundle registers both (a chart
+    of another type would draw nothing in the browser)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    used = set()
+    for path in [*root.glob("app/**/*.py"), *root.glob("pages/*.py")]:
+        text = path.read_text(encoding="utf-8")
+        used |= set(re.findall(r'\btype="(scatter|heatmap|bar|box|pie|histogram\w*|contour|scattergl|image|violin)"', text))
+        used |= {m.lower() for m in re.findall(r"\bgo\.(Scatter\w*|Heatmap|Bar|Box|Pie|Histogram\w*|Contour|Image|Violin)\(", text)}
+    assert used and used <= {"scatter", "heatmap", "bar", "box", "pie", "histogram", "contour", "image", "violin"}
+    bundle = live.PLOTLY_JS.read_text(encoding="utf-8")
+    for kind in used:
+        assert f'name:"{kind}"' in bundle or f"name:`{kind}`" in bundle, kind

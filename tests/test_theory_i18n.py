@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from app.i18n import translate_in
 from app.theory import content as tc
+from helpers import chart_specs
 from test_theory_page import cfg, open_theory
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -35,7 +36,7 @@ def open_zh(query: dict[str, str] | None = None, state: dict | None = None) -> A
 
 
 def _flow(at: AppTest) -> dict:
-    return next(s for s in (json.loads(c.proto.spec) for c in at.get("plotly_chart"))
+    return next(s for s in chart_specs(at)
                 if s["layout"].get("uirevision") == "theory-flow")
 
 
@@ -57,5 +58,5 @@ def test_the_demo_reads_in_chinese_whatever_its_settings(query, verdict):
 
 def test_a_bad_link_and_large_fonts_in_chinese():
     at = open_zh({"cfg": '{"w": 99}'}, state={"large_font": True})
-    assert at.error and len(at.get("plotly_chart")) == 2
+    assert at.error and len(chart_specs(at)) == 2
     assert any(r"\large" in el.value and "選項" in el.value for el in at.latex)

@@ -22,6 +22,7 @@ from streamlit.testing.v1 import AppTest
 
 import lstm_core as lc
 from app.ui import export, state, urlstate
+from helpers import chart_specs
 from app.theory import content as tc
 from app.theory import demo
 
@@ -101,8 +102,7 @@ def open_theory(query: dict[str, str] | None = None, state: dict | None = None) 
 
 
 def figure(at: AppTest, uirevision: str) -> dict:
-    for chart in at.get("plotly_chart"):
-        spec = json.loads(chart.proto.spec)
+    for spec in chart_specs(at):
         if spec["layout"].get("uirevision") == uirevision:
             return spec
     raise AssertionError(f"no chart with uirevision {uirevision!r}")
@@ -149,7 +149,7 @@ def test_default_run_renders_equations_table_and_charts():
     table = at.table[0].value
     assert list(table.columns) == ["symbol", "name", "shape", "lstm_core name", "variants"]
     assert len(table) == len(tc.SYMBOLS)
-    assert len(at.get("plotly_chart")) == 2
+    assert len(chart_specs(at)) == 2
     assert not at.error
     assert dict(at.query_params) == {}                       # all defaults: a clean URL
     assert shown_settings(at) == asdict(demo.DEFAULTS)
@@ -261,7 +261,7 @@ def test_a_bad_link_gives_an_error_and_the_defaults(query, says):
     assert any("could not be used" in m and says in m for m in messages), messages
     assert shown_settings(at) == asdict(demo.DEFAULTS)
     assert dict(at.query_params) == {}                    # the URL now says what is shown
-    assert len(at.get("plotly_chart")) == 2
+    assert len(chart_specs(at)) == 2
 
 
 def test_unknown_url_parameters_are_reported_and_ignored():
@@ -324,7 +324,7 @@ def test_a_file_saved_on_the_step_page_is_refused_clearly(media):
                and "loads only configurations saved on itself" in m for m in messages), messages
     assert not any("unknown setting" in m for m in messages)
     assert shown_settings(at) == {**asdict(demo.DEFAULTS), "w": 2.0} and dict(at.query_params) == cfg(w=2.0)
-    assert len(at.get("plotly_chart")) == 2
+    assert len(chart_specs(at)) == 2
 
 
 @pytest.mark.parametrize("content, says", [
@@ -339,7 +339,7 @@ def test_bad_configuration_file_gives_an_error_and_keeps_the_settings(content, s
     messages = [e.value for e in at.error]
     assert any("Could not load bad.json" in m and says in m for m in messages), messages
     assert shown_settings(at)["w"] == 2.0 and dict(at.query_params) == cfg(w=2.0)
-    assert len(at.get("plotly_chart")) == 2
+    assert len(chart_specs(at)) == 2
 
 
 @pytest.mark.parametrize("q", [dict(w=8.0, f="tanh", amp=0.0, T=150),

@@ -63,6 +63,7 @@ def test_an_ordinary_train_link_locks_nothing_and_offers_the_share_panel():
     assert not at.number_input(key="train.lr").disabled and not at.number_input(key="train.seed").disabled
     assert not any("Class link from your teacher" in m.value for m in at.markdown)
     assert "Share with class (teacher)" in [e.label for e in at.expander]
+    at.session_state["train.classlink.open"] = True
     at.number_input(key="train.lr").set_value(0.25).run()
     url = at.code[-1].value
     values, errors = urlstate.decode(url.split(f"{urlstate.PARAM}=", 1)[1], SCHEMA.check)

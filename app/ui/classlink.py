@@ -131,18 +131,26 @@ def share_panel(page: str, schema: Schema, values: dict, defaults: dict, groups:
                 start: dict | None = None, where: Any = None) -> str:
     """Teacher's "Share with class" (a sidebar expander): choose what to lock, get the link to copy."""
     where = where or st.sidebar
-    with where.expander(_("Share with class (teacher)"), icon=":material/groups:"):
-        st.caption(_("Students who open the link get your settings; the controls you lock are greyed out "
-                     "and keep your values, even after a reload. Everything else still works for them."))
+    # Drawn only while open (the expander reruns the page when it opens or closes): its link box is
+    # Streamlit's code element, whose 1.5 MB syntax highlighter a page otherwise loads and runs on
+    # every first visit (~160 ms of the browser's time on Step; docs/benchmarks.md).
+    with where.expander(_("Share with class (teacher)"), icon=":material/groups:", key=state.wkey(page, "classlink.open"),
+                        on_change="rerun") as panel:
         # Streamlit keeps a multiselect's chosen chips as the labels they were drawn with: one key
         # per language (the choice carried over), so after a switch the chips read in the new one.
-        keys = {lang: state.wkey(page, f"classlink.choose.{lang}") for lang in i18n.LANGUAGES}
-        key = keys[i18n.current()]
+        # The choice is also kept under a plain key: Streamlit forgets a widget's value in a run that
+        # does not draw it (the panel closed), and the other language's widget starts from it.
+        key, kept = state.wkey(page, f"classlink.choose.{i18n.current()}"), state.wkey(page, "classlink.kept")
         if key not in st.session_state:
-            earlier = next((st.session_state[k] for k in keys.values() if k in st.session_state), None)
-            st.session_state[key] = list(groups) if earlier is None else earlier
+            st.session_state[key] = list(st.session_state.get(kept, groups))
+        if not panel.open:
+            st.session_state[key] = chosen = list(st.session_state.get(kept, st.session_state[key]))
+            return link(values, defaults, chosen, groups, start)
+        st.caption(_("Students who open the link get your settings; the controls you lock are greyed out "
+                     "and keep your values, even after a reload. Everything else still works for them."))
         lock = st.multiselect(_("Controls to lock"), list(groups), format_func=i18n.labels({g: g for g in groups}),
                               key=key)
+        st.session_state[kept] = list(lock)
         url = link(values, defaults, lock, groups, start)
         st.code(url, language=None, wrap_lines=True)
         return url

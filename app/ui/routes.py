@@ -14,18 +14,19 @@ class Route(NamedTuple):
     title: str       # English, marked for the catalogue; drawn with _(title)
     icon: str
     url_path: str
+    charts: bool = False   # draws a chart as it opens: the router starts loading Plotly.js at once
 
 
 # The first existing entry is the default page; it is served at the root URL "/" (its url_path
 # only has to be unique; "/home" is "Page not found").
 PAGES: tuple[Route, ...] = (
-    Route("home.py", N_("Home"), ":material/home:", "home"),
+    Route("home.py", N_("Home"), ":material/home:", "home", charts=True),
     Route("lessons.py", N_("Guided lessons"), ":material/school:", "lessons"),
-    Route("step.py", N_("Step through a cell"), ":material/step_into:", "step"),
-    Route("train.py", N_("Train and watch"), ":material/monitoring:", "train"),
-    Route("gradient_flow.py", N_("Gradient flow"), ":material/waterfall_chart:", "gradient-flow"),
-    Route("theory.py", N_("Theory"), ":material/menu_book:", "theory"),
-    Route("bias_lab.py", N_("Bias lab"), ":material/tune:", "bias-lab"),
+    Route("step.py", N_("Step through a cell"), ":material/step_into:", "step", charts=True),
+    Route("train.py", N_("Train and watch"), ":material/monitoring:", "train", charts=True),
+    Route("gradient_flow.py", N_("Gradient flow"), ":material/waterfall_chart:", "gradient-flow", charts=True),
+    Route("theory.py", N_("Theory"), ":material/menu_book:", "theory", charts=True),
+    Route("bias_lab.py", N_("Bias lab"), ":material/tune:", "bias-lab", charts=True),
     Route("experiments.py", N_("Paper experiments"), ":material/science:", "experiments"),
 )
 

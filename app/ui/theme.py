@@ -154,5 +154,5 @@ def style() -> None:
     is_dark = dark()
     with st.sidebar.container(key="gatelab-style"):
         _watch(key=WATCH_KEY, data={"dark": is_dark}, height=0, on_dark_change=lambda: None)
-        st.html("<style>.st-key-gatelab-style { display: none; }" + CSS + (DARK_CSS if is_dark else "")
+        st.html("<style>.st-key-gatelab-style, .st-key-gatelab-plotly-preload { display: none; }" + CSS + (DARK_CSS if is_dark else "")
                 + "</style><span></span>")

@@ -79,7 +79,7 @@ def _every_page_serves(page, base: str) -> None:
         elif route.url_path == "home":
             expect(page.locator(PLOT).first).to_be_visible(timeout=60_000)
     # the class's server settings are in force: static serving hands out the live charts' Plotly
-    with urllib.request.urlopen(f"{base}/app/static/plotly.min.js", timeout=10) as r:
+    with urllib.request.urlopen(f"{base}/app/static/plotly-cartesian.min.js", timeout=10) as r:
         assert r.status == 200 and len(r.read()) > 1_000_000
 
 

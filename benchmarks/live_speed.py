@@ -1,0 +1,176 @@
+"""Where a person waits on an open page: live training, sliders and playback, in headless Chromium.
+
+    .venv/bin/python benchmarks/live_speed.py                       # everything, once
+    .venv/bin/python benchmarks/live_speed.py --only train --seconds 20
+    .venv/bin/python benchmarks/live_speed.py --url http://127.0.0.1:8080   # a running server / proxy
+
+* **train** — Train and watch, default settings (a streak of 100,000 asked for so it keeps training):
+  loss-chart redraws with new data per second over ``--seconds``, and the sequences trained per second
+  meanwhile (the progress bar's counter, so the training the page really did).
+* **gradient_flow**, **step** — ``--notches`` key presses on a slider (Gradient flow: forget-gate bias;
+  Step: output-gate bias), each timed from the key to the chart drawing new lines; median and p95.
+* **playback** — Step playback set to 20 steps/s: steps shown per second of wall time.
+
+Without ``--url`` a Streamlit server is started on a free port (the app's own settings) and stopped
+at the end. A benchmark, not a test; issue 33's goals: ≥ 20 loss-chart updates/s while training,
+slider → chart p95 ≤ 150 ms, playback at 20 steps/s shows ≥ 19.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from first_load import ARGS, CHROMIUM, ROOT, free_port, wait_ok  # noqa: E402
+
+CHART = "[data-testid='stPlotlyChart'], .gatelab-live"
+IDLE = """() => { const app = document.querySelector("[data-testid='stApp']");
+  return !!app && app.getAttribute('data-test-script-state') === 'notRunning'
+    && !document.querySelector("[data-testid='stStatusWidget']")
+    && document.querySelectorAll("[data-testid='stMain'] [data-testid='stElementContainer']").length > 0; }"""
+# The lines chart i draws (Plotly's SVG path data): changes exactly when the picture does.
+SIGNATURE = """(i) => { const c = document.querySelectorAll(""" + json.dumps(CHART) + """)[i];
+  if (!c) return null;
+  return Array.from(c.querySelectorAll("path.js-line, .heatmaplayer image"))
+    .map(p => p.getAttribute("d") || p.getAttribute("href") || "").join("|"); }"""
+CHANGED = f"([i, old]) => {{ const s = ({SIGNATURE})(i); return s !== null && s !== '' && s !== old; }}"
+# Loss-chart redraws with new data, sampled every 5 ms (the chart's own data, not the DOM).
+COUNT = """() => { window.__n = 0; window.__last = null;
+  const sig = () => { for (const p of document.querySelectorAll(".st-key-train-loss .js-plotly-plot"))
+      if (p.getBoundingClientRect().width > 0 && p.data && p._fullLayout)
+        return JSON.stringify(p.data.map(t => [t.x && t.x.length, t.y && t.y.length, t.y && t.y[t.y.length - 1]]));
+    return null; };
+  window.__last = sig();
+  window.__timer = setInterval(() => { const s = sig(); if (s !== null && s !== window.__last) { window.__last = s; window.__n++; } }, 5);
+}"""
+PROGRESS = "() => { const t = document.querySelector(\"[data-testid='stProgress']\")?.innerText || ''; " \
+           "const m = /([\\d,]+) of/.exec(t); return m ? Number(m[1].replace(/,/g, '')) : -1; }"
+
+
+def start_server() -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "gatelab", "--port", str(port), "--headless"], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    wait_ok(url)
+    return proc, url
+
+
+def ready(page) -> None:
+    page.wait_for_function(IDLE, timeout=60_000)
+
+
+def open_page(page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector(".gatelab-live[data-draws], [data-testid='stPlotlyChart'] .main-svg", timeout=60_000)
+    ready(page)
+
+
+def slider(page, label: str, chart: int, notches: int, key: str = "ArrowRight") -> list[float]:
+    thumb = page.locator("[data-testid='stSlider']").filter(has_text=label).get_by_role("slider")
+    out = []
+    for _ in range(notches):
+        before = page.evaluate(SIGNATURE, chart)
+        t0 = time.perf_counter()
+        thumb.press(key)
+        page.wait_for_function(CHANGED, arg=[chart, before], polling="raf", timeout=30_000)
+        out.append((time.perf_counter() - t0) * 1e3)
+        ready(page)
+    return out
+
+
+def stats(samples: list[float]) -> dict:
+    return {"median_ms": round(statistics.median(samples), 1), "p95_ms": round(statistics.quantiles(samples, n=20)[-1], 1),
+            "worst_ms": round(max(samples), 1), "n": len(samples)}
+
+
+def train(page, base: str, seconds: float) -> dict:
+    page.goto(f"{base}/train?cfg=" + quote(json.dumps({"streak": 100_000, "budget": 1_000_000})))
+    page.wait_for_selector(".st-key-train-loss .gatelab-live[data-draws]", timeout=60_000)
+    ready(page)
+    page.locator(".st-key-train-start button").click()
+    page.wait_for_function(f"() => ({PROGRESS})() > 0", timeout=30_000)
+    page.wait_for_timeout(1000)                      # past the first chunks (their size adapts)
+    page.evaluate(COUNT)
+    s0, t0 = page.evaluate(PROGRESS), time.perf_counter()
+    page.wait_for_timeout(seconds * 1000)            # a measurement window
+    n, s1, t1 = page.evaluate("() => window.__n"), page.evaluate(PROGRESS), time.perf_counter()
+    page.locator(".st-key-train-pause button").click()
+    return {"updates_per_s": round(n / (t1 - t0), 2), "sequences_per_s": round((s1 - s0) / (t1 - t0), 1),
+            "seconds": round(t1 - t0, 1)}
+
+
+def playback(page, base: str, seconds: float, speed: float) -> dict:
+    open_page(page, f"{base}/step?cfg=" + quote(json.dumps({"adding.T": 400, "speed": speed})))
+    counter = page.locator("[data-testid='stMetricValue']").first
+    step = lambda: int(counter.inner_text().split("/")[0])      # noqa: E731
+    page.get_by_role("radio", name="Play").click()
+    page.wait_for_function("() => !/^1 \\//.test(document.querySelector(\"[data-testid='stMetricValue']\").innerText)",
+                           timeout=30_000)
+    page.wait_for_timeout(1000)
+    s0, t0 = step(), time.perf_counter()
+    page.wait_for_timeout(seconds * 1000)            # a measurement window
+    s1, t1 = step(), time.perf_counter()
+    page.get_by_role("radio", name="Pause").click()
+    return {"setting_steps_per_s": speed, "shown_steps_per_s": round((s1 - s0) / (t1 - t0), 2)}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--url")
+    ap.add_argument("--only", nargs="+", default=["train", "gradient_flow", "step", "playback"],
+                    choices=["train", "gradient_flow", "step", "playback"])
+    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--notches", type=int, default=20)
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args()
+    proc, base = (None, args.url) if args.url else start_server()
+    out: dict = {"machine": {"cpus": os.cpu_count(), "load_avg_1min_start": round(os.getloadavg()[0], 2)}}
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_page(viewport={"width": 1400, "height": 2000})
+            if "train" in args.only:
+                out["train"] = train(page, base, args.seconds)
+                print("Train and watch:", out["train"], flush=True)
+            if "gradient_flow" in args.only:
+                open_page(page, f"{base}/gradient-flow")
+                page.get_by_role("button", name=re.compile("Add the forget-gate LSTMs")).click()
+                page.wait_for_function("() => !document.querySelector('[data-testid=stSlider] [aria-disabled=true]')"
+                                       " || true")
+                ready(page)
+                slider(page, "Forget-gate bias", 0, 2)                      # warm-up, not counted
+                out["gradient_flow_slider"] = stats(slider(page, "Forget-gate bias", 0, args.notches))
+                print("Gradient flow slider → chart:", out["gradient_flow_slider"], flush=True)
+            if "step" in args.only:
+                open_page(page, f"{base}/step")
+                slider(page, "output gate bias", 2, 2)
+                out["step_slider"] = stats(slider(page, "output gate bias", 2, args.notches))
+                print("Step slider → chart:", out["step_slider"], flush=True)
+            if "playback" in args.only:
+                out["playback"] = playback(page, base, min(args.seconds, 10.0), 20.0)
+                print("Step playback:", out["playback"], flush=True)
+            browser.close()
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(timeout=30)
+    out["machine"]["load_avg_1min_end"] = round(os.getloadavg()[0], 2)
+    print("machine:", out["machine"])
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
