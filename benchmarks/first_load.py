@@ -40,6 +40,9 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from gatelab.room import wait_healthy as wait_ok  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ["home", "lessons", "step", "train", "gradient_flow", "theory", "bias_lab", "experiments"]
 
@@ -78,17 +81,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def wait_ok(url: str, timeout: float = 90) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        try:
-            if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read().strip() == b"ok":
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"{url} did not start")
 
 
 def start_room() -> tuple[subprocess.Popen, str, str]:
