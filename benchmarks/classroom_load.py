@@ -110,13 +110,16 @@ def _shown_after(s: Session, press: str, markers: tuple[str, ...]) -> float | No
     return next((t - t_press for t, what in s.events if t > t_press and what.startswith(markers)), None)
 
 
-async def train_class(url: str, n: int, seconds: float, headers: dict | None = None) -> dict:
+async def train_class(url: str, n: int, seconds: float, headers: dict | None = None, rss=None) -> dict:
+    """``rss``: a callable giving the server's RSS (MB), read when the class has opened the page
+    (idle sessions) and when it has trained, for the memory per idle and per training session."""
     sessions = [Session(url, page="train", query=TRAIN_QUERY, headers=dict(headers or {})) for _ in range(n)]
     t0 = time.perf_counter()
     await asyncio.gather(*(s.open() for s in sessions))
     await asyncio.gather(*(s.wait_for(lambda x: "train.start" in x.buttons and not x.running, 120)
                            for s in sessions))
     opened = time.perf_counter() - t0
+    rss_open = rss() if rss else float("nan")
     await asyncio.gather(*(s.press("train.start") for s in sessions))       # everyone at once
     await asyncio.gather(*(s.pump(seconds) for s in sessions))
     started = [_shown_after(s, "train.start", ("button train.pause",)) for s in sessions]
@@ -124,6 +127,7 @@ async def train_class(url: str, n: int, seconds: float, headers: dict | None = N
     t1 = time.perf_counter()
     await asyncio.gather(*(s.pump(min(10.0, seconds)) for s in sessions))   # a clean window for the rates
     dt = time.perf_counter() - t1
+    rss_training = rss() if rss else float("nan")
     rates = [((s.chart_updates.get("train.loss", 0) - c.get("train.loss", 0)) / dt,
               ((s.sequences() or 0) - q) / dt) for s, (c, q) in zip(sessions, counts0)]
     queued = sum(1 for s in sessions if s.texts and "queued" in s.texts[-1])
@@ -144,6 +148,7 @@ async def train_class(url: str, n: int, seconds: float, headers: dict | None = N
         "min_updates_per_s_training": round(min((r[0] for r in training), default=float("nan")), 2),
         "sequences_per_s": summary([r[1] for r in rates]),
         "sessions_training": len(training), "sessions_queued": queued,
+        "server_rss_mb_open": rss_open, "server_rss_mb_training": rss_training,
     }
 
 
@@ -187,16 +192,19 @@ async def main_async(args: argparse.Namespace) -> dict:
         for n in args.sessions:
             for repeat in range(2 if args.repeat else 1):
                 mark = len(sampler.samples)
-                run = train_class if args.scenario == "train" else step_class
                 hold(args.pause_pids, signal.SIGSTOP)
                 try:
-                    res = await run(url, n, args.seconds)
+                    res = await (train_class(url, n, args.seconds, rss=sampler.rss) if args.scenario == "train"
+                                 else step_class(url, n, args.seconds))
                 finally:
                     hold(args.pause_pids, signal.SIGCONT)
                 res["repeat"] = repeat + 1
                 during = sampler.samples[mark:]
                 res["server_cpu_percent"] = summary([c for _, c, _ in during])
                 res["server_rss_mb_max"] = max((r for _, _, r in during), default=float("nan"))
+                if "server_rss_mb_open" in res and out["rss_idle_mb"]:
+                    res["rss_mb_per_idle_session"] = round((res["server_rss_mb_open"] - out["rss_idle_mb"]) / n, 2)
+                    res["rss_mb_per_training_session"] = round((res["server_rss_mb_training"] - out["rss_idle_mb"]) / n, 2)
                 await asyncio.sleep(args.after)
                 res["server_rss_mb_after"] = sampler.rss()
                 res["after_seconds"] = args.after
