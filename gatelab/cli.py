@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
 
@@ -53,17 +54,19 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "room":
-        import signal                 # noqa: PLC0415
         from gatelab import room      # noqa: PLC0415 — only a room needs nginx's helpers
 
         signal.signal(signal.SIGTERM, room.stop)     # a plain kill stops nginx and the replicas too
         return room.main(["--replicas", str(args.replicas), "--port", str(args.room_port),
                           "--listen", args.listen, "--first-port", str(args.first_port)])
     cmd = streamlit_command(args.port, args.host, True if args.headless else None)
+    proc = subprocess.Popen(cmd, env={**os.environ})
+    # A plain kill (a host's service manager, a benchmark) stops Streamlit too, not only this parent.
+    signal.signal(signal.SIGTERM, lambda signum, frame: proc.terminate())
     try:
-        return subprocess.call(cmd, env={**os.environ})
+        return proc.wait()
     except KeyboardInterrupt:           # Ctrl-C reaches Streamlit too; it stops cleanly
-        return 0
+        return proc.wait()
 
 
 if __name__ == "__main__":

@@ -52,3 +52,38 @@ def test_help_lists_the_options_and_the_room():
         assert words in done.stdout
     room = subprocess.run([sys.executable, "-m", "gatelab", "room", "--help"], capture_output=True, text=True, cwd=ROOT)
     assert room.returncode == 0 and "--replicas" in room.stdout and "--listen" in room.stdout
+
+
+def test_a_plain_kill_of_gatelab_stops_streamlit_too(tmp_path):
+    """SIGTERM to the ``gatelab`` process (a service manager's stop) ends the Streamlit server it
+    started, instead of leaving it running without a parent (here a stand-in child that sleeps)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    pidfile = tmp_path / "child.pid"
+    code = ("import sys; from gatelab import cli; "
+            f"cli.streamlit_command = lambda *a, **k: [sys.executable, '-c', "
+            f"\"import os, time; open({str(pidfile)!r}, 'w').write(str(os.getpid())); time.sleep(120)\"]; "
+            "sys.exit(cli.main(['--port', '1']))")
+    parent = subprocess.Popen([sys.executable, "-c", code])
+    try:
+        for _ in range(600):                      # waits for the child to exist (state, not time)
+            if pidfile.exists() and pidfile.read_text():
+                break
+            time.sleep(0.05)
+        child = int(pidfile.read_text())
+        parent.send_signal(signal.SIGTERM)
+        parent.wait(timeout=60)
+        for _ in range(600):
+            try:
+                os.kill(child, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError("the child outlived gatelab")
+    finally:
+        parent.kill()

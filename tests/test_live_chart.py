@@ -130,35 +130,3 @@ def test_every_trace_type_the_app_draws_is_in_the_cartesian_bundle():
     for kind in used:
         assert f'name:"{kind}"' in bundle or f"name:`{kind}`" in bundle, kind
 
-
-def _still_app() -> None:
-    import plotly.graph_objects as go
-    import streamlit as st
-
-    from app.ui import live
-
-    if st.session_state.get("full_run"):
-        live.reset()                       # what the router does on every full page run
-    y = [1.0, 0.5, 0.25] if st.session_state.get("changed") else [1.0, 0.5]
-    live.chart(None, go.Figure({"data": [{"type": "scatter", "y": y}], "layout": {"uirevision": "t"}}),
-               "t.still", "a still curve")
-
-
-def test_an_unchanged_figure_is_sent_as_the_very_same_message_which_the_browser_does_not_redraw():
-    """A rerun that leaves a chart's figure as it was (a slider moved another chart) sends the
-    previous message again, revision included: the browser skips a revision it already shows.
-    Also across a full page run (reset), where the message was a whole figure."""
-    at = AppTest.from_function(_still_app).run()
-    first, = _messages(at)
-    at.session_state["full_run"] = True
-    at.run()
-    again, = _messages(at)
-    assert again == first                                  # the same rev and whole figure
-    at.session_state["changed"] = True
-    at.run()
-    changed, = _messages(at)
-    assert changed["rev"] > first["rev"] and "full" in changed     # after reset(): whole again
-    at.session_state["full_run"] = False
-    at.run()
-    assert _messages(at) == [changed]
-    assert "if (String(m.rev) === div.dataset.rev) continue;" in live.JS     # the browser's half

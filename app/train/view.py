@@ -128,9 +128,9 @@ def status_box(run: train_run.LiveRun, place: int = 0) -> None:
 
 def show(where, chart: tuple, key: str, caption: str) -> None:
     fig, alt = chart
-    run = state.page_state(PAGE)["run"]          # the run's own names: no widget read per chart per tick
+    values = SCHEMA.read(PAGE)
     live.chart(where, fig, state.wkey(PAGE, key), alt,
-               config=saving.config(f"train-{key}", run.trainer.model.config.variant, run.trainer.task.name))
+               config=saving.config(f"train-{key}", values["variant"], values["task"]))
     where.caption(caption)
 
 

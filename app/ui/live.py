@@ -43,7 +43,6 @@ STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 PLOTLY_JS = STATIC_DIR / "plotly-cartesian.min.js"
 SENT_KEY = "_live.sent"          # session state: chart key -> (revision, figure) last sent
 REV_KEY = "_live.rev"            # session state: the last revision number handed out
-LAST_KEY = "_live.last"          # session state: chart key -> Sent (the last message, kept over reset())
 
 JS = r"""
 // One Plotly.js per browser tab: app/static's bundle (served as JavaScript) through an ordinary
@@ -123,7 +122,6 @@ export default function (component) {
         // anchor), never to the previous message, so skipped updates lose nothing.
         const m = msgs[msgs.length - 1];
         for (const f of msgs) if (f.full) div.__anchor = { rev: f.rev, text: f.full };
-        if (String(m.rev) === div.dataset.rev) continue;           // the figure on screen: nothing to draw
         let spec = null;
         if (m.full) { spec = JSON.parse(m.full); div.__fulls = (div.__fulls || 0) + 1; }
         else if (div.__anchor && div.__anchor.rev === m.base) {
@@ -278,16 +276,8 @@ class Anchor:
     size: int            # characters of its JSON: a patch larger than this is not worth it
 
 
-@dataclass(frozen=True)
-class Sent:
-    """The last message sent for a chart and the figure it shows."""
-    raw: dict
-    msg: dict
-
-
 def _forget(key: str) -> None:
     st.session_state.get(SENT_KEY, {}).pop(key, None)
-    st.session_state.get(LAST_KEY, {}).pop(key, None)
 
 
 def chart(where: Any, fig: go.Figure, key: str, alt: str, config: dict | None = None) -> None:
@@ -295,16 +285,6 @@ def chart(where: Any, fig: go.Figure, key: str, alt: str, config: dict | None = 
     ``config`` is Plotly's (e.g. ``{"displayModeBar": False}``)."""
     raw = _raw(fig, config)
     anchors = st.session_state.setdefault(SENT_KEY, {})
-    last = st.session_state.setdefault(LAST_KEY, {}).get(key)
-    if last is not None and last.msg["alt"] == alt and same(last.raw, raw) and (
-            "full" in last.msg or (key in anchors and anchors[key].rev == last.msg["base"])):
-        # Nothing changed (a slider moved another chart, a page rerun): the very same message
-        # again, which the browser recognises by its revision and does not redraw. A whole figure
-        # is safe even where the browser re-created the chart; a patch only while its anchor holds.
-        if "full" in last.msg:
-            anchors[key] = Anchor(last.msg["rev"], raw, len(last.msg["full"]))
-        _mount(where, key, last.msg, raw)
-        return
     anchor = anchors.get(key)
     patch = diff(anchor.raw, raw) if anchor is not None else None
     # Revisions count up for the whole session (never reset), so a browser never mistakes a new
@@ -318,11 +298,6 @@ def chart(where: Any, fig: go.Figure, key: str, alt: str, config: dict | None = 
     if "patch" not in msg:      # Plotly's own encoding: arrays as base64 typed arrays, compact
         msg["full"] = json.dumps(raw, cls=PlotlyJSONEncoder, separators=(",", ":"))
         anchors[key] = Anchor(rev, raw, len(msg["full"]))
-    st.session_state[LAST_KEY][key] = Sent(raw, msg)
-    _mount(where, key, msg, raw)
-
-
-def _mount(where: Any, key: str, msg: dict, raw: dict) -> None:
     height = int(raw["layout"].get("height") or 300)
     mount = dict(key=key, data=msg, height=height, on_need_full_change=lambda: _forget(key))
     if where is None or where is st:
