@@ -120,3 +120,30 @@ def test_streamlit_sessions_run_through_the_proxy_on_the_replica_their_cookie_na
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         trained = pool.submit(asyncio.run, asyncio.wait_for(run(), timeout=300)).result()
     assert set(trained) == replicas and all(n > 0 for n in trained.values())
+
+
+def test_the_proxy_compresses_text_and_lets_browsers_keep_plotly(proxy):
+    """Issue 33: Streamlit serves its bundles uncompressed (leaving that to a proxy); through
+    ``gatelab room`` they arrive gzipped, and the live charts' Plotly.js (named by its version) may be
+    kept by the browser for a year."""
+    import re
+    import gzip
+
+    from app.ui import live
+
+    url, _ = proxy
+    with urllib.request.urlopen(url + "/", timeout=30) as r:
+        html = r.read().decode()
+    bundle = re.search(r'src="\.?/?(static/js/index\.[^"]+\.js)"', html)
+    assert bundle, html[:500]
+    req = urllib.request.Request(f"{url}/{bundle.group(1)}", headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        body = r.read()
+        assert r.headers["Content-Encoding"] == "gzip"
+        assert len(gzip.decompress(body)) > 2 * len(body)          # JavaScript shrinks well
+    src = f"{url}/app/static/{live.PLOTLY_JS.name}?v={live.PLOTLY_VERSION}"
+    req = urllib.request.Request(src, headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        assert "immutable" in r.headers["Cache-Control"] and r.headers["Content-Encoding"] == "gzip"
+        assert r.headers["X-Gatelab-Replica"]                      # still sticky (the cookie's replica)
+        assert gzip.decompress(r.read()).startswith(b"/**\n* plotly.js (cartesian")
