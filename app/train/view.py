@@ -18,7 +18,11 @@ from app.ui import words
 PAGE, SCHEMA, DEFAULTS = train_settings.PAGE, train_settings.SCHEMA, train_settings.DEFAULTS
 from app.train.controls import press
 
-TICK_EVERY = 0.02         # pause between the end of one tick and the next while training
+# The fragment timer's period while training (the browser asks for a tick this often, however long
+# a tick takes). At 0.02 s, shorter than a tick (~35 ms), the requests queued back to back and the
+# browser, on the same two cores in benchmarks/live_speed.py, showed 4-12 loss updates/s from run to
+# run; at 0.04 s 9-11 (five runs) for the same ~700-760 sequences/s; at 0.05 s 14-16 but ~520 sequences/s.
+TICK_EVERY = 0.04
 QUEUED_EVERY = 1.0        # a queued run only checks its place in the queue, once a second
 SLOW_EVERY = 1.0          # seconds between redraws of the probe and gradient charts while training
 LOSS_NAMES = {"ce": N_("cross-entropy"), "mse": N_("squared error")}
