@@ -42,6 +42,7 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from gatelab.room import wait_healthy as wait_ok  # noqa: E402
+from tests.e2e.conftest import CHROMIUM_ARGS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ["home", "lessons", "step", "train", "gradient_flow", "theory", "bias_lab", "experiments"]
@@ -54,8 +55,7 @@ def path(name: str) -> str:
 
 NO_CHART = {"lessons", "experiments"}     # no chart until the user does something
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--disable-quic"]
+ARGS = CHROMIUM_ARGS          # the browser tests' Chromium flags (tests/e2e/conftest.py)
 
 # Recorded in the page from the first script on: when the first chart was drawn and the title painted.
 MARKS = r"""

@@ -32,12 +32,8 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from first_load import ARGS, CHROMIUM, ROOT, free_port, wait_ok  # noqa: E402
+from tests.e2e.conftest import APP_IDLE as IDLE, CHART  # noqa: E402  (first_load put the checkout on the path)
 
-CHART = "[data-testid='stPlotlyChart'], .gatelab-live"
-IDLE = """() => { const app = document.querySelector("[data-testid='stApp']");
-  return !!app && app.getAttribute('data-test-script-state') === 'notRunning'
-    && !document.querySelector("[data-testid='stStatusWidget']")
-    && document.querySelectorAll("[data-testid='stMain'] [data-testid='stElementContainer']").length > 0; }"""
 # The lines chart i draws (Plotly's SVG path data): changes exactly when the picture does.
 SIGNATURE = """(i) => { const c = document.querySelectorAll(""" + json.dumps(CHART) + """)[i];
   if (!c) return null;

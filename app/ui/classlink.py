@@ -141,11 +141,10 @@ def share_panel(page: str, schema: Schema, values: dict, defaults: dict, groups:
         # The choice is also kept under a plain key: Streamlit forgets a widget's value in a run that
         # does not draw it (the panel closed), and the other language's widget starts from it.
         key, kept = state.wkey(page, f"classlink.choose.{i18n.current()}"), state.wkey(page, "classlink.kept")
-        if key not in st.session_state:
+        if not panel.open or key not in st.session_state:
             st.session_state[key] = list(st.session_state.get(kept, groups))
         if not panel.open:
-            st.session_state[key] = chosen = list(st.session_state.get(kept, st.session_state[key]))
-            return link(values, defaults, chosen, groups, start)
+            return link(values, defaults, st.session_state[key], groups, start)
         st.caption(_("Students who open the link get your settings; the controls you lock are greyed out "
                      "and keep your values, even after a reload. Everything else still works for them."))
         lock = st.multiselect(_("Controls to lock"), list(groups), format_func=i18n.labels({g: g for g in groups}),

@@ -44,18 +44,15 @@ PLOTLY_JS = STATIC_DIR / "plotly-cartesian.min.js"
 SENT_KEY = "_live.sent"          # session state: chart key -> (revision, figure) last sent
 REV_KEY = "_live.rev"            # session state: the last revision number handed out
 
-JS = r"""
-// One Plotly.js per browser tab: app/static's bundle (served as JavaScript) through an ordinary
-// <script> tag, so the browser caches it and keeps its compiled code between visits. SRC's ?v= names
-// the plotly.js version: a new one is a new URL.
-const SRC = 'app/static/__FILE__?v=__VERSION__';
-function plotly() {
+# One Plotly.js per browser tab, loaded once: by the page's preload (``preload``) or by the first
+# chart, whichever comes first; both run this (a chart finds the promise the preload left).
+LOADER = r"""(src) => {
   if (!window.__gatelabPlotly) {
     window.__gatelabPlotly = new Promise((ok, bad) => {
       performance.mark('gatelab:plotly-start');
       const before = window.Plotly;
       const s = document.createElement('script');
-      s.src = new URL(SRC, document.baseURI).href;
+      s.src = new URL(src, document.baseURI).href;
       s.onload = () => {
         performance.mark('gatelab:plotly-loaded');
         const mine = window.Plotly;
@@ -65,9 +62,17 @@ function plotly() {
       s.onerror = () => { window.__gatelabPlotly = null; bad(new Error('Plotly.js did not load')); };
       document.head.appendChild(s);
     });
+    window.__gatelabPlotly.catch(() => {});          // a failure is shown by the chart waiting on it
   }
   return window.__gatelabPlotly;
-}
+}"""
+
+JS = r"""
+// One Plotly.js per browser tab: app/static's bundle (served as JavaScript) through an ordinary
+// <script> tag, so the browser caches it and keeps its compiled code between visits. SRC's ?v= names
+// the plotly.js version: a new one is a new URL.
+const SRC = 'app/static/__FILE__?v=__VERSION__';
+const plotly = () => (__LOADER__)(SRC);
 
 const TYPED = { f8: Float64Array, f4: Float32Array, i1: Int8Array, u1: Uint8Array, i2: Int16Array,
                 u2: Uint16Array, i4: Int32Array, u4: Uint32Array, i8: BigInt64Array, u8: BigUint64Array };
@@ -97,7 +102,6 @@ function apply(spec, patch) {
 export default function (component) {
   const { data, parentElement, setStateValue } = component;
   if (!window.__gatelabMounted) { window.__gatelabMounted = 1; performance.mark('gatelab:first-mount'); }
-  if (data.preload) { plotly().catch(() => {}); return; }   // start loading before any chart
   let div = parentElement.querySelector('.gatelab-live');
   if (!div) {
     div = document.createElement('div');
@@ -110,7 +114,6 @@ export default function (component) {
   }
   if (data.alt) div.setAttribute('aria-label', data.alt);
   div.__queue.push(data);
-  div.dataset.received = String((div.__received = (div.__received || 0) + 1));   // updates that arrived
   if (div.__busy) return;
   div.__busy = true;
   (async () => {
@@ -146,14 +149,7 @@ export default function (component) {
 }
 """
 CSS = ".gatelab-live { width: 100%; }"
-# The same loader as JS's plotly(), run from the page itself (preload): the chart script finds the promise.
-PRELOAD_JS = """() => { if (window.__gatelabPlotly) return; performance.mark('gatelab:plotly-start');
-  window.__gatelabPlotly = new Promise((ok, bad) => { const before = window.Plotly;
-    const s = document.createElement('script'); s.src = new URL('__SRC__', document.baseURI).href;
-    s.onload = () => { performance.mark('gatelab:plotly-loaded'); const mine = window.Plotly;
-      if (before) window.Plotly = before; ok(mine); };
-    s.onerror = () => { window.__gatelabPlotly = null; bad(new Error('Plotly.js did not load')); };
-    document.head.appendChild(s); }); }"""
+
 
 
 
@@ -173,7 +169,8 @@ def _compact(js: str) -> str:
 # ?v= is the plotly.js version: the browser may keep the file as long as the URL names it.
 PLOTLY_VERSION = get_plotlyjs_version()
 _component = st.components.v2.component("gatelab_live_chart",
-                                        js=_compact(JS.replace("__FILE__", PLOTLY_JS.name).replace("__VERSION__", PLOTLY_VERSION)),
+                                        js=_compact(JS.replace("__LOADER__", LOADER).replace("__FILE__", PLOTLY_JS.name)
+                                                    .replace("__VERSION__", PLOTLY_VERSION)),
                                         css=CSS, isolate_styles=False)
 
 
@@ -313,7 +310,7 @@ def preload() -> None:
     widgets (measured: ~0.6 s later on Step); an ``st.html`` script runs as it is inserted."""
     src = f"app/static/{PLOTLY_JS.name}?v={PLOTLY_VERSION}"
     with st.sidebar.container(key="gatelab-plotly-preload"):    # hidden (app.ui.theme's CSS)
-        st.html("<script>(" + PRELOAD_JS.replace("__SRC__", src) + ")()</script>", unsafe_allow_javascript=True)
+        st.html(f"<script>({LOADER})('{src}')</script>", unsafe_allow_javascript=True)
 
 
 def reset() -> None:
