@@ -139,7 +139,7 @@ nginx:
 # --- the two commands ----------------------------------------------------------------------
 
 run: install
-	$(VPY) -m streamlit run app/main.py $(STREAMLIT_ARGS)
+	$(VPY) -m streamlit run app/serve.py $(STREAMLIT_ARGS)
 
 test: install-dev chromium nginx cjk-fonts
 	$(VPY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist load $(PYTEST_ARGS)

@@ -4,7 +4,7 @@
     gatelab room --replicas 4 --port 8080 --listen 0.0.0.0   # reachable from the class
     (python deploy/serve.py … from a checkout does the same)
 
-Starts ``--replicas`` Streamlit servers (``app/main.py``, with the class's server settings, as
+Starts ``--replicas`` Streamlit servers (``app/serve.py``, with the class's server settings, as
 ``gatelab`` does) on 127.0.0.1, ports ``--first-port`` …, and nginx (Debian's ``nginx-light``) in
 front of them on ``--listen``:``--port``, with the config ``nginx.conf.template`` filled in. Every replica is an ordinary Gate Lab server and
 they share nothing: all state lives in each browser session, so a session only has to keep

@@ -17,12 +17,13 @@ SETTINGS = Path(__file__).resolve().parent / "server.toml"
 
 
 def app_script() -> Path:
-    """``app/main.py`` of the Gate Lab that is importable here (installed, or this checkout)."""
+    """``app/serve.py`` (the app with its live feeds) of the Gate Lab that is importable here (installed, or
+    this checkout)."""
     spec = importlib.util.find_spec("app")
     if spec is None or not spec.submodule_search_locations:
         raise SystemExit("gatelab: the 'app' package of Gate Lab is not installed next to this command; "
                          "reinstall with `pip install gate-lab` (or `pip install .` in a checkout)")
-    return Path(list(spec.submodule_search_locations)[0]) / "main.py"
+    return Path(list(spec.submodule_search_locations)[0]) / "serve.py"
 
 
 def streamlit_options(overrides: dict[str, object] | None = None) -> list[str]:

@@ -13,6 +13,7 @@ import time
 import streamlit as st
 
 from app.i18n import N_, _
+from app.train import run as train_run
 from app.train import settings as train_settings
 from app.train.controls import current_run, sidebar
 from app.train.view import SLOW_EVERY, TICK_EVERY, buttons, curves, inside, task_notes
@@ -51,7 +52,7 @@ def page() -> None:
     every = ps.get("every", TICK_EVERY)                # the tick interval the live part asked for
     st.fragment(curves, run_every=every if run.active else None)(run.active, large)
     st.fragment(inside, run_every=SLOW_EVERY if run.active and not queued else None)(large)
-    export.io_panel(PAGE, SCHEMA, csv=lambda: run.trainer.history_frame().to_csv(index=False).encode(),
+    export.io_panel(PAGE, SCHEMA, csv=lambda: train_run.history_csv(run),
                     csv_name="gatelab-training-curves.csv", csv_label=_("Training curves (CSV)"),
                     doc=export.config_document(PAGE, run.trainer.model.config, values),
                     doc_name=f"gatelab-train-{values['variant']}-{values['task']}.json")

@@ -24,7 +24,7 @@ def test_the_packaged_server_settings_are_the_checkouts():
 
 def test_the_command_line_carries_every_setting_and_the_options():
     cmd = server.streamlit_command(8123, "0.0.0.0", headless=True)
-    assert cmd[:4] == [sys.executable, "-m", "streamlit", "run"] and cmd[4].endswith(str(Path("app") / "main.py"))
+    assert cmd[:4] == [sys.executable, "-m", "streamlit", "run"] and cmd[4].endswith(str(Path("app") / "serve.py"))
     opts = cmd[5:]
     for expected in ("--server.port=8123", "--server.address=0.0.0.0", "--server.headless=true",
                      "--server.enableStaticServing=true", "--runner.postScriptGC=false",

@@ -26,7 +26,7 @@ KEYWORDS = {"_": None, "N_": None, "pgettext": ((1, "c"), 2)}
 
 # domain -> the files and folders (relative to the repository) whose messages it holds
 DOMAINS: dict[str, tuple[str, ...]] = {
-    "ui": ("app/main.py", "app/ui", "app/i18n/__init__.py"),
+    "ui": ("app/main.py", "app/serve.py", "app/ui", "app/i18n/__init__.py"),
     "core": ("app/i18n/core_texts.py", "app/i18n/core_errors.py"),
     "home": ("pages/home.py",),
     "step": ("app/step", "pages/step.py"),

@@ -9,9 +9,14 @@ page's ``state.page_state`` dict), never in a module global, so two tabs never s
 
 Statuses: idle (built, not started) → running ⇄ paused → stopped (by the user) or, from the
 trainer, solved / budget / diverged. Nothing here loops: ``tick`` trains one chunk.
+
+Two threads may touch a run: the session's script runs and, with ``app/serve.py``, the live feed's
+HTTP requests (``app/train/feed.py``), which train while the browser draws. ``LiveRun.lock`` keeps
+them apart: ``tick``, the buttons and ``snapshot`` (what the figures read) hold it.
 """
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -61,6 +66,7 @@ class LiveRun:
     tick_seconds: float = 0.0     # wall time of the last tick (training + probe)
     wall_active: float = 0.0      # wall-clock seconds spent running (drawing included, pauses not)
     last_tick: float | None = None
+    lock: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
 
     @property
     def sequences(self) -> int:
@@ -83,18 +89,21 @@ def new_run(trainer: Trainer, key: str, label: str, status: str = "idle") -> Liv
 
 # ----------------------------------------------------------------------------- buttons
 def start(run: LiveRun) -> None:
-    if run.status in ("idle", "paused"):
-        run.status = "running"
+    with run.lock:
+        if run.status in ("idle", "paused"):
+            run.status = "running"
 
 
 def pause(run: LiveRun) -> None:
-    if run.status == "running":
-        run.status = "paused"
+    with run.lock:
+        if run.status == "running":
+            run.status = "paused"
 
 
 def stop(run: LiveRun) -> None:
-    if not run.finished:
-        run.status = "stopped"
+    with run.lock:
+        if not run.finished:
+            run.status = "stopped"
 
 
 # ----------------------------------------------------------------------------- one tick
@@ -104,6 +113,11 @@ def tick(run: LiveRun, seconds: float = TICK_SECONDS) -> Progress | None:
     The chunk is a whole number of batches chosen from this tick's measured speed so the next
     tick takes about ``seconds`` (at least one batch, so very long sequences still advance).
     """
+    with run.lock:
+        return _tick(run, seconds)
+
+
+def _tick(run: LiveRun, seconds: float) -> Progress | None:
     if run.status != "running":
         run.last_tick = None
         return None
@@ -152,6 +166,20 @@ def _thin(*tables: dict[str, list]) -> None:
             values[:] = keep
 
 
+def snapshot(run: LiveRun) -> Curves:
+    """A copy of the run's curves, taken between two ticks (the figures draw it while the live feed
+    may be training the run in another thread)."""
+    with run.lock:
+        return run.curves.copy()
+
+
+def history_csv(run: LiveRun) -> bytes:
+    """Every progress report of the run (``Trainer.history``) as CSV, read between two ticks."""
+    with run.lock:
+        frame = run.trainer.history_frame()
+    return frame.to_csv(index=False).encode()
+
+
 def average_rate(run: LiveRun) -> float:
     """Sequences per second of wall-clock time over the whole run (drawing included, pauses not)."""
     return run.sequences / run.wall_active if run.wall_active > 0 else 0.0
@@ -159,13 +187,14 @@ def average_rate(run: LiveRun) -> float:
 
 def wall_rate(run: LiveRun, window: int = 10) -> float:
     """Sequences per second of wall-clock time over the last reports (drawing included)."""
-    c = run.curves
-    if c is None or len(c) < 2:
-        return float(run.last.seq_per_second) if run.last is not None else 0.0
-    i = max(0, len(c) - window)
-    seqs, wall = c.data["sequences"], c.data["wall"]
-    dt = wall[-1] - wall[i]
-    return (seqs[-1] - seqs[i]) / dt if dt > 0 else 0.0
+    with run.lock:
+        c = run.curves
+        if c is None or len(c) < 2:
+            return float(run.last.seq_per_second) if run.last is not None else 0.0
+        i = max(0, len(c) - window)
+        seqs, wall = c.data["sequences"], c.data["wall"]
+        dt = wall[-1] - wall[i]
+        return (seqs[-1] - seqs[i]) / dt if dt > 0 else 0.0
 
 
 def probe_view(run: LiveRun) -> ProbeTrace:
@@ -176,11 +205,12 @@ def probe_view(run: LiveRun) -> ProbeTrace:
     gate_names = {name for name, _ in run.trainer.model.config.record.gates}
     if "z" not in gate_names or "z" in p.internals:
         return p
-    with np.errstate(over="ignore", invalid="ignore"):
+    with run.lock, np.errstate(over="ignore", invalid="ignore"):      # not while a tick changes the weights
         full = lc.forward(run.trainer.model, p.xs, check=False).internals
     return ProbeTrace(p.xs, p.targets, p.mask, p.outputs, {**p.internals, "z": full["z"]})
 
 
 def keep_as_a(run: LiveRun) -> Curves:
     """A copy of the run's curves, drawn under the next run's for comparison."""
-    return run.curves.copy(f"A: {run.label}")
+    with run.lock:
+        return run.curves.copy(f"A: {run.label}")

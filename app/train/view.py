@@ -10,6 +10,7 @@ import streamlit as st
 from app.i18n import N_, _
 from app.step import equations
 from app.ui import figures, form, limits, live, saving, slots, state
+from app.train import feed as train_feed
 from app.train import figures as train_figures
 from app.train import settings as train_settings
 from app.train import run as train_run
@@ -130,11 +131,11 @@ def status_box(run: train_run.LiveRun, place: int = 0) -> None:
         box.info(_("Press **Start**. Until then the probe charts show the untrained network."))
 
 
-def show(where, chart: tuple, key: str, caption: str) -> None:
+def show(where, chart: tuple, key: str, caption: str, feed: dict | None = None) -> None:
     fig, alt = chart
     values = SCHEMA.read(PAGE)
     live.chart(where, fig, state.wkey(PAGE, key), alt,
-               config=saving.config(f"train-{key}", values["variant"], values["task"]))
+               config=saving.config(f"train-{key}", values["variant"], values["task"]), feed=feed)
     where.caption(caption)
 
 
@@ -146,17 +147,23 @@ def curves(was_running: bool, large: bool) -> None:
     only the new points. The probe and gradient charts follow in their own, slower fragment. When
     many runs train on this server at once, each ticks less often and trains less per tick
     (``slots.tick_every`` / ``slots.tick_seconds``), so all of them keep moving.
+
+    Where the server has the live feed (``app/serve.py``) the two charts pull their new points
+    themselves and each pull trains a chunk (``app/train/feed.py``); while they do, this fragment
+    only redraws every ``train_feed.FRAGMENT_EVERY`` seconds (text, axes) and does not train.
     """
     ps = state.page_state(PAGE)
     run = ps["run"]
+    feed = train_feed.feed_for(run, state.session_id(), ps, 0.0)
+    pulled = run.active and feed.fresh()
     place = share_the_server(run, ps)
-    every = QUEUED_EVERY if place else slots.tick_every(TICK_EVERY)
+    every = QUEUED_EVERY if place else train_feed.FRAGMENT_EVERY if pulled else slots.tick_every(TICK_EVERY)
     ps["queued"] = place
     if run.active and not 0.5 <= every / ps.get("every", every) <= 2.0:   # not for every small change
         ps["every"] = every
         st.rerun()          # queued, or many more / fewer runs training: a full run re-sets the timer
     ps["every"] = every
-    if place == 0:
+    if place == 0 and not pulled:
         train_run.tick(run, slots.tick_seconds(train_run.TICK_SECONDS))
     if was_running and not run.active:
         slots.release(state.session_id())
@@ -166,20 +173,23 @@ def curves(was_running: bool, large: bool) -> None:
         # once in a busy suite run: paused, but "Pause" still showing for 30 s) — redraw them
         st.rerun()
     status_box(run, place)
-    tr, a = run.trainer, ps.get("run_a")
+    tr, a, now = run.trainer, ps.get("run_a"), train_run.snapshot(run)
     task = tr.task
     mask = run.probe.mask[:, 0]
+    # the charts' feed, while running: the browser then asks for new points itself
+    pull = {"token": feed.token} if run.active else None
     if not state.presenting():
         st.subheader(_("Training curves"))
     c1, c2 = figures.pair(large)
     loss = "ce" if task.loss == "ce" else "mse"
-    show(c1, train_figures.loss_chart(run.curves, a, loss_name=_(LOSS_NAMES[loss]), large=large), "loss",
+    show(c1, train_figures.loss_chart(now, a, loss_name=_(LOSS_NAMES[loss]), large=large), "loss",
          _("Mean loss per training sequence since the previous point: {formula} summed over the steps that carry a "
            "target (on the probe sequence {n} of {steps} steps do). It falls as the network learns; flat stretches "
            "are where it has not yet found the long time lag.").format(
-             formula=_(LOSS_FORMULAS[loss]), n=int(mask.sum()), steps=len(mask)))
+             formula=_(LOSS_FORMULAS[loss]), n=int(mask.sum()), steps=len(mask)),
+         feed=pull and {**pull, "y": "loss"})
     fixed = tr.fixed_set is not None
-    show(c2, train_figures.criterion_chart(run.curves, a, required=tr.required, reduced=tr.reduced, large=large,
+    show(c2, train_figures.criterion_chart(now, a, required=tr.required, reduced=tr.reduced, large=large,
                                            fixed_set=fixed), "criterion",
          _("Pass criterion: {criterion}.").format(criterion=words.criterion(tr)) + " " + (
              _("The curve is the fraction of the fixed set's {n} sequences the network gets right, measured after "
@@ -187,7 +197,8 @@ def curves(was_running: bool, large: bool) -> None:
                  n=f"{tr.required:,}", every=f"{tr.fixed_set.every:,}")
              if fixed else
              _("The curve is the current run of correct training sequences divided by the run the criterion asks "
-               "for; it drops to 0 at every mistake. Training stops when it reaches 1.")))
+               "for; it drops to 0 at every mistake. Training stops when it reaches 1.")),
+         feed=pull and {**pull, "y": "fraction"})
 
 
 def inside(large: bool) -> None:
@@ -215,7 +226,7 @@ def inside(large: bool) -> None:
     c5, c6 = figures.pair(large)
     show(c5, outputs, "outputs", train_figures.outputs_caption(cfg.n_out, tr.task.symbols))
     how = _(GRADIENT_HOW[tr.config.algorithm]).format(k=tr.config.k)
-    show(c6, train_figures.grad_chart(run.curves, large=large), "grads",
+    show(c6, train_figures.grad_chart(train_run.snapshot(run), large=large), "grads",
          _("Norm of the last update's gradient in each parameter group, before clipping ({how}). A group whose "
            "norm collapses gets no learning signal (vanishing); spikes are exploding gradients — clipping caps "
            "them.").format(how=how))

@@ -37,7 +37,7 @@ import streamlit as st
 from plotly.offline import get_plotlyjs_version
 from plotly.utils import PlotlyJSONEncoder
 
-from app.ui import theme
+from app.ui import feeds, theme
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 PLOTLY_JS = STATIC_DIR / "plotly-cartesian.min.js"
@@ -67,87 +67,9 @@ LOADER = r"""(src) => {
   return window.__gatelabPlotly;
 }"""
 
-JS = r"""
-// One Plotly.js per browser tab: app/static's bundle (served as JavaScript) through an ordinary
-// <script> tag, so the browser caches it and keeps its compiled code between visits. SRC's ?v= names
-// the plotly.js version: a new one is a new URL.
-const SRC = 'app/static/__FILE__?v=__VERSION__';
-const plotly = () => (__LOADER__)(SRC);
-
-const TYPED = { f8: Float64Array, f4: Float32Array, i1: Int8Array, u1: Uint8Array, i2: Int16Array,
-                u2: Uint16Array, i4: Int32Array, u4: Uint32Array, i8: BigInt64Array, u8: BigUint64Array };
-function plain(v) {
-  // A trace array as sent whole (Plotly's base64 typed array) or already decoded, as a JS array.
-  if (v == null) return [];
-  if (Array.isArray(v)) return v;
-  if (ArrayBuffer.isView(v)) return Array.from(v);
-  if (typeof v.bdata === 'string') {
-    const bin = atob(v.bdata), bytes = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    return Array.from(new TYPED[v.dtype](bytes.buffer), Number);
-  }
-  return [];
-}
-
-function apply(spec, patch) {
-  // Append new points to traces, then overwrite the layout keys that changed.
-  for (const [i, cols] of Object.entries(patch.extend || {})) {
-    const tr = spec.data[Number(i)];
-    for (const [k, v] of Object.entries(cols)) tr[k] = plain(tr[k]).concat(v);
-  }
-  for (const [k, v] of Object.entries(patch.layout || {})) spec.layout[k] = v;
-  return spec;
-}
-
-export default function (component) {
-  const { data, parentElement, setStateValue } = component;
-  if (!window.__gatelabMounted) { window.__gatelabMounted = 1; performance.mark('gatelab:first-mount'); }
-  let div = parentElement.querySelector('.gatelab-live');
-  if (!div) {
-    div = document.createElement('div');
-    div.className = 'gatelab-live';
-    // a figure (not an img: an img's children are presentational, and Plotly's toolbar inside
-    // is focusable), named by the alt text
-    div.setAttribute('role', 'figure');
-    parentElement.appendChild(div);
-    div.__queue = [];
-  }
-  if (data.alt) div.setAttribute('aria-label', data.alt);
-  div.__queue.push(data);
-  if (div.__busy) return;
-  div.__busy = true;
-  (async () => {
-    try {
-      const P = div.__plotly || (div.__plotly = await plotly());
-      while (div.__queue.length) {
-        const msgs = div.__queue.splice(0);
-        // Only the newest message matters: a patch is relative to the last whole figure (the
-        // anchor), never to the previous message, so skipped updates lose nothing.
-        const m = msgs[msgs.length - 1];
-        for (const f of msgs) if (f.full) div.__anchor = { rev: f.rev, text: f.full };
-        let spec = null;
-        if (m.full) { spec = JSON.parse(m.full); div.__fulls = (div.__fulls || 0) + 1; }
-        else if (div.__anchor && div.__anchor.rev === m.base) {
-          spec = apply(JSON.parse(div.__anchor.text), JSON.parse(m.patch));
-          div.__patches = (div.__patches || 0) + 1;
-        } else { setStateValue('need_full', m.rev); continue; }   // e.g. after a reconnect
-        if (spec.layout.height) div.style.minHeight = spec.layout.height + 'px';   // no jump while drawing
-        await P.react(div, spec.data, spec.layout, spec.config || {});
-        div.__draws = (div.__draws || 0) + 1;
-        div.dataset.draws = String(div.__draws);
-        div.dataset.rev = String(m.rev);
-        // For tests and curious users: how many updates came whole and how many as patches.
-        div.dataset.fulls = String(div.__fulls || 0);
-        div.dataset.patches = String(div.__patches || 0);
-      }
-    } catch (e) {
-      div.textContent = 'This chart could not be drawn: ' + e.message;
-    } finally {
-      div.__busy = false;
-    }
-  })();
-}
-"""
+# The component's script (a file of its own: JavaScript, not Python): the placeholders __LOADER__,
+# __FILE__, __VERSION__ and __FEED__ are filled in below.
+JS = (Path(__file__).resolve().parent / "live_chart.js").read_text(encoding="utf-8")
 CSS = ".gatelab-live { width: 100%; }"
 
 
@@ -170,7 +92,7 @@ def _compact(js: str) -> str:
 PLOTLY_VERSION = get_plotlyjs_version()
 _component = st.components.v2.component("gatelab_live_chart",
                                         js=_compact(JS.replace("__LOADER__", LOADER).replace("__FILE__", PLOTLY_JS.name)
-                                                    .replace("__VERSION__", PLOTLY_VERSION)),
+                                                    .replace("__VERSION__", PLOTLY_VERSION).replace("__FEED__", feeds.PREFIX)),
                                         css=CSS, isolate_styles=False)
 
 
@@ -277,9 +199,12 @@ def _forget(key: str) -> None:
     st.session_state.get(SENT_KEY, {}).pop(key, None)
 
 
-def chart(where: Any, fig: go.Figure, key: str, alt: str, config: dict | None = None) -> None:
+def chart(where: Any, fig: go.Figure, key: str, alt: str, config: dict | None = None,
+          feed: dict | None = None) -> None:
     """Draw ``fig`` under ``key`` in ``where`` (a container or ``st``), updating in place;
-    ``config`` is Plotly's (e.g. ``{"displayModeBar": False}``)."""
+    ``config`` is Plotly's (e.g. ``{"displayModeBar": False}``). ``feed`` (``{"token": …, "y": …}``,
+    see ``app/ui/feeds.py``): the browser also appends the feed's points (its ``x`` and column ``y``)
+    to the figure's last trace as they come, between two figures from here."""
     raw = _raw(fig, config)
     anchors = st.session_state.setdefault(SENT_KEY, {})
     anchor = anchors.get(key)
@@ -288,6 +213,8 @@ def chart(where: Any, fig: go.Figure, key: str, alt: str, config: dict | None = 
     # figure for one it already holds.
     rev = st.session_state[REV_KEY] = st.session_state.get(REV_KEY, 0) + 1
     msg: dict[str, Any] = {"rev": rev, "alt": alt}
+    if feed:
+        msg["feed"] = feed
     if patch is not None:
         text = json.dumps(patch, separators=(",", ":"))
         if len(text) <= anchor.size:       # else the whole figure is smaller: send it, re-anchor

@@ -68,10 +68,10 @@ def _health_ok(url: str) -> bool:
 
 @pytest.fixture(scope="session")
 def streamlit_server():
-    """Start ``streamlit run app/main.py`` on a free port; yield its base URL."""
+    """Start ``streamlit run app/serve.py`` (the app with its live feeds) on a free port; yield its base URL."""
     port = _free_port()
     cmd = [
-        sys.executable, "-m", "streamlit", "run", "app/main.py",
+        sys.executable, "-m", "streamlit", "run", "app/serve.py",
         "--server.headless", "true",
         "--server.port", str(port),
         "--server.address", "127.0.0.1",

@@ -1,0 +1,23 @@
+"""Gate Lab's server entry: ``streamlit run app/serve.py`` (``make run``, ``gatelab``, ``gatelab room``).
+
+The same app as ``app/main.py`` (the router, which stays the script every session runs) plus one
+HTTP route, the live feeds (``app/ui/feeds.py``): Train and watch's loss and criterion charts pull
+their new points over it instead of through a Streamlit script run per update (measured in
+docs/benchmarks.md). ``streamlit run`` sees ``st.App`` here and serves it with its Starlette server.
+Hosts that run ``app/main.py`` directly get everything but the feed (the charts then update through
+the fragment timer).
+"""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+if importlib.util.find_spec("app") is None:          # run from a checkout that is not installed
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import streamlit as st  # noqa: E402
+
+from app.ui import feeds  # noqa: E402
+
+app = st.App("main.py", routes=feeds.routes())

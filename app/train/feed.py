@@ -1,0 +1,72 @@
+"""Train and watch's live feed: each poll of the browser trains one chunk and answers the new points.
+
+The browser's loss and criterion charts ask ``gatelab/feed/<token>?after=<sequences>`` in a loop
+(``app/ui/live.py``); each request trains one chunk (the same ``train_run.tick`` the fragment timer
+calls, behind the run's lock, under the same server sharing: a training slot, a fair share of the
+chunk, a pause after ``limits.IDLE_PAUSE_SECONDS`` without a click) and answers the curve points
+recorded after ``after``, plus when to ask again (``every``: the fragment timer's period, longer
+when many runs train). While polls come, the page's fragment only redraws text and layout every
+``FRAGMENT_EVERY`` seconds and does not train (``fresh``).
+
+A ``TrainFeed`` lives in the session's page state, next to its run; ``app/ui/feeds.py`` holds only
+a weak reference to it.
+"""
+from __future__ import annotations
+
+import bisect
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from app.train import run as train_run
+from app.ui import feeds, limits, slots
+
+FRESH_SECONDS = 3.0      # a poll this recent means the browser is drawing from the feed
+FRAGMENT_EVERY = 0.5     # the fragment's period while the feed draws: status text, axes, captions
+
+
+@dataclass(eq=False)
+class TrainFeed:
+    run: train_run.LiveRun
+    session: str                    # the session's id (its training slot)
+    page_state: dict                # the page's state: the last click's time (idle pause)
+    tick_every: float               # the timer period when one run trains alone
+    last_poll: float = -math.inf    # monotonic time of the last poll
+    polls: int = 0
+    token: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.token = feeds.register(self)
+
+    def fresh(self, now: float | None = None) -> bool:
+        """True while the browser polls (the fragment then leaves the training to the feed)."""
+        now = time.monotonic() if now is None else now
+        return now - self.last_poll < FRESH_SECONDS
+
+    def poll(self, query: Mapping[str, str]) -> dict[str, Any]:
+        after = feeds.number(query, "after", -1.0)
+        self.last_poll, self.polls = time.monotonic(), self.polls + 1
+        run = self.run
+        idle = time.monotonic() - self.page_state.get("last_interaction", time.monotonic())
+        # An idle run or one waiting for a slot is not trained here: the fragment shows the pause or
+        # the queue (it still runs every FRAGMENT_EVERY seconds).
+        if run.active and idle <= limits.IDLE_PAUSE_SECONDS and slots.claim(self.session) == 0:
+            train_run.tick(run, slots.tick_seconds(train_run.TICK_SECONDS))
+        with run.lock:
+            c = run.curves.data
+            i = bisect.bisect_right(c["sequences"], after)
+            x, loss, fraction = c["sequences"][i:], c["loss"][i:], c["fraction"][i:]
+            active = run.active
+        # JSON has no NaN or infinity: gaps (None), as the figures draw them; the log axis has no 0 either
+        return {"x": x, "loss": [v if math.isfinite(v) and v > 1e-300 else None for v in loss],
+                "fraction": [v if math.isfinite(v) else None for v in fraction],
+                "active": active, "every": slots.tick_every(self.tick_every)}
+
+
+def feed_for(run: train_run.LiveRun, session: str, page_state: dict, tick_every: float) -> TrainFeed:
+    """The run's feed, kept in the page state (a new run gets a new feed and token)."""
+    feed = page_state.get("feed")
+    if feed is None or feed.run is not run:
+        feed = page_state["feed"] = TrainFeed(run, session, page_state, tick_every)
+    return feed

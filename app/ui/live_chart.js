@@ -1,0 +1,181 @@
+// One Plotly.js per browser tab: app/static's bundle (served as JavaScript) through an ordinary
+// <script> tag, so the browser caches it and keeps its compiled code between visits. SRC's ?v= names
+// the plotly.js version: a new one is a new URL.
+const SRC = 'app/static/__FILE__?v=__VERSION__';
+const plotly = () => (__LOADER__)(SRC);
+
+const TYPED = { f8: Float64Array, f4: Float32Array, i1: Int8Array, u1: Uint8Array, i2: Int16Array,
+                u2: Uint16Array, i4: Int32Array, u4: Uint32Array, i8: BigInt64Array, u8: BigUint64Array };
+function plain(v) {
+  // A trace array as sent whole (Plotly's base64 typed array) or already decoded, as a JS array.
+  if (v == null) return [];
+  if (Array.isArray(v)) return v;
+  if (ArrayBuffer.isView(v)) return Array.from(v);
+  if (typeof v.bdata === 'string') {
+    const bin = atob(v.bdata), bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return Array.from(new TYPED[v.dtype](bytes.buffer), Number);
+  }
+  return [];
+}
+
+function apply(spec, patch) {
+  // Append new points to traces, then overwrite the layout keys that changed.
+  for (const [i, cols] of Object.entries(patch.extend || {})) {
+    const tr = spec.data[Number(i)];
+    for (const [k, v] of Object.entries(cols)) tr[k] = plain(tr[k]).concat(v);
+  }
+  for (const [k, v] of Object.entries(patch.layout || {})) spec.layout[k] = v;
+  return spec;
+}
+
+// A live feed (app/ui/feeds.py): the browser asks the server for the points after the last one it has
+// (one WebSocket message each way) and appends them, without a Streamlit script run per update. One
+// feed per token, shared by the charts that show it; it ends when the run stops, is replaced (closed
+// by the server) or no chart shows it any more.
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+function open(token) {
+  return new Promise((ok) => {
+    const u = new URL('__FEED__' + token, document.baseURI);
+    u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
+    const ws = new WebSocket(u);
+    ws.onopen = () => ok(ws);
+    ws.onerror = () => ok(null);            // no feed on this server (app/main.py run as a script)
+  });
+}
+function ask(ws, after) {
+  return new Promise((ok) => {
+    ws.onmessage = (e) => ok(JSON.parse(e.data));
+    ws.onclose = () => ok(null);             // the run was replaced, or the session ended
+    ws.send(JSON.stringify({ after }));
+  });
+}
+function join(div, token) {
+  const all = window.__gatelabFeeds || (window.__gatelabFeeds = {});
+  let f = all[token];
+  if (!f) {
+    f = all[token] = { subs: new Set([div]), after: -1 };     // before the loop: it checks at once
+    (async () => {
+      const ws = await open(token);
+      let t0 = performance.now(), next = ws && ask(ws, f.after);
+      while (ws) {
+        const r = await next;
+        if (!r) break;
+        if (r.x.length) f.after = r.x[r.x.length - 1];
+        for (const d of [...f.subs]) if (!d.isConnected || d.__token !== token) f.subs.delete(d);
+        if (!r.active || !f.subs.size) { for (const d of f.subs) take(d, r); break; }
+        // Ask for the next points before drawing these: the server trains while the browser draws.
+        // The server's period (longer when many runs train) counts from the last request's start.
+        const wait = Math.max(r.every * 1000 - (performance.now() - t0), r.x.length ? 0 : 100);
+        if (wait <= 0) { t0 = performance.now(); next = ask(ws, f.after); }
+        for (const d of f.subs) take(d, r);
+        if (wait > 0) { await sleep(wait); t0 = performance.now(); next = ask(ws, f.after); }
+      }
+      if (ws) ws.close();
+      delete all[token];
+    })();
+  }
+  f.subs.add(div);
+}
+
+function take(div, r) {
+  // The feed's points newer than what the chart has (or has queued): kept for the next whole figure,
+  // and appended to the chart now.
+  const y = r[div.__feedY], add = { x: [], y: [] };
+  for (let i = 0; i < r.x.length; i++) if (r.x[i] > div.__lastX) { add.x.push(r.x[i]); add.y.push(y[i]); }
+  if (!add.x.length) return;
+  div.__lastX = add.x[add.x.length - 1];
+  for (const k of ['x', 'y']) { div.__kept[k].push(...add[k]); div.__new[k].push(...add[k]); }
+  draw(div);
+}
+
+function mergeKept(div, spec) {
+  // A whole figure from the server may be older than the feed's newest points: keep those on top.
+  const tr = spec.data[spec.data.length - 1];
+  if (!tr) return;
+  const X = plain(tr.x), Y = plain(tr.y), last = X.length ? X[X.length - 1] : -Infinity;
+  const k = div.__kept;
+  let i = 0;
+  while (i < k.x.length && k.x[i] <= last) i++;
+  k.x.splice(0, i); k.y.splice(0, i);
+  tr.x = X.concat(k.x); tr.y = Y.concat(k.y);
+  div.__lastX = tr.x.length ? tr.x[tr.x.length - 1] : -Infinity;
+  div.__new = { x: [], y: [] };
+}
+
+function count(div, what) {
+  // For tests and curious users: updates that came whole, as patches, and from the feed.
+  div[what] = (div[what] || 0) + 1;
+  div.__draws = (div.__draws || 0) + 1;
+  div.dataset.draws = String(div.__draws);
+  div.dataset.fulls = String(div.__fulls || 0);
+  div.dataset.patches = String(div.__patches || 0);
+  div.dataset.feeds = String(div.__feeds || 0);
+}
+
+function draw(div) {
+  if (div.__busy) return;
+  div.__busy = true;
+  (async () => {
+    try {
+      const P = div.__plotly || (div.__plotly = await plotly());
+      while (div.__queue.length || (div.__new.x.length && div.data)) {
+        const msgs = div.__queue.splice(0);
+        if (!msgs.length) {                      // only feed points: append them to the current run's trace
+          const n = div.__new;
+          div.__new = { x: [], y: [] };
+          await P.extendTraces(div, { x: [n.x], y: [n.y] }, [div.data.length - 1]);
+          count(div, '__feeds');
+          continue;
+        }
+        // Only the newest message matters: a patch is relative to the last whole figure (the
+        // anchor), never to the previous message, so skipped updates lose nothing.
+        const m = msgs[msgs.length - 1];
+        for (const f of msgs) if (f.full) div.__anchor = { rev: f.rev, text: f.full };
+        let spec = null, what = '__fulls';
+        if (m.full) spec = JSON.parse(m.full);
+        else if (div.__anchor && div.__anchor.rev === m.base) {
+          spec = apply(JSON.parse(div.__anchor.text), JSON.parse(m.patch));
+          what = '__patches';
+        } else { div.__set('need_full', m.rev); continue; }   // e.g. after a reconnect
+        if (div.__token) mergeKept(div, spec);
+        if (spec.layout.height) div.style.minHeight = spec.layout.height + 'px';   // no jump while drawing
+        await P.react(div, spec.data, spec.layout, spec.config || {});
+        count(div, what);
+        div.dataset.rev = String(m.rev);
+      }
+    } catch (e) {
+      div.textContent = 'This chart could not be drawn: ' + e.message;
+    } finally {
+      div.__busy = false;
+    }
+  })();
+}
+
+export default function (component) {
+  const { data, parentElement } = component;
+  if (!window.__gatelabMounted) { window.__gatelabMounted = 1; performance.mark('gatelab:first-mount'); }
+  let div = parentElement.querySelector('.gatelab-live');
+  if (!div) {
+    div = document.createElement('div');
+    div.className = 'gatelab-live';
+    // a figure (not an img: an img's children are presentational, and Plotly's toolbar inside
+    // is focusable), named by the alt text
+    div.setAttribute('role', 'figure');
+    parentElement.appendChild(div);
+    div.__queue = [];
+    div.__new = { x: [], y: [] };
+  }
+  div.__set = component.setStateValue;
+  if (data.alt) div.setAttribute('aria-label', data.alt);
+  const token = data.feed ? data.feed.token : null;
+  if (token !== div.__token) {                 // another run (or none): forget the last one's points
+    div.__token = token;
+    div.__kept = { x: [], y: [] };
+    div.__new = { x: [], y: [] };
+    div.__lastX = -Infinity;
+  }
+  div.__queue.push(data);
+  if (token) { div.__feedY = data.feed.y; join(div, token); }
+  draw(div);
+}
