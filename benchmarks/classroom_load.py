@@ -123,12 +123,12 @@ async def train_class(url: str, n: int, seconds: float, headers: dict | None = N
     await asyncio.gather(*(s.press("train.start") for s in sessions))       # everyone at once
     await asyncio.gather(*(s.pump(seconds) for s in sessions))
     started = [_shown_after(s, "train.start", ("button train.pause",)) for s in sessions]
-    counts0 = [(dict(s.chart_updates), s.sequences() or 0) for s in sessions]
+    counts0 = [(s.loss_updates(), s.sequences() or 0) for s in sessions]
     t1 = time.perf_counter()
     await asyncio.gather(*(s.pump(min(10.0, seconds)) for s in sessions))   # a clean window for the rates
     dt = time.perf_counter() - t1
     rss_training = rss() if rss else float("nan")
-    rates = [((s.chart_updates.get("train.loss", 0) - c.get("train.loss", 0)) / dt,
+    rates = [((s.loss_updates() - c) / dt,
               ((s.sequences() or 0) - q) / dt) for s, (c, q) in zip(sessions, counts0)]
     queued = sum(1 for s in sessions if s.texts and "queued" in s.texts[-1])
     for s in sessions:                                        # Pause, where there is one to press

@@ -3,14 +3,17 @@
 One ``Session`` is what one browser tab is to the server: it opens ``/_stcore/stream``, asks
 for a page (a ``rerun_script`` BackMsg), keeps the elements the server sends, presses buttons
 (a widget trigger in the next ``rerun_script``) and, like the browser's fragment timers, reruns
-a fragment every ``auto_rerun`` interval the server asks for. It draws nothing and runs no
-JavaScript, so a benchmark with 60 of them measures the server, not 60 browsers.
+a fragment every ``auto_rerun`` interval the server asks for, and pulls a live chart's feed as the
+chart's script does (``app/ui/live_chart.js``: Train and watch's loss chart, when the server has
+``app/serve.py``'s feed route). It draws nothing and runs no JavaScript, so a benchmark with 60 of
+them measures the server, not 60 browsers.
 
 Used by ``benchmarks/classroom_load.py`` and ``tests/test_deploy_proxy.py``.
 """
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import time
 from dataclasses import dataclass, field
@@ -19,6 +22,8 @@ from typing import Any
 import websockets
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+from app.ui.feeds import PREFIX as FEED_PREFIX
 
 STALL_SECONDS = 2.0     # a fragment rerun with no answer for this long was dropped: the timer fires again
 PROGRESS = re.compile(r"\*\*([\d,]+)\*\* of ([\d,]+) sequences")
@@ -43,6 +48,8 @@ class Session:
     chart_updates: dict[str, int] = field(default_factory=dict)   # live chart key -> updates received
     errors: list[str] = field(default_factory=list)           # st.error / exception texts seen
     events: list[tuple[float, str]] = field(default_factory=list)   # (time, what) for latency
+    feed_updates: dict[str, int] = field(default_factory=dict)    # feed token -> answers with new points
+    _feeds: dict[str, Any] = field(default_factory=dict)          # feed token -> its asyncio task
     _finished_at: float = 0.0
     _last_message: float = 0.0
     _sent_fragment: bool = False
@@ -55,8 +62,38 @@ class Session:
         await self.rerun()
 
     async def close(self) -> None:
+        for task in self._feeds.values():
+            task.cancel()
         if self.ws is not None:
             await self.ws.close()
+
+    async def _pull(self, token: str) -> None:
+        """A live feed, as the browser's chart script pulls it (app/ui/live_chart.js): ask for the
+        points after the newest one, count an answer with new points as one chart update, wait the
+        server's period (from the request's start), stop when the run stops or the feed is gone."""
+        ws_url = self.url.replace("http://", "ws://").rstrip("/") + "/" + FEED_PREFIX + token
+        after = -1.0
+        try:
+            async with websockets.connect(ws_url, additional_headers=self.headers or None, open_timeout=60) as ws:
+                while True:
+                    t0 = time.perf_counter()
+                    await ws.send(json.dumps({"after": after}))
+                    r = json.loads(await ws.recv())
+                    if r["x"]:
+                        after = r["x"][-1]
+                        self.feed_updates[token] = self.feed_updates.get(token, 0) + 1
+                        self.events.append((time.perf_counter(), "feed"))
+                    if not r["active"]:
+                        return
+                    await asyncio.sleep(max(r["every"] - (time.perf_counter() - t0), 0.0 if r["x"] else 0.1))
+        except (websockets.ConnectionClosed, OSError, websockets.InvalidStatus):
+            return                 # replaced by a new run, the session ended, or no feed on this server
+        finally:
+            self._feeds.pop(token, None)
+
+    def loss_updates(self) -> int:
+        """Loss-chart updates: whole figures and patches through script runs, plus the feed's answers."""
+        return self.chart_updates.get("train.loss", 0) + sum(self.feed_updates.values())
 
     async def rerun(self, trigger: str | None = None, fragment: str | None = None) -> None:
         """A script run (the whole page, or one fragment); ``trigger`` = a button's widget id."""
@@ -169,6 +206,9 @@ class Session:
             key = _user_key(el.bidi_component.id) or "?"
             self.chart_updates[key] = self.chart_updates.get(key, 0) + 1
             self.events.append((now, f"chart {key}"))
+            feed = json.loads(el.bidi_component.json or "{}").get("feed") if key == "train.loss" else None
+            if feed and feed["token"] not in self._feeds:
+                self._feeds[feed["token"]] = asyncio.get_running_loop().create_task(self._pull(feed["token"]))
 
     # ------------------------------------------------------------------ reading the page
     def sequences(self) -> int | None:

@@ -6,6 +6,7 @@ browser side is tested end to end in tests/e2e/test_train_browser.py.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import gc
 import json
 import time
@@ -57,7 +58,9 @@ def converse(path: str, messages: list) -> list[dict]:
                  "subprotocols": [], "root_path": "", "asgi": {"version": "3.0"}}
         await app(scope, receive, send)
 
-    asyncio.run(main())
+    # in a thread of its own: the browser tests' Playwright may hold this thread's event loop
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, main()).result()
     return sent
 
 
