@@ -167,9 +167,9 @@ def test_while_the_browser_pulls_the_feed_the_page_does_not_train_and_redraws_sl
     assert feed.run is run and run.active
     before = run.sequences
     at.run()                                          # no poll yet: the page trains, as on a plain host
-    assert run.sequences > before and ps["every"] != train_feed.FRAGMENT_EVERY
+    assert run.sequences > before and ps["every"] != train_feed.fragment_every()
     feed.poll({})                                     # the browser pulls: the feed trains ...
     pulled = run.sequences
     at.run()                                          # ... and the page's runs only redraw
-    assert run.sequences == pulled and ps["every"] == train_feed.FRAGMENT_EVERY
+    assert run.sequences == pulled and ps["every"] == train_feed.fragment_every()
     assert not at.exception

@@ -1,12 +1,13 @@
 """Train and watch's live feed: each poll of the browser trains one chunk and answers the new points.
 
-The browser's loss and criterion charts ask ``gatelab/feed/<token>?after=<sequences>`` in a loop
-(``app/ui/live.py``); each request trains one chunk (the same ``train_run.tick`` the fragment timer
-calls, behind the run's lock, under the same server sharing: a training slot, a fair share of the
-chunk, a pause after ``limits.IDLE_PAUSE_SECONDS`` without a click) and answers the curve points
-recorded after ``after``, plus when to ask again (``every``: the fragment timer's period, longer
-when many runs train). While polls come, the page's fragment only redraws text and layout every
-``FRAGMENT_EVERY`` seconds and does not train (``fresh``).
+The browser's loss and criterion charts send ``{"after": <sequences>}`` over the feed's WebSocket
+(``gatelab/feed/<token>``, ``app/ui/feeds.py``) in a loop (``app/ui/live_chart.js``); each request
+trains one chunk (the same ``train_run.tick`` the fragment timer calls, behind the run's lock, under
+the same server sharing: a training slot, a fair share of the chunk, a pause after
+``limits.IDLE_PAUSE_SECONDS`` without a click) and answers the curve points recorded after ``after``,
+plus when to ask again (``every``: as soon as it likes when one run trains alone, longer when many
+do: ``slots.tick_every``). While polls come, the page's fragment only redraws text and layout every
+``fragment_every()`` seconds and does not train (``fresh``).
 
 A ``TrainFeed`` lives in the session's page state, next to its run; ``app/ui/feeds.py`` holds only
 a weak reference to it.
@@ -24,6 +25,12 @@ from app.ui import feeds, limits, slots
 
 FRESH_SECONDS = 3.0      # a poll this recent means the browser is drawing from the feed
 FRAGMENT_EVERY = 0.5     # the fragment's period while the feed draws: status text, axes, captions
+
+
+def fragment_every() -> float:
+    """The page fragment's period while the feed draws: ``FRAGMENT_EVERY``, longer when many runs train
+    (twice the feed's own period), so a class's page runs do not crowd out its training."""
+    return max(FRAGMENT_EVERY, 2 * slots.tick_every(0.0))
 
 
 @dataclass(eq=False)
@@ -50,7 +57,7 @@ class TrainFeed:
         run = self.run
         idle = time.monotonic() - self.page_state.get("last_interaction", time.monotonic())
         # An idle run or one waiting for a slot is not trained here: the fragment shows the pause or
-        # the queue (it still runs every FRAGMENT_EVERY seconds).
+        # the queue (it still runs every fragment_every() seconds).
         if run.active and idle <= limits.IDLE_PAUSE_SECONDS and slots.claim(self.session) == 0:
             train_run.tick(run, slots.tick_seconds(train_run.TICK_SECONDS))
         with run.lock:

@@ -150,14 +150,14 @@ def curves(was_running: bool, large: bool) -> None:
 
     Where the server has the live feed (``app/serve.py``) the two charts pull their new points
     themselves and each pull trains a chunk (``app/train/feed.py``); while they do, this fragment
-    only redraws every ``train_feed.FRAGMENT_EVERY`` seconds (text, axes) and does not train.
+    only redraws every ``train_feed.fragment_every()`` seconds (text, axes) and does not train.
     """
     ps = state.page_state(PAGE)
     run = ps["run"]
     feed = train_feed.feed_for(run, state.session_id(), ps, 0.0)
     pulled = run.active and feed.fresh()
     place = share_the_server(run, ps)
-    every = QUEUED_EVERY if place else train_feed.FRAGMENT_EVERY if pulled else slots.tick_every(TICK_EVERY)
+    every = QUEUED_EVERY if place else train_feed.fragment_every() if pulled else slots.tick_every(TICK_EVERY)
     ps["queued"] = place
     if run.active and not 0.5 <= every / ps.get("every", every) <= 2.0:   # not for every small change
         ps["every"] = every
