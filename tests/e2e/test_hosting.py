@@ -1,8 +1,10 @@
 """Gate Lab started the ways a teacher starts it without make, each in a fresh virtualenv:
 
 - **the hosts' way** (Streamlit Community Cloud, Hugging Face Spaces): ``pip install -r
-  requirements.txt`` and nothing else, then the ``streamlit run app/main.py`` console script with
-  the repository root as working directory and nothing on ``PYTHONPATH``;
+  requirements.txt`` and nothing else, then the ``streamlit run app/serve.py`` console script with
+  the repository root as working directory and nothing on ``PYTHONPATH`` (``app/serve.py``: the app
+  as an ``st.App`` with its live feeds; ``app/main.py``, the plain script, is what AppTest and the
+  other browser tests' fallbacks run);
 - **the ``gatelab`` command**: the repository built into a wheel and installed non-editable, the
   checkout out of reach (the copy it was built from is deleted), started from another directory.
 
@@ -20,8 +22,11 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import websockets
+import websockets.sync.client
 from playwright.sync_api import expect
 
+from app.ui import feeds
 from app.ui.routes import PAGES
 from .conftest import PLOT, REPO_ROOT, _free_port, _health_ok, stop_server, wait_for_app
 
@@ -81,11 +86,18 @@ def _every_page_serves(page, base: str) -> None:
     # the class's server settings are in force: static serving hands out the live charts' Plotly
     with urllib.request.urlopen(f"{base}/app/static/plotly-cartesian.min.js", timeout=10) as r:
         assert r.status == 200 and len(r.read()) > 1_000_000
+    # app/serve.py's live feeds are served: an unknown token is answered "no such feed" (close 4404)
+    with websockets.sync.client.connect(base.replace("http", "ws") + "/" + feeds.PREFIX + "no-such-token",
+                                        open_timeout=30) as ws:
+        ws.send('{"after": -1}')
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            ws.recv(timeout=30)
+    assert closed.value.rcvd.code == feeds.CLOSE_GONE
 
 
 def test_the_hosts_way_serves_every_page(fresh_venv, page, tmp_path):
     port = _free_port()
-    cmd = [str(fresh_venv / "bin" / "streamlit"), "run", "app/main.py", "--server.port", str(port),
+    cmd = [str(fresh_venv / "bin" / "streamlit"), "run", "app/serve.py", "--server.port", str(port),
            "--server.headless", "true", "--server.address", "127.0.0.1"]
     assert "gate-lab" not in _run([str(fresh_venv / "bin" / "python"), "-m", "pip", "list"]).stdout
     proc, out = _serve(cmd, REPO_ROOT, port, tmp_path / "host.log")
