@@ -190,7 +190,8 @@ def test_two_tabs_never_share_a_model(streamlit_server, browser):
             tab.context.close()
 
 def test_a_drag_zoom_is_kept_while_training_redraws_in_place(streamlit_server, tall_page):
-    """The live charts (app/ui/live.py) keep one Plotly div and update it with Plotly.react, so a
+    """The live charts (app/ui/live.py) keep one Plotly div and update it in place (Plotly.react for a
+    whole figure, Plotly.extendTraces for the live feed's new points), so a
     mouse drag-zoom made while training is kept by Plotly itself (uirevision), through every
     update, a Pause (a full rerun) and until a double click."""
     page = tall_page
