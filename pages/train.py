@@ -1,9 +1,11 @@
 """Train and watch: one network learning a paper task, drawn live.
 
 Pipeline: controls (or a paper preset) -> a ``Trainer`` kept in this session's state ->
-a fragment that, while running, trains one chunk (~0.1 s) per timer tick and redraws the
+a fragment that, while running, trains one chunk (~0.03 s) per timer tick and redraws the
 curves -> figure builders in ``app.train.figures``. A full script run while running also
 trains one chunk (so AppTest, which does not fire fragment timers, sees training advance).
+Served by ``app/serve.py``, the loss and criterion charts pull their points over the live feed
+instead, each pull training a chunk (``app/train/feed.py``); the fragment then only redraws.
 Changing a setting starts a new run with it; "Keep as run A" keeps the curves to compare.
 """
 from __future__ import annotations

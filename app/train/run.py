@@ -11,7 +11,7 @@ Statuses: idle (built, not started) → running ⇄ paused → stopped (by the u
 trainer, solved / budget / diverged. Nothing here loops: ``tick`` trains one chunk.
 
 Two threads may touch a run: the session's script runs and, with ``app/serve.py``, the live feed's
-HTTP requests (``app/train/feed.py``), which train while the browser draws. ``LiveRun.lock`` keeps
+WebSocket requests (``app/train/feed.py``), which train while the browser draws. ``LiveRun.lock`` keeps
 them apart: ``tick``, the buttons and ``snapshot`` (what the figures read) hold it.
 """
 from __future__ import annotations

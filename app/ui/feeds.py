@@ -1,4 +1,4 @@
-"""Live feeds: a browser polls a session's running job over plain HTTP, outside Streamlit's script runs.
+"""Live feeds: the browser asks a session's running job for news over a WebSocket, not a script run.
 
 Why: every Streamlit script run (a fragment's timer tick included) makes the browser re-render the
 whole app — measured on Train and watch, 34 % of the browser's main thread at ~10 updates/s, plus
@@ -16,10 +16,10 @@ Streamlit's own pieces cannot do this: components send values to the server only
 module keeps, per server process, a table from an unguessable token (128 random bits) to the
 session's feed object. Not user state in a module global: the table holds *weak* references only;
 the feed itself lives in the session's ``st.session_state``, and when the session (or the run) is
-gone the entry disappears and the token answers 404. The route is served by ``app/serve.py``
-(``st.App``); where Gate Lab runs as a plain script (``streamlit run app/main.py``: Community
-Cloud, Spaces) nothing answers, the component sees 404 and the fragment timer keeps drawing, as
-before.
+gone the entry disappears and the token is refused (the socket closes with ``CLOSE_GONE``). The
+route is served by ``app/serve.py`` (``st.App``); where Gate Lab runs as the plain script
+(``streamlit run app/main.py``) nothing answers, the WebSocket does not open and the fragment timer
+keeps drawing, as before.
 """
 from __future__ import annotations
 
