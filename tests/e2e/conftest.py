@@ -7,6 +7,7 @@ Debian (``apt-get install chromium``; ``make test`` does it) and is launched thr
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -66,12 +67,12 @@ def _health_ok(url: str) -> bool:
         return False
 
 
-@pytest.fixture(scope="session")
-def streamlit_server():
-    """Start ``streamlit run app/serve.py`` (the app with its live feeds) on a free port; yield its base URL."""
+@contextlib.contextmanager
+def serving(script: str):
+    """``streamlit run <script>`` on a free port, healthy; yields its base URL, stops it after."""
     port = _free_port()
     cmd = [
-        sys.executable, "-m", "streamlit", "run", "app/serve.py",
+        sys.executable, "-m", "streamlit", "run", script,
         "--server.headless", "true",
         "--server.port", str(port),
         "--server.address", "127.0.0.1",
@@ -104,6 +105,20 @@ def streamlit_server():
     finally:
         stop_server(proc)
         shutil.rmtree(log_dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def streamlit_server():
+    """``streamlit run app/serve.py`` (the app with its live feeds): its base URL."""
+    with serving("app/serve.py") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def plain_streamlit_server():
+    """``streamlit run app/main.py``, the plain script (no live-feed route), as a host may run it."""
+    with serving("app/main.py") as url:
+        yield url
 
 
 def stop_server(proc: subprocess.Popen, grace_s: float = 10.0) -> None:

@@ -263,3 +263,21 @@ def test_class_link_locks_training_and_seed_and_keeps_them_after_a_reload(stream
     expect(page.locator(CHART)).to_have_count(6, timeout=60_000)
     lr.scroll_into_view_if_needed()                     # the locked Training group in the picture
     screenshot(page, "train-class-link", full_page=False)
+
+
+def test_served_as_the_plain_script_the_charts_train_live_without_the_feed(plain_streamlit_server, tall_page):
+    """``streamlit run app/main.py`` (no feed route, as a host may run it): the charts find no feed
+    and the fragment timer trains and redraws them, as before the feed."""
+    page = tall_page
+    page.goto(f"{plain_streamlit_server}/train?cfg=" + quote(json.dumps({"streak": 5000})))
+    wait_for_app(page)
+    expect(page.locator(CHART)).to_have_count(6, timeout=60_000)
+    button(page, "start").click()
+    expect(button(page, "pause")).to_be_visible(timeout=20_000)
+    loss = ".st-key-train-loss .gatelab-live"
+    page.wait_for_function(f"() => Number(document.querySelector('{loss}')?.dataset.patches || 0) >= 5",
+                           timeout=120_000)                  # redrawn in place by the fragment's runs
+    first = sequences(page)
+    page.wait_for_function(SEQUENCES_AT_LEAST, arg=first + 1, timeout=120_000)
+    assert page.evaluate(f"() => document.querySelector('{loss}').dataset.feeds") == "0"
+    expect(page.locator("[data-testid='stException']")).to_have_count(0)
