@@ -66,7 +66,10 @@ function join(div, token) {
         if (!r.active || !f.subs.size) { for (const d of f.subs) take(d, r); break; }
         // Ask for the next points before drawing these: the server trains while the browser draws.
         // The server's period (longer when many runs train) counts from the last request's start.
-        const wait = Math.max(r.every * 1000 - (performance.now() - t0), r.x.length ? 0 : 100);
+        // A hidden tab asks once a second, as the browser slows a hidden tab's timers (the fragment
+        // timer this feed replaces): a forgotten tab does not train at full speed.
+        const wait = Math.max(r.every * 1000 - (performance.now() - t0), r.x.length ? 0 : 100,
+                              document.hidden ? 1000 : 0);
         if (wait <= 0) { t0 = performance.now(); next = ask(ws, f.after); }
         for (const d of f.subs) take(d, r);
         if (wait > 0) { await sleep(wait); t0 = performance.now(); next = ask(ws, f.after); }
