@@ -41,6 +41,7 @@ class Session:
     page_hash: str = ""          # first "" + page_name (the router picks by url path), then the page's hash
     widgets: dict[str, Any] = field(default_factory=dict)    # widget id -> element proto (latest)
     buttons: dict[str, str] = field(default_factory=dict)    # user key -> widget id
+    button_fragments: dict[str, str] = field(default_factory=dict)   # user key -> fragment it is drawn in
     timers: dict[str, float] = field(default_factory=dict)   # fragment id -> interval (s)
     running: bool = False                                    # a script run is in progress
     finished_runs: int = 0
@@ -108,7 +109,7 @@ class Session:
             w.trigger_value = True
         if fragment is not None:
             cs.fragment_id = fragment
-            cs.is_auto_rerun = True
+            cs.is_auto_rerun = trigger is None        # a timer's tick, not a click in the fragment
         else:
             self.timers.clear()        # as the browser does: a full run re-declares its timers
         self.running = True
@@ -122,7 +123,8 @@ class Session:
         if key not in self.buttons:
             raise KeyError(f"no button with key {key!r} on the page (have {sorted(self.buttons)})")
         self.events.append((time.perf_counter(), f"press {key}"))
-        await self.rerun(trigger=self.buttons[key])
+        # as the browser does: a button drawn in a fragment reruns that fragment only
+        await self.rerun(trigger=self.buttons[key], fragment=self.button_fragments.get(key))
 
     # ------------------------------------------------------------------ receiving
     async def pump(self, seconds: float) -> None:
@@ -194,6 +196,10 @@ class Session:
             key = _user_key(el.button.id)
             if key:
                 self.buttons[key] = el.button.id
+                if d.fragment_id:
+                    self.button_fragments[key] = d.fragment_id
+                else:
+                    self.button_fragments.pop(key, None)
                 self.events.append((now, f"button {key}"))
         elif what == "progress":
             self.texts.append(el.progress.text)
