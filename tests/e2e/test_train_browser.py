@@ -112,10 +112,10 @@ def test_train_page_trains_live_and_redraws(streamlit_server, tall_page):
         "what": "Train and watch, default settings: loss-chart updates per second in headless Chromium "
                 f"while training continues, over {MEASURE_SECONDS:g} s (live chart updated in place: new points "
                 f"over the live feed with Plotly.extendTraces, whole figures with Plotly.react)",
-        "goal": 10, "progress_updates_per_second": round(updates / MEASURE_SECONDS, 2),
+        "goal": 20, "progress_updates_per_second": round(updates / MEASURE_SECONDS, 2),
         "sequences_per_second": round((later - first) / MEASURE_SECONDS, 1),
         "machine": {"cpus": os.cpu_count(), "load_avg_1min": round(load, 2)}})
-    # The goal (≥ 10 per second) is reported, not asserted: on a shared CI machine the browser's
+    # The goal (≥ 20 per second, issue 33) is reported, not asserted: on a shared CI machine the browser's
     # share of the CPU decides it. Live = training goes on and the loss chart keeps redrawing — waited
     # for as state, not counted in the window: on a busy machine (5 sequences/s at load 7.5 on 2 CPUs)
     # the window can end before the next loss point exists.
