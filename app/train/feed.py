@@ -40,7 +40,6 @@ class TrainFeed:
     page_state: dict                # the page's state: the last click's time (idle pause)
     tick_every: float               # the timer period when one run trains alone
     last_poll: float = -math.inf    # monotonic time of the last poll
-    polls: int = 0
     token: str = field(init=False)
 
     def __post_init__(self) -> None:
@@ -53,7 +52,7 @@ class TrainFeed:
 
     def poll(self, query: Mapping[str, str]) -> dict[str, Any]:
         after = feeds.number(query, "after", -1.0)
-        self.last_poll, self.polls = time.monotonic(), self.polls + 1
+        self.last_poll = time.monotonic()
         run = self.run
         idle = time.monotonic() - self.page_state.get("last_interaction", time.monotonic())
         # An idle run or one waiting for a slot is not trained here: the fragment shows the pause or

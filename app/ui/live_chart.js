@@ -139,11 +139,7 @@ function draw(div) {
         // The same figure as the one on screen (a page run re-sends every chart whole): nothing to
         // draw. Measured on Step: Plotly.react on the unchanged charts was ~20 ms a slider notch.
         const same = m.full ? 'F' + m.full : 'P' + m.base + ':' + m.patch;
-        if (same === div.__shown && !div.__token) {
-          div.__same = (div.__same || 0) + 1;
-          div.dataset.same = String(div.__same);
-          continue;
-        }
+        if (same === div.__shown && !div.__token) continue;
         let spec = null, what = '__fulls';
         if (m.full) spec = JSON.parse(m.full);
         else if (div.__anchor && div.__anchor.rev === m.base) {

@@ -146,6 +146,26 @@ def test_step_page_plays_steps_and_redraws_on_a_slider(streamlit_server, page):
     assert head[0] == "t,batch,quantity,unit,value" and len(head) > 1
 
 
+DRAWS = "() => [...document.querySelectorAll('.gatelab-live')].map(d => Number(d.dataset.draws || 0))"
+
+
+def test_a_slider_redraws_only_the_charts_it_changes(streamlit_server, page):
+    """A page run re-sends every live chart whole; the browser redraws only those whose figure
+    changed (app/ui/live_chart.js): the output-gate bias moves the gate chart, not the input's."""
+    page.set_viewport_size(TALL)
+    open_page(page, f"{streamlit_server}/step")
+    page.wait_for_function(f"() => ({DRAWS})().length >= 3 && ({DRAWS})().every(n => n >= 1)", timeout=60_000)
+    wait_for_app(page)
+    before = page.evaluate(DRAWS)
+    thumb = page.locator("[data-testid='stSlider']").filter(has_text="output gate bias").get_by_role("slider")
+    thumb.press("ArrowRight")
+    page.wait_for_function(f"(n) => ({DRAWS})()[2] > n", arg=before[2], timeout=30_000)   # the gate chart
+    wait_for_app(page)
+    after = page.evaluate(DRAWS)
+    assert after[1] == before[1], (before, after)          # the input chart: the same figure, not redrawn
+    expect(page.locator("[data-testid='stException']")).to_have_count(0)
+
+
 def test_step_playback_keeps_up_with_its_speed(streamlit_server, page):
     """Playback follows the clock: at 10 steps/s the cursor moves about 10 steps a second even when
     the timer's ticks come late (measured and reported, not asserted: the machine is shared)."""
