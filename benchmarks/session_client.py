@@ -57,10 +57,13 @@ class Session:
 
     # ------------------------------------------------------------------ connection
     async def open(self) -> None:
-        ws_url = self.url.replace("http://", "ws://").rstrip("/") + "/_stcore/stream"
-        self.ws = await websockets.connect(ws_url, subprotocols=["streamlit"], max_size=None,
+        self.ws = await websockets.connect(self._ws_url("_stcore/stream"), subprotocols=["streamlit"],
+                                           max_size=None,
                                            additional_headers=self.headers or None, open_timeout=60)
         await self.rerun()
+
+    def _ws_url(self, path: str) -> str:
+        return self.url.replace("http://", "ws://").rstrip("/") + "/" + path
 
     async def close(self) -> None:
         for task in self._feeds.values():
@@ -72,10 +75,10 @@ class Session:
         """A live feed, as the browser's chart script pulls it (app/ui/live_chart.js): ask for the
         points after the newest one, count an answer with new points as one chart update, wait the
         server's period (from the request's start), stop when the run stops or the feed is gone."""
-        ws_url = self.url.replace("http://", "ws://").rstrip("/") + "/" + FEED_PREFIX + token
         after = -1.0
         try:
-            async with websockets.connect(ws_url, additional_headers=self.headers or None, open_timeout=60) as ws:
+            async with websockets.connect(self._ws_url(FEED_PREFIX + token), additional_headers=self.headers or None,
+                                          open_timeout=60) as ws:
                 while True:
                     t0 = time.perf_counter()
                     await ws.send(json.dumps({"after": after}))

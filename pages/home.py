@@ -8,7 +8,7 @@ from streamlit.errors import StreamlitAPIException
 import lstm_core as lc
 from lstm_core.variants import variant as variant_record
 from app.i18n import N_, _
-from app.ui import figures, live, routes, saving, state, urlstate
+from app.ui import figures, routes, saving, state, urlstate
 
 T, SEED = 60, 0
 # The headline networks: a tanh RNN whose recurrent matrix has all singular values 0.8 (so
@@ -71,8 +71,7 @@ def page() -> None:
         curves = [figures.relative_flow(f"{name} ({flow_state(name)})", *data[name]) for name in HEADLINE]
         fig, alt = figures.flow_chart(curves, title=_("An error injected at the last step, followed back in time"),
                                       large=large, uirevision="home-flow", height=380)
-        live.chart(left, fig, "home.flow", alt, config=saving.config("error-flow", list(HEADLINE)))
-        left.caption(alt)
+        figures.show(fig, alt, "home.flow", left, config=saving.config("error-flow", list(HEADLINE)))
         rnn_kept = figures.per_step(curves[0])
         right.markdown(_(
             "**The whole story in one picture.** The same {T}-step random sequence goes through an RNN and "

@@ -95,7 +95,7 @@ def test_the_table_keeps_no_feed_alive():
 def new_feed(**values) -> train_feed.TrainFeed:
     settings = {**train_settings.DEFAULTS, **values}
     run = train_run.new_run(train_settings.build_trainer(settings), "key", "label")
-    return train_feed.TrainFeed(run, "session-under-test", {"last_interaction": time.monotonic()}, 0.0)
+    return train_feed.TrainFeed(run, "session-under-test", {"last_interaction": time.monotonic()})
 
 
 @pytest.fixture(autouse=True)
@@ -146,10 +146,10 @@ def test_a_forgotten_run_or_one_without_a_slot_is_not_trained_by_its_feed(monkey
 def test_a_new_run_gets_a_new_feed_and_the_old_token_goes():
     ps: dict = {"last_interaction": time.monotonic()}
     run = train_run.new_run(train_settings.build_trainer(train_settings.DEFAULTS), "k", "l")
-    f = train_feed.feed_for(run, "s", ps, 0.0)
-    assert train_feed.feed_for(run, "s", ps, 0.0) is f
+    f = train_feed.feed_for(run, "s", ps)
+    assert train_feed.feed_for(run, "s", ps) is f
     other = train_run.new_run(train_settings.build_trainer(train_settings.DEFAULTS), "k", "l")
-    g = train_feed.feed_for(other, "s", ps, 0.0)
+    g = train_feed.feed_for(other, "s", ps)
     assert g is not f and g.token != f.token
     old = f.token
     del f

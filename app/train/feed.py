@@ -27,10 +27,16 @@ FRESH_SECONDS = 3.0      # a poll this recent means the browser is drawing from 
 FRAGMENT_EVERY = 0.5     # the fragment's period while the feed draws: status text, axes, captions
 
 
+def feed_every() -> float:
+    """Seconds between two requests of one feed: none when few runs train (the browser asks again as
+    soon as the answer came), longer when many do (``slots.tick_every``)."""
+    return slots.tick_every(0.0)
+
+
 def fragment_every() -> float:
     """The page fragment's period while the feed draws: ``FRAGMENT_EVERY``, longer when many runs train
     (twice the feed's own period), so a class's page runs do not crowd out its training."""
-    return max(FRAGMENT_EVERY, 2 * slots.tick_every(0.0))
+    return max(FRAGMENT_EVERY, 2 * feed_every())
 
 
 @dataclass(eq=False)
@@ -38,7 +44,6 @@ class TrainFeed:
     run: train_run.LiveRun
     session: str                    # the session's id (its training slot)
     page_state: dict                # the page's state: the last click's time (idle pause)
-    tick_every: float               # the timer period when one run trains alone
     last_poll: float = -math.inf    # monotonic time of the last poll
     token: str = field(init=False)
 
@@ -67,12 +72,12 @@ class TrainFeed:
         # JSON has no NaN or infinity: gaps (None), as the figures draw them; the log axis has no 0 either
         return {"x": x, "loss": [v if math.isfinite(v) and v > 1e-300 else None for v in loss],
                 "fraction": [v if math.isfinite(v) else None for v in fraction],
-                "active": active, "every": slots.tick_every(self.tick_every)}
+                "active": active, "every": feed_every()}
 
 
-def feed_for(run: train_run.LiveRun, session: str, page_state: dict, tick_every: float) -> TrainFeed:
+def feed_for(run: train_run.LiveRun, session: str, page_state: dict) -> TrainFeed:
     """The run's feed, kept in the page state (a new run gets a new feed and token)."""
     feed = page_state.get("feed")
     if feed is None or feed.run is not run:
-        feed = page_state["feed"] = TrainFeed(run, session, page_state, tick_every)
+        feed = page_state["feed"] = TrainFeed(run, session, page_state)
     return feed

@@ -154,7 +154,7 @@ def curves(was_running: bool, large: bool) -> None:
     """
     ps = state.page_state(PAGE)
     run = ps["run"]
-    feed = train_feed.feed_for(run, state.session_id(), ps, 0.0)
+    feed = train_feed.feed_for(run, state.session_id(), ps)
     pulled = run.active and feed.fresh()
     place = share_the_server(run, ps)
     every = QUEUED_EVERY if place else train_feed.fragment_every() if pulled else slots.tick_every(TICK_EVERY)
