@@ -12,10 +12,10 @@ from dataclasses import replace
 import streamlit as st
 
 from app.i18n import _
-from app.gradient_flow.flow import (DEFAULTS, FORGET_VARIANTS, GROUPS, PAGE, SCHEMA, add_forget_variants, curves,
-                                    idle_fields, local_curves)
-from app.ui import export, figures, form, limits, saving, state
-
+from app.gradient_flow.flow import (DEFAULTS, FORGET_VARIANTS, GROUPS, LOCAL_CHART, MAIN_CHART, PAGE, SCHEMA,
+                                    add_forget_variants, chart_figures, curves, idle_fields, local_curves, local_figure,
+                                    main_figure)
+from app.ui import export, figures, form, limits, previews, state
 
 def page() -> None:
     """The page: controls -> cached error flows -> charts with explanations -> export."""
@@ -46,11 +46,10 @@ def page() -> None:
     # On a projector (large fonts) each chart gets the full width, its explanation below it.
     columns = (lambda: (st.container(), st.container())) if large else (lambda: st.columns([2, 1.15]))
     chart, text = columns()
+    pv = previews.attach(PAGE, SCHEMA, lambda v: chart_figures(v, large))
     if main.value:
-        fig, alt = figures.flow_chart(main.value, title=_("Error flowing back from the last step"), large=large,
-                                      uirevision="flow-main", height=430)
-        figures.show(fig, alt, state.wkey(PAGE, "main_chart"), chart,
-                     config=saving.config("gradient-flow", values["variants"], f"t{values['T']}", values["method"]))
+        fig, alt, config = main_figure(main.value, values, large)
+        figures.show(fig, alt, MAIN_CHART, chart, config=config, preview=previews.chart_data(pv, MAIN_CHART))
     elif main.error is None:
         chart.info(_("Choose at least one network in the sidebar."))
     missing = [n for n in FORGET_VARIANTS if n not in values["variants"]]
@@ -66,10 +65,8 @@ def page() -> None:
     state.report(local)
     chart2, text2 = columns()
     if local.value:
-        fig, alt = figures.flow_chart(local.value, title=_("Local-feedback units: error through the self-loops"),
-                                      large=large, uirevision="flow-local", height=340)
-        figures.show(fig, alt, state.wkey(PAGE, "local_chart"), chart2,
-                     config=saving.config("local-feedback", f"u{values['u']:g}", f"v{values['v']:g}"))
+        fig, alt, config = local_figure(local.value, values, large)
+        figures.show(fig, alt, LOCAL_CHART, chart2, config=config, preview=previews.chart_data(pv, LOCAL_CHART))
     with text2:
         holds = abs(values["u"]) < 1 and abs(values["v"]) < 2
         msg = _("|u| = {u} {u_vs} 1 and |v| = {v} {v_vs} 2").format(

@@ -77,7 +77,8 @@ def page() -> None:
     c_play.segmented_control(_("Playback"), ["play", "pause"], format_func=i18n.labels(PLAY_LABELS), key=PLAY_KEY,
                              required=True, on_change=on_play_change, args=(T,))
     speed = SCHEMA["speed"].render(PAGE, c_speed)
-    st.fragment(player, run_every=1.0 / speed if armed else None)(cfg, data, labels, large, speed)
+    st.fragment(player, run_every=1.0 / speed if armed else None)(cfg, data, labels, large, speed,
+                                                                   preview=byo is None)
     keys.bind({"Space": keys.other_option(PLAY_KEY)})          # Play <-> Pause (Back/Forward/Reset: shortcuts)
     keys.help_panel([_("**→ / ←** — one step forward / back"), _("**Space** — play / pause"),
                      _("**Home** — back to the first step")])

@@ -1,5 +1,6 @@
-"""Gradient flow, the computing side: the page's settings, the networks it builds from them, and
-their error flows (``lc.error_flow``, cached per network) as curves for ``app.ui.figures``.
+"""Gradient flow, the computing side: the page's settings, the networks it builds from them, their
+error flows (``lc.error_flow``, cached per network) as curves for ``app.ui.figures``, and the page's
+two charts built from them (one function, used by the page and by its slider previews).
 
 Every network reads the same random input sequence (seeded); an error is injected at the last
 step and followed back by the exact backward pass or the 1997 truncation.
@@ -11,7 +12,7 @@ import streamlit as st
 
 import lstm_core as lc
 from app.i18n import N_, _
-from app.ui import controls, figures, form, limits
+from app.ui import controls, figures, form, limits, saving, state
 from app.ui.form import Field
 from lstm_core.variants import variant as variant_record
 
@@ -120,3 +121,31 @@ def local_curves(v: dict) -> list[figures.FlowCurve]:
     return [figures.relative_flow(_("net-input unit (u)"), *f["net_fb"], bound=np.abs(v["u"]) ** q, bound_name="|u|^q"),
             figures.relative_flow(_("activation unit (v)"), *f["act_fb"], bound=(np.abs(v["v"]) / 2) ** q,
                                   bound_name="(|v|·½)^q")]
+
+
+# ----------------------------------------------------------------------------- the page's two charts
+MAIN_CHART, LOCAL_CHART = state.wkey(PAGE, "main_chart"), state.wkey(PAGE, "local_chart")
+
+
+def main_figure(flows: list, values: dict, large: bool) -> tuple:
+    """The error-flow chart of ``flows`` (``curves(values)``): figure, alt text, Plotly config."""
+    fig, alt = figures.flow_chart(flows, title=_("Error flowing back from the last step"), large=large,
+                                  uirevision="flow-main", height=430)
+    return fig, alt, saving.config("gradient-flow", values["variants"], f"t{values['T']}", values["method"])
+
+
+def local_figure(flows: list, values: dict, large: bool) -> tuple:
+    """The local-feedback chart of ``flows`` (``local_curves(values)``): figure, alt text, Plotly config."""
+    fig, alt = figures.flow_chart(flows, title=_("Local-feedback units: error through the self-loops"),
+                                  large=large, uirevision="flow-local", height=340)
+    return fig, alt, saving.config("local-feedback", f"u{values['u']:g}", f"v{values['v']:g}")
+
+
+def chart_figures(values: dict, large: bool) -> dict:
+    """Both charts for ``values`` (a slider preview: the same figures the page draws)."""
+    out = {}
+    if flows := curves(values):
+        out[MAIN_CHART] = main_figure(flows, values, large)
+    if flows := local_curves(values):
+        out[LOCAL_CHART] = local_figure(flows, values, large)
+    return out

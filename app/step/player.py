@@ -17,13 +17,14 @@ import streamlit as st
 
 import lstm_core as lc
 from app.step import diagram, equations, slowmo
-from app.step.settings import DEFAULTS, PAGE, SCHEMA
+from app.step.settings import DEFAULTS, PAGE, SCHEMA, compute
 from app.i18n import N_, _
-from app.ui import figures, form, saving, state
+from app.ui import figures, form, previews, saving, state
 
 PLAY_KEY = state.wkey(PAGE, "play")
 T_KEY = state.wkey(PAGE, "t")          # the cursor (a setting, not a widget: see slider_key)
 PANEL_NAMES = ("input", "gates", "states", "outputs")    # the four charts' file names (app.ui.saving)
+DIAGRAM_KEY = state.wkey(PAGE, "diagram")
 PLAY_LABELS = {"play": N_(":material/play_arrow: Play"), "pause": N_(":material/pause: Pause")}
 
 
@@ -97,8 +98,11 @@ def advance(t: int, T: int, speed: float, now: float, clock: tuple | None) -> tu
     return new, (t0, since, speed, new)
 
 
-def player(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, speed: float) -> None:
-    """Everything that depends on the cursor; run as a fragment (the cursor follows the clock)."""
+def player(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, speed: float,
+           preview: bool = False) -> None:
+    """Everything that depends on the cursor; run as a fragment (the cursor follows the clock).
+    ``preview``: the charts redraw for a sidebar slider's new value ahead of the page's run
+    (``app.ui.previews``; the network built from the settings, not an uploaded one)."""
     ps = state.page_state(PAGE)
     T = data["xs"].shape[0]
     t = cursor(T)
@@ -133,15 +137,12 @@ def player(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, spee
                         persist_state=form.PERSIST)
     snap = equations.snapshot(cfg, data["internals"], t - 1, unit, data["params"])
     op = slowmo.controls_row(cfg, t, T, is_playing(), _set_cursor)
+    figs = cursor_figures(cfg, data, large, t, unit, op, snap)
+    pv = previews.attach(PAGE, SCHEMA, lambda v: cursor_figures(*compute(v), large, t, unit, op)) if preview else None
     # On a projector (large fonts) the diagram gets the full width and the equations go below it.
     left, right = (st.container(), st.container()) if large else st.columns([1, 1.1])
-    if op is None:
-        fig, alt = diagram.cell_diagram(cfg, snap, labels[unit], t, large)
-    else:        # slow motion: only what this step has computed so far, the current operation outlined
-        fig, alt = diagram.cell_diagram(cfg, slowmo.hidden(cfg, snap, op), labels[unit], t, large,
-                                        highlight=frozenset(slowmo.HIGHLIGHT[op]))
-    figures.show(fig, alt, state.wkey(PAGE, "diagram"), left,
-                 config=saving.config("cell-diagram", cfg.variant, labels[unit], only_save=True))
+    fig, alt, config = figs[DIAGRAM_KEY]
+    figures.show(fig, alt, DIAGRAM_KEY, left, config=config, preview=previews.chart_data(pv, DIAGRAM_KEY))
     with right:
         st.markdown(_("**{variant} equations at step t = {t}** ({unit})").format(variant=cfg.variant, t=t, unit=labels[unit]))
         if op is None:
@@ -149,17 +150,34 @@ def player(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, spee
         else:
             st.latex(slowmo.latex(slowmo.stages(cfg, snap), op))
         st.caption(equations.note(cfg))
-    panels(cfg, data, labels, large, t, unit)
+    st.caption(_("The dotted line in each chart marks the current step, t = {t}.").format(t=t))
+    grid = figures.pair(large) + figures.pair(large)
+    for i, key in enumerate(k for k in figs if k != DIAGRAM_KEY):
+        fig, alt, config = figs[key]
+        figures.show(fig, alt, key, grid[i], config=config, preview=previews.chart_data(pv, key))
     if not ps.get("armed"):     # while playing, the URL is written by full runs only (no history spam)
         form.finish_page(PAGE, SCHEMA.read(PAGE), DEFAULTS)
 
 
-def panels(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, t: int, unit: int) -> None:
-    """Input, gates, cell states and outputs, with a cursor at step ``t``."""
-    st.caption(_("The dotted line in each chart marks the current step, t = {t}.").format(t=t))
+def cursor_figures(cfg: lc.ModelConfig, data: dict, large: bool, t: int, unit: int, op: int | None,
+                   snap: dict | None = None) -> previews.Figures:
+    """The diagram and the four charts (input, gates, cell states, outputs) at step ``t``: chart key ->
+    (figure, alt text, Plotly config). ``op``: slow motion's operation (None: the whole step). The
+    player draws these; a slider preview (``app.ui.previews``) builds them for a new setting."""
+    labels = equations.unit_labels(cfg)
+    T = data["xs"].shape[0]
+    if not (1 <= t <= T and 0 <= unit < len(labels)):
+        raise ValueError(f"step {t} or unit {unit} is not in this run")  # noqa: i18n (a preview's own check, never shown)
+    if snap is None:
+        snap = equations.snapshot(cfg, data["internals"], t - 1, unit, data["params"])
+    if op is None:
+        fig, alt = diagram.cell_diagram(cfg, snap, labels[unit], t, large)
+    else:        # slow motion: only what this step has computed so far, the current operation outlined
+        fig, alt = diagram.cell_diagram(cfg, slowmo.hidden(cfg, snap, op), labels[unit], t, large,
+                                        highlight=frozenset(slowmo.HIGHLIGHT[op]))
+    out = {DIAGRAM_KEY: (fig, alt, saving.config("cell-diagram", cfg.variant, labels[unit], only_save=True))}
     charts = figures.step_panels(cfg.variant, cfg.block_size, data, unit, labels[unit], t, large)
-    grid = figures.pair(large) + figures.pair(large)
     names = PANEL_NAMES if len(charts) == len(PANEL_NAMES) else [f"panel{i + 1}" for i in range(len(charts))]
     for i, (fig, alt) in enumerate(charts):
-        figures.show(fig, alt, state.wkey(PAGE, f"panel{i}"), grid[i],
-                     config=saving.config(f"step-{names[i]}", cfg.variant, labels[unit]))
+        out[state.wkey(PAGE, f"panel{i}")] = (fig, alt, saving.config(f"step-{names[i]}", cfg.variant, labels[unit]))
+    return out

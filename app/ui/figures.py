@@ -340,13 +340,14 @@ def pair(large: bool) -> tuple[Any, Any]:
 
 
 def show(fig: go.Figure, alt: str, key: str, where: Any = None, config: dict | None = None,
-         caption: bool = True) -> None:
-    """Draw a figure that updates in place (``app.ui.live``), with its alt text as a caption."""
+         caption: bool = True, preview: dict | None = None) -> None:
+    """Draw a figure that updates in place (``app.ui.live``; ``preview``: ``app.ui.previews.chart_data``),
+    with its alt text as a caption."""
     import streamlit as st   # here, so the builders above stay importable without Streamlit
 
     from app.ui import live
 
     where = where or st
-    live.chart(where, fig, key, alt, config=config)
+    live.chart(where, fig, key, alt, config=config, preview=preview)
     if caption:
         where.caption(alt)

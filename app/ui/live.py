@@ -199,12 +199,24 @@ def _forget(key: str) -> None:
     st.session_state.get(SENT_KEY, {}).pop(key, None)
 
 
+def _text(raw: dict) -> str:
+    """A whole figure as sent: Plotly's own encoding (arrays as base64 typed arrays), compact."""
+    return json.dumps(raw, cls=PlotlyJSONEncoder, separators=(",", ":"))
+
+
+def full_text(fig: go.Figure, config: dict | None = None) -> str:
+    """The text ``chart`` sends for ``fig`` whole (a slider preview sends the same: ``app/ui/previews.py``)."""
+    return _text(_raw(fig, config))
+
+
 def chart(where: Any, fig: go.Figure, key: str, alt: str, config: dict | None = None,
-          feed: dict | None = None) -> None:
+          feed: dict | None = None, preview: dict | None = None) -> None:
     """Draw ``fig`` under ``key`` in ``where`` (a container or ``st``), updating in place;
     ``config`` is Plotly's (e.g. ``{"displayModeBar": False}``). ``feed`` (``{"token": …, "y": …}``,
     see ``app/ui/feeds.py``): the browser also appends the feed's points (its ``x`` and column ``y``)
-    to the figure's last trace as they come, between two figures from here."""
+    to the figure's last trace as they come, between two figures from here. ``preview``
+    (``previews.chart_data``): the browser redraws the chart for a page slider's new value before
+    the page's run (``app/ui/previews.py``)."""
     raw = _raw(fig, config)
     anchors = st.session_state.setdefault(SENT_KEY, {})
     anchor = anchors.get(key)
@@ -215,12 +227,14 @@ def chart(where: Any, fig: go.Figure, key: str, alt: str, config: dict | None = 
     msg: dict[str, Any] = {"rev": rev, "alt": alt}
     if feed:
         msg["feed"] = feed
+    if preview:
+        msg["preview"] = preview
     if patch is not None:
         text = json.dumps(patch, separators=(",", ":"))
         if len(text) <= anchor.size:       # else the whole figure is smaller: send it, re-anchor
             msg.update(base=anchor.rev, patch=text)
-    if "patch" not in msg:      # Plotly's own encoding: arrays as base64 typed arrays, compact
-        msg["full"] = json.dumps(raw, cls=PlotlyJSONEncoder, separators=(",", ":"))
+    if "patch" not in msg:
+        msg["full"] = _text(raw)
         anchors[key] = Anchor(rev, raw, len(msg["full"]))
     height = int(raw["layout"].get("height") or 300)
     mount = dict(key=key, data=msg, height=height, on_need_full_change=lambda: _forget(key))

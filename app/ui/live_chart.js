@@ -36,11 +36,14 @@ function apply(spec, patch) {
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 function open(token) {
   return new Promise((ok) => {
+    // No feed on this server (app/main.py run as a script): once one socket failed to open, the tab
+    // stops trying (each page run would try again), and the page's runs draw everything.
+    if (window.__gatelabNoFeeds) { ok(null); return; }
     const u = new URL('__FEED__' + token, document.baseURI);
     u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
     const ws = new WebSocket(u);
     ws.onopen = () => ok(ws);
-    ws.onerror = () => ok(null);            // no feed on this server (app/main.py run as a script)
+    ws.onerror = () => { if (ws.readyState !== WebSocket.OPEN) window.__gatelabNoFeeds = true; ok(null); };
   });
 }
 function ask(ws, after) {
@@ -81,6 +84,62 @@ function join(div, token) {
   f.subs.add(div);
 }
 
+// Slider previews (app/ui/previews.py): when a page slider shows a new value, ask the page's preview
+// for the charts at that value (one WebSocket per page, shared by its charts) and draw the answer
+// without waiting for the page's run; the run's own figure, identical, is then not drawn again. An
+// answer for a value the slider no longer shows is dropped; only the newest wish is sent.
+const keyClass = (k) => '.st-key-' + k.trim().replace(/[^a-zA-Z0-9_-]/g, '-');
+const sliderInput = (wkey) => document.querySelector(keyClass(wkey) + ' input[type=range]');
+function preview(div, p) {
+  const all = window.__gatelabPreviews || (window.__gatelabPreviews = {});
+  let v = all[p.token];
+  if (!v) {
+    v = all[p.token] = { divs: new Map(), sliders: {}, seen: new WeakSet(), last: {}, want: null, ws: null, busy: false };
+    open(p.token).then((ws) => {
+      if (!ws) return;               // no preview on this server: the page's runs draw (v stays, unopened)
+      v.ws = ws;
+      ws.onclose = () => { v.ws = null; delete all[p.token]; };
+      ws.onmessage = (e) => { v.busy = false; v.answers = (v.answers || 0) + 1; shown(v, JSON.parse(e.data)); send(v); };
+      send(v);
+    });
+  }
+  v.divs.set(p.key, div);
+  v.sliders = p.sliders;
+  for (const [wkey, name] of Object.entries(v.sliders)) {
+    const input = sliderInput(wkey);                     // a slider redrawn by the run is a new element
+    if (!input || v.seen.has(input)) continue;
+    v.seen.add(input);
+    v.last[name] = Number(input.value);
+    const moved = () => {
+      const value = Number(input.value);
+      if (!input.isConnected || value === v.last[name]) return;
+      v.last[name] = value;
+      v.want = { field: name, value };
+      send(v);
+    };
+    // A key press changes the input's value (an input event); a drag changes what React Aria renders.
+    input.addEventListener('input', moved);
+    new MutationObserver(moved).observe(input, { attributes: true, attributeFilter: ['value', 'aria-valuetext'] });
+  }
+}
+function send(v) {
+  if (!v.ws || v.busy || !v.want) return;
+  v.busy = true;
+  v.ws.send(JSON.stringify(v.want));
+  v.want = null;
+}
+function shown(v, r) {
+  const wkey = Object.keys(v.sliders).find((k) => v.sliders[k] === r.field);
+  const input = wkey && sliderInput(wkey);
+  if (!input || Number(input.value) !== r.value) return;   // the slider moved on: a newer answer comes
+  for (const [key, fig] of Object.entries(r.figures)) {
+    const div = v.divs.get(key);
+    if (!div || !div.isConnected) continue;
+    div.__queue.push({ early: true, full: fig.full, alt: fig.alt });
+    draw(div);
+  }
+}
+
 function take(div, r) {
   // The feed's points newer than what the chart has (or has queued): kept for the next whole figure,
   // and appended to the chart now.
@@ -114,6 +173,7 @@ function count(div, what) {
   div.dataset.fulls = String(div.__fulls || 0);
   div.dataset.patches = String(div.__patches || 0);
   div.dataset.feeds = String(div.__feeds || 0);
+  div.dataset.previews = String(div.__previews || 0);
 }
 
 function draw(div) {
@@ -135,12 +195,12 @@ function draw(div) {
         // Only the newest message matters: a patch is relative to the last whole figure (the
         // anchor), never to the previous message, so skipped updates lose nothing.
         const m = msgs[msgs.length - 1];
-        for (const f of msgs) if (f.full) div.__anchor = { rev: f.rev, text: f.full };
+        for (const f of msgs) if (f.full && !f.early) div.__anchor = { rev: f.rev, text: f.full };
         // The same figure as the one on screen (a page run re-sends every chart whole): nothing to
         // draw. Measured on Step: Plotly.react on the unchanged charts was ~20 ms a slider notch.
         const same = m.full ? 'F' + m.full : 'P' + m.base + ':' + m.patch;
         if (same === div.__shown && !div.__token) continue;
-        let spec = null, what = '__fulls';
+        let spec = null, what = m.early ? '__previews' : '__fulls';
         if (m.full) spec = JSON.parse(m.full);
         else if (div.__anchor && div.__anchor.rev === m.base) {
           spec = apply(JSON.parse(div.__anchor.text), JSON.parse(m.patch));
@@ -151,7 +211,8 @@ function draw(div) {
         await P.react(div, spec.data, spec.layout, spec.config || {});
         div.__shown = same;
         count(div, what);
-        div.dataset.rev = String(m.rev);
+        if (m.early) div.setAttribute('aria-label', m.alt);
+        else div.dataset.rev = String(m.rev);
       }
     } catch (e) {
       div.textContent = 'This chart could not be drawn: ' + e.message;
@@ -187,4 +248,5 @@ export default function (component) {
   div.__queue.push(data);
   if (token) { div.__feedY = data.feed.y; join(div, token); }
   draw(div);
+  if (data.preview) preview(div, data.preview);
 }

@@ -166,6 +166,52 @@ def test_a_slider_redraws_only_the_charts_it_changes(streamlit_server, page):
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
 
 
+# Per live chart: draws, draws from a slider preview, and whether the figure on screen is the last one
+# the page's run sent; and how many preview answers came (app/ui/previews.py).
+CHARTS_NOW = """() => [...document.querySelectorAll('.gatelab-live')].map(d => ({draws: Number(d.dataset.draws || 0),
+  previews: Number(d.dataset.previews || 0), runs: d.__shown === 'F' + (d.__anchor && d.__anchor.text)}))"""
+ANSWERS = "() => Object.values(window.__gatelabPreviews || {}).reduce((n, v) => n + (v.answers || 0), 0)"
+
+
+def test_a_slider_preview_draws_each_change_once_and_ends_on_the_runs_figure(streamlit_server, page):
+    """A slider's new value is drawn from the page's preview when it beats the page's run, and the run's
+    figure, the same, is then not drawn again: each key press is exactly one redraw of the gate chart,
+    whichever came first (a preview that differed from the run's figure would make it two), and the
+    chart ends on the run's own figure."""
+    page.set_viewport_size(TALL)
+    open_page(page, f"{streamlit_server}/step")
+    page.wait_for_function(f"() => ({DRAWS})().length >= 5 && ({DRAWS})().every(n => n >= 1)", timeout=60_000)
+    page.wait_for_function(f"() => ({ANSWERS})() === 0 && Object.keys(window.__gatelabPreviews || {{}}).length > 0",
+                           timeout=30_000)                                        # the preview's socket is open
+    wait_for_app(page)
+    before = page.evaluate(CHARTS_NOW)
+    thumb = page.locator("[data-testid='stSlider']").filter(has_text="output gate bias").get_by_role("slider")
+    presses = 4
+    for i in range(presses):
+        thumb.press("ArrowRight")
+        page.wait_for_function(f"(n) => ({ANSWERS})() >= n", arg=i + 1, timeout=30_000)   # one answer a press
+        page.wait_for_function(f"(n) => ({CHARTS_NOW})()[2].draws >= n", arg=before[2]["draws"] + i + 1,
+                               timeout=30_000)
+        wait_for_app(page)
+    after = page.evaluate(CHARTS_NOW)
+    assert after[2]["draws"] - before[2]["draws"] == presses, (before, after)    # once per press, never twice
+    assert after[1]["draws"] == before[1]["draws"]                                # the input chart: unchanged
+    assert all(c["runs"] for c in after), after                                  # on screen: the run's figures
+    print(f"\nStep, {presses} presses of the output-gate bias: gate chart drawn from the preview "
+          f"{after[2]['previews'] - before[2]['previews']} times, from the page's run the others")
+    expect(page.locator("[data-testid='stException']")).to_have_count(0)
+
+
+def test_served_as_the_plain_script_a_slider_redraws_from_the_pages_run(plain_streamlit_server, page):
+    """``streamlit run app/main.py`` has no preview route: the charts draw the page's runs, as before,
+    and the tab stops trying to open sockets after the first failed."""
+    open_page(page, f"{plain_streamlit_server}/gradient-flow")
+    change_slider_and_wait(page, "RNN recurrent weight scale", chart=0)
+    page.wait_for_function("() => window.__gatelabNoFeeds === true", timeout=30_000)
+    assert sum(c["previews"] for c in page.evaluate(CHARTS_NOW)) == 0
+    expect(page.locator("[data-testid='stException']")).to_have_count(0)
+
+
 def test_step_playback_keeps_up_with_its_speed(streamlit_server, page):
     """Playback follows the clock: at 10 steps/s the cursor moves about 10 steps a second even when
     the timer's ticks come late (measured and reported, not asserted: the machine is shared)."""

@@ -1,0 +1,113 @@
+"""Slider previews: a chart redraws for a slider's new value before the page's script run does.
+
+Why: a Streamlit slider change is one full script run, and the browser re-renders every element the
+run re-sends before the chart can draw (measured on Gradient flow: ~140 ms median, p95 170–220 ms a
+key press, of which the browser's React and layout ~110 ms; a bare Streamlit app with one slider and
+one chart: p95 124–132 ms; docs/benchmarks.md, issue 33). Streamlit sends a widget's value to the
+server only as a script run, so no Streamlit piece can answer sooner. Here the page's live charts
+also listen to the page's sliders (``app/ui/live_chart.js``): on a new value they ask the page's
+preview over the live-feed WebSocket (``app/ui/feeds.py``), ``{"field": name, "value": v}``, and
+draw the answer — the *same* figure the page's run will send (built by the same function, from the
+session's other settings), so when the run's figure arrives it is identical and is not drawn again.
+The run still happens as before and stays the authority: text, captions, alt text and every other
+element come from it, and a preview answer for a value the slider no longer shows is dropped.
+
+The page's figure builder runs outside the script run, in a thread given the session's script-run
+context (``add_script_run_ctx``: how Streamlit lets a thread read the session's ``st.session_state``,
+which the translator and the display options read). It only reads: it computes
+the figures and touches no widget and no page state. A user error (a setting the core refuses) gives
+no preview; the page's run then shows the message, as before.
+
+A ``Preview`` lives in the session's page state (``attach``); ``feeds`` holds only a weak reference.
+"""
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, TypeVar
+
+import plotly.graph_objects as go
+from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
+
+from app.ui import feeds, form, live, state
+
+# chart key -> (figure, alt text, Plotly config): what the page draws with ``live.chart`` for ``values``
+Figures = dict[str, tuple[go.Figure, str, dict | None]]
+Builder = Callable[[dict], Figures]
+T = TypeVar("T")
+
+
+def _in_session(ctx: Any, work: Callable[[], T]) -> T:
+    """``work()`` run as part of the session whose script-run context is ``ctx``: in a thread of its
+    own, given ``ctx`` before it starts (Streamlit's documented use of ``add_script_run_ctx``). Not in
+    the calling thread: a context attached to a pooled server thread cannot be taken off again (and
+    would follow that thread into another session's request)."""
+    out: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            out["value"] = work()
+        except BaseException as e:      # handed to the caller's thread below
+            out["error"] = e
+
+    thread = threading.Thread(target=run, name="gatelab-preview", daemon=True)  # noqa: i18n (a thread name, for py-spy)
+    add_script_run_ctx(thread, ctx)
+    thread.start()
+    thread.join()
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
+
+
+@dataclass(eq=False)
+class Preview:
+    page: str
+    schema: form.Schema
+    build: Builder
+    ctx: Any = None                 # the session's script-run context (refreshed by every page run)
+    token: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.token = feeds.register(self)
+
+    def sliders(self) -> dict[str, str]:
+        """Widget key -> setting name of the page's sliders (what the browser watches)."""
+        return {state.wkey(self.page, n): n for n, f in self.schema.fields.items()
+                if f.kind == "optfloat" or (f.widget == "slider" and f.kind in ("int", "float"))}
+
+    def poll(self, query: Mapping[str, str]) -> dict[str, Any]:
+        name = query.get("field", "")
+        if name not in self.sliders().values():
+            raise feeds.BadRequest(f"{name!r} is not a slider of this page")
+        value = feeds.number(query, "value", math.nan)
+        return {"field": name, "value": value, "figures": _in_session(self.ctx, lambda: self.figures(name, value))}
+
+    def figures(self, name: str, value: float) -> dict[str, dict[str, str]]:
+        """The page's figures with setting ``name`` at ``value`` (the others as they are now), as the
+        text ``live.chart`` sends for them; none when the value or the result is not usable."""
+        fld = self.schema[name]
+        try:
+            values = {**self.schema.read(self.page),
+                      name: fld.check(int(value) if fld.kind == "int" and value == int(value) else value)}
+            figs = self.build(values)
+        except state.USER_ERRORS:
+            return {}
+        return {key: {"full": live.full_text(fig, config), "alt": alt} for key, (fig, alt, config) in figs.items()}
+
+
+def attach(page: str, schema: form.Schema, build: Builder) -> Preview:
+    """The page's preview (kept in its page state; its token lives as long as the session), bound to
+    this run's session context and ``build``."""
+    ps = state.page_state(page)
+    pv = ps.get("_preview")
+    if not isinstance(pv, Preview) or pv.schema is not schema:
+        pv = ps["_preview"] = Preview(page, schema, build)
+    pv.build, pv.ctx = build, get_script_run_ctx()
+    return pv
+
+
+def chart_data(pv: Preview | None, key: str) -> dict | None:
+    """What a live chart needs to ask ``pv`` for its own figure (``live.chart(..., preview=...)``)."""
+    return None if pv is None else {"token": pv.token, "key": key, "sliders": pv.sliders()}
+
