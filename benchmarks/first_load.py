@@ -8,7 +8,10 @@ Starts ``gatelab room --replicas 1`` (one Streamlit server behind nginx, the cla
 opens each page in headless Chromium (Debian's, through Playwright) twice per round:
 
 * **cold**: a new browser profile (empty cache) navigates to the page;
-* **warm**: the same profile opens the page again (the browser's cache holds what it may keep).
+* **warm**: the same profile opens the page again (the browser's cache holds what it may keep);
+* **link** (through the proxy only): from another page of the app, a click on the page's sidebar
+  link — how a person opens the next page: no page load, Streamlit's router swaps the page in the
+  open tab (timed from the click to the new page's first chart, or title).
 
 Each load is timed from navigation start (``performance.timeOrigin``) to the first chart drawn: a
 Plotly chart that has drawn its SVG (``st.plotly_chart``) or a live chart that finished its first
@@ -148,6 +151,43 @@ class Load:
         print(f"  websocket frames: {self.frames / 1e3:.1f} kB")
 
 
+# Before a sidebar link is clicked: mark every chart and title on screen as old, then record when the next
+# page's first chart (or, without one, its title) is drawn.
+NAV_WATCH = r"""(chart) => {
+  for (const e of document.querySelectorAll('.gatelab-live, .js-plotly-plot')) e.dataset.old = '1';
+  const title = () => (document.querySelector('h1') || {}).innerText;
+  window.__nav = { t0: performance.now(), title: title() };
+  const check = () => {
+    const fresh = chart ? document.querySelector('.gatelab-live[data-draws]:not([data-old]), '
+                                                 + '.js-plotly-plot:not([data-old]) .main-svg')
+                        : title() && title() !== window.__nav.title;
+    if (!window.__nav.ms && fresh) window.__nav.ms = performance.now() - window.__nav.t0;
+  };
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true });
+}"""
+
+
+def in_app(base: str, page_name: str, browser, rounds: int) -> dict:
+    """Opening the page from another one with its sidebar link (no page load: Streamlit's router swaps
+    the page; the browser keeps everything it loaded): ms from the click to its first chart drawn."""
+    times = []
+    for _ in range(rounds):
+        ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+        ctx.add_init_script(MARKS)
+        start = "step" if page_name == "home" else "home"
+        page = ctx.new_page()
+        page.goto(f"{base}/{path(start)}")
+        page.wait_for_function("() => window.__marks && window.__marks.chart && window.__marks.settled",
+                               timeout=120_000, polling=50)
+        page.wait_for_timeout(500)          # what the first page still loads (Plotly.js) has arrived
+        page.evaluate(NAV_WATCH, page_name not in NO_CHART)
+        page.locator(f"[data-testid='stSidebarNav'] a[href$='/{path(page_name)}']").first.click()
+        page.wait_for_function("() => window.__nav.ms", timeout=120_000, polling=50)
+        times.append(page.evaluate("() => window.__nav.ms"))
+        ctx.close()
+    return {"in_app_ms": statistics.median(times), "in_app_max_ms": max(times)}
+
+
 def measure(base: str, page_name: str, browser, rounds: int) -> dict:
     cold, warm, cold_bytes, warm_bytes, kind = [], [], [], [], ""
     url = f"{base}/{path(page_name)}"
@@ -191,13 +231,16 @@ def main() -> int:
                 ctx.close()
                 return 0
             print(f"{'page':14} {'via':6} {'first':8} {'cold ms':>8} {'(max)':>7} {'warm ms':>8} {'(max)':>7} "
-                  f"{'cold MB':>8} {'warm MB':>8}")
+                  f"{'cold MB':>8} {'warm MB':>8} {'link ms':>8} {'(max)':>7}")
             for name in args.pages:
                 for via, base in (("direct", direct), ("proxy", proxy)):
                     r = measure(base, name, browser, args.rounds)
+                    if via == "proxy":
+                        r.update(in_app(base, name, browser, args.rounds))
                     out[f"{name}/{via}"] = r
                     print(f"{name:14} {via:6} {r['first']:8} {r['cold_ms']:8.0f} {r['cold_max_ms']:7.0f} "
-                          f"{r['warm_ms']:8.0f} {r['warm_max_ms']:7.0f} {r['cold_MB']:8.2f} {r['warm_MB']:8.2f}",
+                          f"{r['warm_ms']:8.0f} {r['warm_max_ms']:7.0f} {r['cold_MB']:8.2f} {r['warm_MB']:8.2f}"
+                          + (f" {r['in_app_ms']:8.0f} {r['in_app_max_ms']:7.0f}" if "in_app_ms" in r else ""),
                           flush=True)
             browser.close()
     finally:
