@@ -25,7 +25,7 @@ import streamlit as st  # noqa: E402
 from app import i18n  # noqa: E402
 from app.i18n import _  # noqa: E402
 from app.ui.routes import PAGES, PAGES_DIR  # noqa: E402
-from app.ui import live, state, theme  # noqa: E402
+from app.ui import live, previews, state, theme  # noqa: E402
 
 
 def build_pages() -> list:
@@ -42,6 +42,7 @@ def build_pages() -> list:
 
 
 def main() -> None:
+    previews.settle()             # a slider's preview goes out before this run's elements (app/ui/previews.py)
     i18n.from_url()               # ?lang=zh-TW, else this session's choice, else the browser's language
     state.display_from_url()      # ?present=1 folds the sidebar away from the first view on
     st.set_page_config(page_title="Gate Lab", layout="wide",

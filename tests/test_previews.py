@@ -109,3 +109,28 @@ def test_a_preview_leaves_no_session_on_the_server_thread_that_asked():
     worker.start()
     worker.join()
     assert seen["figures"] and seen["ctx"] is None
+
+
+def test_a_preview_is_marked_as_computing_until_answered_so_the_pages_run_can_wait_for_it():
+    """``settle`` (a page run's start) waits on ``answered``: clear while the figure is being built,
+    set once the answer is ready — also when the builder fails."""
+    at = open_page("gradient_flow")
+    pv = preview_of(at, "gradient_flow")
+    assert at.session_state[previews.ALL_KEY]["gradient_flow"] is pv and pv.answered.is_set()
+    during: list[bool] = []
+    build = pv.build
+
+    def watched(values):
+        during.append(pv.answered.is_set())
+        return build(values)
+
+    pv.build = watched
+    assert pv.poll({"field": "T", "value": "40"})["figures"] and during == [False] and pv.answered.is_set()
+
+    def broken(values):
+        raise RuntimeError("a bug in a builder")
+
+    pv.build = broken
+    with pytest.raises(RuntimeError):
+        pv.poll({"field": "T", "value": "40"})
+    assert pv.answered.is_set()
