@@ -15,7 +15,7 @@ from app.bias_lab import figures as lab_figures
 from app.bias_lab.settings import Lazy
 from app.i18n import N_, _
 from app.i18n.core_errors import translate
-from app.ui import figures, paths, saving, state, theme
+from app.ui import figures, live, paths, saving, state
 from lstm_core.sweeps.cli import MAX_FILE_BYTES, SweepResults, load_results
 
 PAGE = "bias_lab"
@@ -55,8 +55,8 @@ def draw_results(res: SweepResults, title: str, key: str) -> None:
     for where, metric in ((left, "success"), (right, "median")):
         fig, alt = lab_figures.sweep_heatmap(res.cells(), res.labels("x"), res.labels("y"), metric=metric,
                                              uirevision=f"bias-{key}-{metric}", **kw)
-        where.plotly_chart(theme.for_theme(fig), key=state.wkey(PAGE, f"{key}_heat_{metric}"), width="stretch", alt=alt,
-                           config=saving.config(f"bias-{key}-{metric}", s["base"]["variant"], s["task"], only_save=True))
+        live.chart(where, fig, state.wkey(PAGE, f"{key}_heat_{metric}"), alt,
+                   config=saving.config(f"bias-{key}-{metric}", s["base"]["variant"], s["task"], only_save=True))
         where.caption(alt)
 
 

@@ -17,7 +17,7 @@ from app.bias_lab import figures as lab_figures
 from app.bias_lab import settings as lab_settings
 from app.i18n import N_, _
 from app.i18n.core_errors import translate
-from app.ui import figures, form, jobs, netconfig, saving, state, theme, words
+from app.ui import figures, form, jobs, live, netconfig, saving, state, words
 from lstm_core.sweeps import bias_demos as bd
 from lstm_core.sweeps.sweep import Sweep
 from lstm_core.training import PRESETS
@@ -102,8 +102,7 @@ def _buttons(kind: str, values: dict, label: str) -> None:
 
 def _show(where, chart: tuple, key: str) -> None:
     fig, alt = chart
-    where.plotly_chart(theme.for_theme(fig), key=state.wkey(PAGE, key), width="stretch", alt=alt,
-                       config=saving.config("bias-lab-" + key.replace("_", "-")))
+    live.chart(where, fig, state.wkey(PAGE, key), alt, config=saving.config("bias-lab-" + key.replace("_", "-")))
 
 
 def _success_table(sweep: Sweep) -> None:
@@ -273,8 +272,7 @@ def forget(values: dict) -> None:
     fig, alt = figures.flow_chart(curves, title=_("Error flowing back along s ({variant})").format(variant=variant),
                                   large=large,
                                   uirevision="forget-flow", height=420)
-    left.plotly_chart(theme.for_theme(fig), key=state.wkey(PAGE, "forget_flow"), width="stretch", alt=alt,
-                      config=saving.config("forget-flow", variant, f"t{values['forget_T']}"))
+    live.chart(left, fig, state.wkey(PAGE, "forget_flow"), alt, config=saving.config("forget-flow", variant, f"t{values['forget_T']}"))
     _show(right, lab_figures.forget_factor_chart(d["biases"], d["per_step"], d["y_fg"].mean(1), large=large), "forget_factor")
     right.caption(_("Measured: the geometric mean of ‖δ_s(t−1)‖/‖δ_s(t)‖ over the sequence. The mean "
                     "forget-gate activation is what the theory multiplies by."))

@@ -26,7 +26,7 @@ PAGES: tuple[Route, ...] = (
     Route("train.py", N_("Train and watch"), ":material/monitoring:", "train", charts=True),
     Route("gradient_flow.py", N_("Gradient flow"), ":material/waterfall_chart:", "gradient-flow", charts=True),
     Route("theory.py", N_("Theory"), ":material/menu_book:", "theory", charts=True),
-    Route("bias_lab.py", N_("Bias lab"), ":material/tune:", "bias-lab"),   # opens with Streamlit heat maps: its live charts come with a sweep
+    Route("bias_lab.py", N_("Bias lab"), ":material/tune:", "bias-lab", charts=True),
     Route("experiments.py", N_("Paper experiments"), ":material/science:", "experiments"),
 )
 

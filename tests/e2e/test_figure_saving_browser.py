@@ -36,7 +36,7 @@ def first_plot(page, url: str, plot: str):
     return page.locator(plot).first
 
 
-LIVE, STREAMLIT = ".gatelab-live.js-plotly-plot", "[data-testid='stPlotlyChart'] .js-plotly-plot"
+LIVE = ".gatelab-live.js-plotly-plot"
 
 
 def test_live_chart_saves_a_named_svg_with_title_and_legend(streamlit_server, page, tmp_path):
@@ -66,7 +66,7 @@ def test_cell_diagram_toolbar_is_the_save_button_only(streamlit_server, page, tm
 
 
 def test_bias_lab_heat_map_saves_and_its_toolbar_is_the_save_button_only(streamlit_server, page, tmp_path):
-    heat = first_plot(page, f"{streamlit_server}/bias-lab", STREAMLIT)
+    heat = first_plot(page, f"{streamlit_server}/bias-lab", LIVE)       # the baseline heat map
     heat.scroll_into_view_if_needed()
     heat.hover()
     expect(heat.locator(".modebar-btn")).to_have_count(1)
