@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app.i18n import N_, _
-from app.ui import export, form, live, saving, state, urlstate
+from app.ui import export, form, live, previews, saving, state, urlstate
 from app.theory import content as tc
 from app.theory import demo
 from app.theory import figures as theory_figures
@@ -36,6 +36,15 @@ def upgrade_old_link() -> None:
     if old is not None:
         rest = {k: v for k, v in st.query_params.to_dict().items() if k not in demo.LEGACY_PARAMS}
         st.query_params.from_dict({**rest, urlstate.PARAM: urlstate.encode(old, {})})
+
+
+FLOW_CHART = "theory_flow"
+
+
+def flow_chart(result: demo.DemoResult, values: dict, large_font: bool) -> tuple:
+    """The demo's error-flow chart: figure, alt text, Plotly config (the page and its slider previews)."""
+    return (theory_figures.flow_figure(result, large_font), theory_figures.flow_alt(result),
+            saving.config("theory-error-flow", [k + saving.slug(values[k]) for k in WIDTHS]))
 
 
 def argument(parts: list[tuple[str, str]]) -> None:
@@ -115,10 +124,11 @@ def page() -> None:
 
     outcome = state.keep_good(PAGE, "demo", lambda: demo.compute_demo(demo.DemoSettings(**values)))
     state.report(outcome, N_("these demo settings"))
+    pv = previews.attach(PAGE, SCHEMA, lambda v: {FLOW_CHART: flow_chart(demo.compute_demo(demo.DemoSettings(**v)),
+                                                                         v, large_font)})
     if outcome.value is not None:
-        alt_flow = theory_figures.flow_alt(outcome.value)
-        live.chart(st, theory_figures.flow_figure(outcome.value, large_font), "theory_flow", alt_flow,
-                   config=saving.config("theory-error-flow", [k + saving.slug(values[k]) for k in WIDTHS]))
+        fig, alt_flow, config = flow_chart(outcome.value, values, large_font)
+        live.chart(st, fig, FLOW_CHART, alt_flow, config=config, preview=previews.chart_data(pv, FLOW_CHART))
         st.caption(_("Alt text: {alt}").format(alt=alt_flow))
     frame = outcome.value.frame if outcome.value is not None else None
     export.io_panel(PAGE, SCHEMA, csv=lambda: b"" if frame is None else frame.to_csv(index=False).encode(),

@@ -134,3 +134,14 @@ def test_a_preview_is_marked_as_computing_until_answered_so_the_pages_run_can_wa
     with pytest.raises(RuntimeError):
         pv.poll({"field": "T", "value": "40"})
     assert pv.answered.is_set()
+
+
+def test_a_theory_demo_preview_is_the_figure_the_run_then_sends():
+    at = open_page("theory")
+    pv = preview_of(at, "theory")
+    before = sent(at)["theory_flow"]
+    answer = pv.poll({"field": "w", "value": "2.5"})["figures"]["theory_flow"]
+    assert answer["full"] != before["full"]
+    at.slider(key="theory.w").set_value(2.5).run()
+    after = sent(at)["theory_flow"]
+    assert answer["full"] == after["full"] and answer["alt"] == after["alt"]
