@@ -75,6 +75,11 @@ def test_a_step_preview_redraws_every_chart_at_the_cursor_the_page_shows():
         assert fig["full"] == after[key]["full"], key
         assert fig["full"] != before[key]["full"] or key == "step.panel0", key    # the input does not move
     assert at.metric[0].value.startswith("3 /")            # the run drew step 3: so did the preview
+    # While playing the cursor moves on: no previews (nor the sliders' list sent with every tick's charts).
+    at.segmented_control(key="step.play").set_value("play").run()
+    assert sent(at) and not any("preview" in m for m in sent(at).values())
+    at.segmented_control(key="step.play").set_value("pause").run()
+    assert all("preview" in m for m in sent(at).values())
 
 
 def test_a_preview_only_reads_and_refuses_what_no_slider_sends():

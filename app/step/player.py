@@ -138,7 +138,9 @@ def player(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, spee
     snap = equations.snapshot(cfg, data["internals"], t - 1, unit, data["params"])
     op = slowmo.controls_row(cfg, t, T, is_playing(), _set_cursor)
     figs = cursor_figures(cfg, data, large, t, unit, op, snap)
-    pv = previews.attach(PAGE, SCHEMA, lambda v: cursor_figures(*compute(v), large, t, unit, op)) if preview else None
+    # Not while playing: the cursor moves on, and each tick would re-send the sliders' list with every chart.
+    pv = (previews.attach(PAGE, SCHEMA, lambda v: cursor_figures(*compute(v), large, t, unit, op))
+          if preview and not is_playing() else None)
     # On a projector (large fonts) the diagram gets the full width and the equations go below it.
     left, right = (st.container(), st.container()) if large else st.columns([1, 1.1])
     fig, alt, config = figs[DIAGRAM_KEY]

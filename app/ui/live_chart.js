@@ -249,4 +249,7 @@ export default function (component) {
   if (token) { div.__feedY = data.feed.y; join(div, token); }
   draw(div);
   if (data.preview) preview(div, data.preview);
+  else for (const v of Object.values(window.__gatelabPreviews || {})) {   // no longer previewed (Step playing)
+    for (const [key, d] of v.divs) if (d === div) v.divs.delete(key);
+  }
 }
