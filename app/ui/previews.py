@@ -128,6 +128,6 @@ def settle() -> None:
     """Called as a page run starts: while a preview of this session is computing the figure this run
     was asked for (a slider moved), wait for it to be sent, at most ``SETTLE_SECONDS``: the browser
     then draws the chart before it starts rendering the run's elements, instead of after (measured
-    in docs/benchmarks.md: Step's p95 within 150 ms in 5 of 6 runs with the wait, 5 of 9 without)."""
+    in docs/benchmarks.md: Step's p95 within 150 ms in 9 of 11 runs with the wait, 5 of 9 without)."""
     for pv in st.session_state.get(ALL_KEY, {}).values():
         pv.answered.wait(SETTLE_SECONDS)
