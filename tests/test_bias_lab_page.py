@@ -91,6 +91,8 @@ def test_the_page_opens_on_the_committed_baseline_sweep_labelled_as_such():
     ch = charts(at)
     assert {"bias-baseline-success", "bias-baseline-median"} <= set(ch)
     assert any("Precomputed baseline, not trained now" in c.value for c in at.caption)
+    heat_alts = [c.value for c in at.caption if c.value.startswith("Heat map:")]
+    assert len(heat_alts) == 2 and not any("Click a cell" in a for a in heat_alts)    # not clickable: not said
     res = load_results(precomputed.BASELINE.read_bytes())
     cells = res.cells()
     z = arr(ch["bias-baseline-success"]["data"][0]["z"])
@@ -128,6 +130,8 @@ def test_tiny_sweep_runs_to_completion_and_both_heatmaps_show_its_numbers():
         else:
             assert np.isnan(zm[r.j][r.i]) and text[r.j][r.i] == "✗"          # failures marked
     assert ch["bias-success"]["data"][1]["type"] == "scatter"                  # the click target
+    heat_alts = [c.value for c in at.caption if c.value.startswith("Heat map:")]
+    assert len(heat_alts) == 2 and all(a.endswith("Click a cell to see its network.") for a in heat_alts)
 
 
 def test_choosing_a_cell_shows_that_networks_traces_before_and_after():

@@ -58,8 +58,9 @@ def _wrap(label: str, per_line: int) -> str:
 
 def sweep_heatmap(cells: pd.DataFrame, x_labels: list[str], y_labels: list[str], *, x_title: str,
                   y_title: str, metric: str, large: bool, uirevision: str,
-                  selected: tuple[int, int] | None = None, budget: int | None = None) -> Chart:
-    """Heat map of one metric ("success" or "median") over the grid, with a selectable overlay."""
+                  selected: tuple[int, int] | None = None, budget: int | None = None, clickable: bool = True) -> Chart:
+    """Heat map of one metric ("success" or "median") over the grid, with a selectable overlay;
+    ``clickable``: the alt text says a click on a cell shows its network (a finished sweep's maps)."""
     nx, ny = len(x_labels), max(len(y_labels), 1)
     has_y = bool(y_labels)
     success = metric == "success"
@@ -139,10 +140,11 @@ def sweep_heatmap(cells: pd.DataFrame, x_labels: list[str], y_labels: list[str],
                        _("fastest cell {x} at a median of {n} sequences")).format(
                 x=fastest.x, y=fastest.y if has_y else "", n=f"{ok.median_to_criterion.min():,.0f}")
     alt = (_("Heat map: {title}, {nx} × {ny} grid of {x_title} and {y_title}; {done} of {cells} cells finished; "
-             "{summary}. Click a cell to see its network.") if has_y else
-           _("Heat map: {title}, {nx} × {ny} grid of {x_title}; {done} of {cells} cells finished; {summary}. "
-             "Click a cell to see its network.")).format(title=title, nx=nx, ny=ny, x_title=x_title, y_title=y_title,
-                                                         done=len(done), cells=len(cells), summary=summary)
+             "{summary}.") if has_y else
+           _("Heat map: {title}, {nx} × {ny} grid of {x_title}; {done} of {cells} cells finished; {summary}.")).format(
+        title=title, nx=nx, ny=ny, x_title=x_title, y_title=y_title, done=len(done), cells=len(cells), summary=summary)
+    if clickable:
+        alt += " " + _("Click a cell to see its network.")
     return fig, alt
 
 

@@ -58,7 +58,8 @@ def draw_grid(job: jobs.Job | None) -> None:
               selected=selected, budget=sweep.train_config.budget)
     left, right = figures.pair(large)
     for where, metric in ((left, "success"), (right, "median")):
-        fig, alt = lab_figures.sweep_heatmap(cells, x_labels, y_labels, metric=metric, uirevision=f"bias-{metric}", **kw)
+        fig, alt = lab_figures.sweep_heatmap(cells, x_labels, y_labels, metric=metric, uirevision=f"bias-{metric}",
+                                             clickable=not job.running, **kw)     # clicks wait for the end
         save = saving.config(f"bias-sweep-{metric}", sweep.base.variant, only_save=True)
         key = state.wkey(PAGE, f"heat_{metric}")
         if job.running:     # filled in place while the population trains (clicks wait for the end)

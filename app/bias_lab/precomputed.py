@@ -54,7 +54,7 @@ def draw_results(res: SweepResults, title: str, key: str) -> None:
     left, right = figures.pair(large)
     for where, metric in ((left, "success"), (right, "median")):
         fig, alt = lab_figures.sweep_heatmap(res.cells(), res.labels("x"), res.labels("y"), metric=metric,
-                                             uirevision=f"bias-{key}-{metric}", **kw)
+                                             uirevision=f"bias-{key}-{metric}", clickable=False, **kw)
         live.chart(where, fig, state.wkey(PAGE, f"{key}_heat_{metric}"), alt,
                    config=saving.config(f"bias-{key}-{metric}", s["base"]["variant"], s["task"], only_save=True))
         where.caption(alt)
