@@ -1,11 +1,12 @@
 """Gate Lab's server entry: ``streamlit run app/serve.py`` (``make run``, ``gatelab``, ``gatelab room``).
 
 The same app as ``app/main.py`` (the router, which stays the script every session runs) plus one
-HTTP route, the live feeds (``app/ui/feeds.py``): Train and watch's loss and criterion charts pull
-their new points over it instead of through a Streamlit script run per update (measured in
-docs/benchmarks.md). ``streamlit run`` sees ``st.App`` here and serves it with its Starlette server.
-Hosts that run ``app/main.py`` directly get everything but the feed (the charts then update through
-the fragment timer).
+WebSocket route, the live feeds (``app/ui/feeds.py``): Train and watch's loss and criterion charts pull
+their new points over it instead of through a Streamlit script run per update, and the charts of
+Gradient flow, Step and Theory ask it for their figure at a slider's new value (``app/ui/previews.py``;
+measured in docs/benchmarks.md). ``streamlit run`` sees ``st.App`` here and serves it with its
+Starlette server. Hosts that run ``app/main.py`` directly get everything but the feeds (the charts then
+update through the fragment timer and the page's runs).
 """
 from __future__ import annotations
 

@@ -34,7 +34,7 @@ def sent(at) -> dict[str, dict]:
 
 
 def preview_of(at, page: str) -> previews.Preview:
-    pv = at.session_state[f"_page.{page}"]["_preview"]
+    pv = at.session_state[previews.ALL_KEY][page]
     assert isinstance(pv, previews.Preview) and feeds.find(pv.token) is pv
     return pv
 

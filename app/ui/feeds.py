@@ -81,7 +81,7 @@ def answer(token: str, query: Mapping[str, str]) -> tuple[int, dict[str, Any]]:
         return 400, {"error": str(e)}
 
 
-CLOSE_GONE, CLOSE_BAD = 4404, 4400     # WebSocket close codes: no such feed; a request that is not {"after": x}
+CLOSE_GONE, CLOSE_BAD = 4404, 4400     # WebSocket close codes: no such feed; a request the feed refuses
 
 
 def routes() -> list:
@@ -99,7 +99,7 @@ def routes() -> list:
                     query = await ws.receive_json()
                     query = {str(k): str(v) for k, v in query.items()}
                 except (ValueError, AttributeError):
-                    await ws.close(CLOSE_BAD, 'send {"after": <number>}')
+                    await ws.close(CLOSE_BAD, "send one JSON object per message")
                     return
                 # the job's work (training a chunk) runs in a worker thread, never on the event loop
                 status, body = await anyio.to_thread.run_sync(answer, token, query)

@@ -18,7 +18,8 @@ which the translator and the display options read). It only reads: it computes
 the figures and touches no widget and no page state. A user error (a setting the core refuses) gives
 no preview; the page's run then shows the message, as before.
 
-A ``Preview`` lives in the session's page state (``attach``); ``feeds`` holds only a weak reference.
+A ``Preview`` lives in the session's state (``attach``, one per page); ``feeds`` holds only a weak
+reference.
 """
 from __future__ import annotations
 
@@ -70,19 +71,17 @@ class Preview:
     ctx: Any = None                 # the session's script-run context (refreshed by every page run)
     token: str = field(init=False)
     answered: threading.Event = field(init=False, default_factory=threading.Event)   # clear while computing
+    sliders: dict[str, str] = field(init=False)    # widget key -> setting name: what the browser watches
 
     def __post_init__(self) -> None:
         self.answered.set()
+        self.sliders = {state.wkey(self.page, n): n for n, f in self.schema.fields.items()
+                        if f.kind == "optfloat" or (f.widget == "slider" and f.kind in ("int", "float"))}
         self.token = feeds.register(self)
-
-    def sliders(self) -> dict[str, str]:
-        """Widget key -> setting name of the page's sliders (what the browser watches)."""
-        return {state.wkey(self.page, n): n for n, f in self.schema.fields.items()
-                if f.kind == "optfloat" or (f.widget == "slider" and f.kind in ("int", "float"))}
 
     def poll(self, query: Mapping[str, str]) -> dict[str, Any]:
         name = query.get("field", "")
-        if name not in self.sliders().values():
+        if name not in self.sliders.values():
             raise feeds.BadRequest(f"{name!r} is not a slider of this page")
         value = feeds.number(query, "value", math.nan)
         self.answered.clear()
@@ -105,20 +104,19 @@ class Preview:
 
 
 def attach(page: str, schema: form.Schema, build: Builder) -> Preview:
-    """The page's preview (kept in its page state; its token lives as long as the session), bound to
-    this run's session context and ``build``."""
-    ps = state.page_state(page)
-    pv = ps.get("_preview")
+    """The page's preview (kept in session state under ``ALL_KEY``; its token lives as long as the
+    session), bound to this run's session context and ``build``."""
+    kept = st.session_state.setdefault(ALL_KEY, {})
+    pv = kept.get(page)
     if not isinstance(pv, Preview) or pv.schema is not schema:
-        pv = ps["_preview"] = Preview(page, schema, build)
-        st.session_state.setdefault(ALL_KEY, {})[page] = pv
+        pv = kept[page] = Preview(page, schema, build)
     pv.build, pv.ctx = build, get_script_run_ctx()
     return pv
 
 
 def chart_data(pv: Preview | None, key: str) -> dict | None:
     """What a live chart needs to ask ``pv`` for its own figure (``live.chart(..., preview=...)``)."""
-    return None if pv is None else {"token": pv.token, "key": key, "sliders": pv.sliders()}
+    return None if pv is None else {"token": pv.token, "key": key, "sliders": pv.sliders}
 
 
 SETTLE_SECONDS = 0.1     # the longest a page run waits for the preview its slider asked for
