@@ -22,3 +22,4 @@ import streamlit as st  # noqa: E402
 from app.ui import feeds  # noqa: E402
 
 app = st.App("main.py", routes=feeds.routes())
+feeds.mark_served()

@@ -43,6 +43,7 @@ class Session:
     buttons: dict[str, str] = field(default_factory=dict)    # user key -> widget id
     button_fragments: dict[str, str] = field(default_factory=dict)   # user key -> fragment it is drawn in
     timers: dict[str, float] = field(default_factory=dict)   # fragment id -> interval (s)
+    _due: dict[str, float] = field(default_factory=dict)     # fragment id -> when its timer fires next
     running: bool = False                                    # a script run is in progress
     finished_runs: int = 0
     texts: list[str] = field(default_factory=list)           # progress-bar texts seen, newest last
@@ -115,6 +116,7 @@ class Session:
             cs.is_auto_rerun = trigger is None        # a timer's tick, not a click in the fragment
         else:
             self.timers.clear()        # as the browser does: a full run re-declares its timers
+            self._due.clear()
         self.running = True
         self._sent_fragment = fragment is not None
         self._last_message = time.perf_counter()
@@ -131,8 +133,10 @@ class Session:
 
     # ------------------------------------------------------------------ receiving
     async def pump(self, seconds: float) -> None:
-        """Receive and handle messages for ``seconds``; like the browser, rerun each fragment
-        ``interval`` seconds after the last script run finished (sleeping until then, not polling)."""
+        """Receive and handle messages for ``seconds``; like the browser, rerun each timed fragment
+        every ``interval`` seconds, each on its own timer, never while a script run is going on
+        (sleeping until then, not polling). Before 2026-11-27 only the fastest timer fired (Train and
+        watch's slow fragment never did), so classes measured before then loaded the server less."""
         end = time.perf_counter() + seconds
         while True:
             now = time.perf_counter()
@@ -147,9 +151,12 @@ class Session:
             if self.running and self._sent_fragment:
                 wake = min(end, self._last_message + STALL_SECONDS)
             if not self.running and self.timers:
-                frag, interval = min(self.timers.items(), key=lambda kv: kv[1])
-                due = self._finished_at + interval
+                # each timer on its own period, as the browser's setInterval per fragment (a tick that
+                # fell due during a script run is sent when the run has finished)
+                frag = min(self.timers, key=lambda f: self._due.get(f, 0.0))
+                due = max(self._due.setdefault(frag, self._finished_at + self.timers[frag]), self._finished_at)
                 if now >= due:
+                    self._due[frag] = max(due + self.timers[frag], now)
                     await self.rerun(fragment=frag)
                     continue
                 wake = min(end, due)
@@ -170,10 +177,14 @@ class Session:
             # the page the request names, and "" would be the default page)
             self.page_hash = msg.navigation.page_script_hash
         elif kind == "auto_rerun":
-            self.timers[msg.auto_rerun.fragment_id] = msg.auto_rerun.interval
+            frag, interval = msg.auto_rerun.fragment_id, msg.auto_rerun.interval
+            if self.timers.get(frag) != interval:        # the browser keeps a timer re-declared unchanged
+                self.timers[frag] = interval
+                self._due[frag] = now + interval
         elif kind == "stop_auto_rerun":
             for frag in msg.stop_auto_rerun.fragment_ids:
                 self.timers.pop(frag, None)
+                self._due.pop(frag, None)
         elif kind == "session_status_changed":
             # the server's word on whether a script runs: a fragment rerun asked for while a full
             # run (e.g. an st.rerun()) was going on may never get a script_finished of its own

@@ -1,9 +1,11 @@
 """Train and watch: one network learning a paper task, drawn live.
 
 Pipeline: controls (or a paper preset) -> a ``Trainer`` kept in this session's state ->
-a fragment that, while running, trains one chunk (~0.03 s) per timer tick and redraws the
-curves -> figure builders in ``app.train.figures``. A full script run while running also
-trains one chunk (so AppTest, which does not fire fragment timers, sees training advance).
+the live part (``app.train.view.live_part``, a fragment: the buttons and two timed fragments inside
+it; a click on Start or Pause reruns only it) -> a fragment that, while running, trains one chunk
+(~0.03 s) per timer tick and redraws the curves -> figure builders in ``app.train.figures``. A
+full script run while running also trains one chunk (so AppTest, which does not fire fragment
+timers, sees training advance).
 Served by ``app/serve.py``, the loss and criterion charts pull their points over the live feed
 instead, each pull training a chunk (``app/train/feed.py``); the fragment then only redraws.
 Changing a setting starts a new run with it; "Keep as run A" keeps the curves to compare.
@@ -18,7 +20,7 @@ from app.i18n import N_, _
 from app.train import run as train_run
 from app.train import settings as train_settings
 from app.train.controls import current_run, sidebar
-from app.train.view import SLOW_EVERY, TICK_EVERY, buttons, curves, inside, task_notes
+from app.train.view import live_part, task_notes
 from app.ui import classlink, export, form, keys, limits, state
 
 PAGE, SCHEMA, DEFAULTS = train_settings.PAGE, train_settings.SCHEMA, train_settings.DEFAULTS
@@ -46,14 +48,10 @@ def page() -> None:
         return
     run = ps["run"] = outcome.value
     ps["last_interaction"] = time.monotonic()     # a full run = the user did something (idle pause)
-    buttons(run, "run_a" in ps)
-    if not state.presenting():
+    if not state.presenting():           # above the buttons: the live part below is rerun by each click
         task_notes(run)
         keys.help_panel([_("**Space** — start, pause and resume training")])
-    queued = run.active and bool(ps.get("queued"))     # waiting for a training slot (app/ui/slots.py)
-    every = ps.get("every", TICK_EVERY)                # the tick interval the live part asked for
-    st.fragment(curves, run_every=every if run.active else None)(run.active, large)
-    st.fragment(inside, run_every=SLOW_EVERY if run.active and not queued else None)(large)
+    st.fragment(live_part)(large)
     export.io_panel(PAGE, SCHEMA, csv=lambda: train_run.history_csv(run),
                     csv_name="gatelab-training-curves.csv", csv_label=_("Training curves (CSV)"),
                     doc=export.config_document(PAGE, run.trainer.model.config, values),

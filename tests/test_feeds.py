@@ -173,3 +173,25 @@ def test_while_the_browser_pulls_the_feed_the_page_does_not_train_and_redraws_sl
     at.run()                                          # ... and the page's runs only redraw
     assert run.sequences == pulled and ps["every"] == train_feed.fragment_every()
     assert not at.exception
+
+
+def test_on_a_server_with_the_feed_a_click_leaves_the_training_to_the_feed(monkeypatch):
+    """Issue 33: Start's own run does not train a chunk where the browser's charts will pull (30 Start
+    clicks at once each trained one); where no poll comes within FRESH_SECONDS the page takes over."""
+    from train_page_helpers import open_page, run_of, start
+
+    f = new_feed()
+    now = time.monotonic()
+    assert not train_feed.pulling(f, now, now)                        # the plain script: nobody will pull
+    monkeypatch.setattr(feeds, "_served", True)
+    assert feeds.served()
+    assert train_feed.pulling(f, now, now) and not train_feed.pulling(f, None, now)
+    assert not train_feed.pulling(f, now, now + train_feed.FRESH_SECONDS + 0.1)
+
+    at = start(open_page())
+    run, ps = run_of(at), at.session_state["_page.train"]
+    assert run.active and run.sequences == 0                          # the click's run trained nothing
+    assert ps["every"] == train_feed.fragment_every()                 # its timer is the feed's redraw period
+    ps["since"] -= train_feed.FRESH_SECONDS + 1                       # no poll came: the page trains
+    at.run()
+    assert run.sequences > 0 and not at.exception

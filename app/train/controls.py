@@ -2,6 +2,7 @@
 buttons' callbacks and the run they act on (a new run when the settings change)."""
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 import streamlit as st
@@ -45,6 +46,7 @@ def press(action: str) -> None:
     """Start / Pause / Resume / Stop / Start again / Keep as A / Clear A (before the script runs)."""
     ps = state.page_state(PAGE)
     run = ps.get("run")
+    ps["last_interaction"] = time.monotonic()     # a click (idle pause; the page may not rerun)
     if action == "again":
         ps["restart"] = True
     elif action == "clear_a":

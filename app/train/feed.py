@@ -75,6 +75,16 @@ class TrainFeed:
                 "active": active, "every": feed_every()}
 
 
+def pulling(feed: TrainFeed, since: float | None, now: float | None = None) -> bool:
+    """True while the browser pulls the feed — or will: on a server with the feeds' route, in the first
+    ``FRESH_SECONDS`` after the run started (``since``), before the charts' first request. The click's
+    own script run then leaves the training to the feed instead of training a chunk itself (measured:
+    a class's 30 Start clicks at once). Where the browser never pulls (no WebSocket through some
+    proxy), the fragment takes the training over ``FRESH_SECONDS`` after the start."""
+    now = time.monotonic() if now is None else now
+    return feed.fresh(now) or (feeds.served() and since is not None and now - since < FRESH_SECONDS)
+
+
 def feed_for(run: train_run.LiveRun, session: str, page_state: dict) -> TrainFeed:
     """The run's feed, kept in the page state (a new run gets a new feed and token)."""
     feed = page_state.get("feed")

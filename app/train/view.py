@@ -1,6 +1,17 @@
 """Train and watch: the live part of the page — buttons, status, the fast fragment (loss and
 criterion curves, redrawn every tick) and the slow one (probe gates, states, outputs and
-gradient norms)."""
+gradient norms).
+
+The live part is a fragment of its own (``live_part``) holding the buttons and the two timed
+fragments. Why: a click on Start or Pause then reruns only it — not the sidebar's ~30 widgets and
+the rest of the page — and it re-declares its two fragments with the timers the new status needs.
+Measured (docs/benchmarks.md, issue 33): a class of 30 pressing Start at once queued 30 full page
+runs in one interpreter (~2.1 s until the last one showed "Pause"). Streamlit (1.67) sets a nested
+fragment's timer when its parent declares it, and cancels it only when the parent's rerun no longer
+declares that fragment; so the ticking and the still versions are two fragments (``_curves_ticking``
+/ ``_curves_still``, ``_inside_ticking`` / ``_inside_still``: a fragment's identity is its function's
+name and its place), drawn at the same place.
+"""
 from __future__ import annotations
 
 import time
@@ -9,7 +20,7 @@ import streamlit as st
 
 from app.i18n import N_, _
 from app.step import equations
-from app.ui import figures, form, limits, live, saving, slots, state
+from app.ui import feeds, figures, form, limits, live, saving, slots, state
 from app.train import feed as train_feed
 from app.train import figures as train_figures
 from app.train import settings as train_settings
@@ -64,6 +75,44 @@ def buttons(run: train_run.LiveRun, has_a: bool) -> None:
 
 
 # ----------------------------------------------------------------------------- the live part
+def live_part(large: bool) -> None:
+    """The buttons and the two charts' fragments (a fragment itself: see above). Nothing else: every
+    element here is sent again with each click."""
+    ps = state.page_state(PAGE)
+    if ps.get("restart"):
+        st.rerun()          # "Start again": a new run is built from the settings by the whole page
+    run = ps["run"]
+    buttons(run, "run_a" in ps)
+    if run.active:
+        queued = bool(ps.get("queued"))                # waiting for a training slot (app/ui/slots.py)
+        if "every" not in ps:     # just started: the period the fast fragment will want (``curves``)
+            ps["since"] = time.monotonic()
+            ps["every"] = train_feed.fragment_every() if feeds.served() else slots.tick_every(TICK_EVERY)
+        st.fragment(_curves_ticking, run_every=ps["every"])(True, large)
+        st.fragment(_inside_ticking, run_every=None if queued else SLOW_EVERY)(large)
+    else:
+        ps.pop("every", None)
+        ps.pop("since", None)
+        st.fragment(_curves_still)(False, large)
+        st.fragment(_inside_still)(large)
+
+
+def _curves_ticking(was_running: bool, large: bool) -> None:
+    curves(was_running, large)
+
+
+def _curves_still(was_running: bool, large: bool) -> None:
+    curves(was_running, large)
+
+
+def _inside_ticking(large: bool) -> None:
+    inside(large)
+
+
+def _inside_still(large: bool) -> None:
+    inside(large)
+
+
 def share_the_server(run: train_run.LiveRun, ps: dict) -> int:
     """0 if this run may train this tick, else its place in the server's queue (app/ui/slots.py).
     A run left alone (no click, no setting changed) for ``limits.IDLE_PAUSE_SECONDS`` is paused,
@@ -133,9 +182,11 @@ def status_box(run: train_run.LiveRun, place: int = 0) -> None:
 
 def show(where, chart: tuple, key: str, caption: str, feed: dict | None = None) -> None:
     fig, alt = chart
-    values = SCHEMA.read(PAGE)
+    # two fields, not SCHEMA.read: that copies the whole session state (Streamlit presents every widget
+    # of it), ~0.3 ms, six times in a click's run
     live.chart(where, fig, state.wkey(PAGE, key), alt,
-               config=saving.config(f"train-{key}", values["variant"], values["task"]), feed=feed)
+               config=saving.config(f"train-{key}", SCHEMA["variant"].read(PAGE), SCHEMA["task"].read(PAGE)),
+               feed=feed)
     where.caption(caption)
 
 
@@ -155,14 +206,15 @@ def curves(was_running: bool, large: bool) -> None:
     ps = state.page_state(PAGE)
     run = ps["run"]
     feed = train_feed.feed_for(run, state.session_id(), ps)
-    pulled = run.active and feed.fresh()
+    pulled = run.active and train_feed.pulling(feed, ps.get("since"))
     place = share_the_server(run, ps)
     every = QUEUED_EVERY if place else train_feed.fragment_every() if pulled else slots.tick_every(TICK_EVERY)
     ps["queued"] = place
-    if run.active and not 0.5 <= every / ps.get("every", every) <= 2.0:   # not for every small change
+    if run.active:
+        if not 0.5 <= every / ps.get("every", every) <= 2.0:   # not for every small change
+            ps["every"] = every
+            st.rerun()      # queued, or many more / fewer runs training: a full run re-sets the timer
         ps["every"] = every
-        st.rerun()          # queued, or many more / fewer runs training: a full run re-sets the timer
-    ps["every"] = every
     if place == 0 and not pulled:
         train_run.tick(run, slots.tick_seconds(train_run.TICK_SECONDS))
     if was_running and not run.active:

@@ -39,6 +39,18 @@ class Feed(Protocol):
 
 _lock = threading.Lock()
 _feeds: "weakref.WeakValueDictionary[str, Feed]" = weakref.WeakValueDictionary()
+_served = False           # this process serves the route (app/serve.py built it): a server fact, not user state
+
+
+def served() -> bool:
+    """True where the feeds' route is served (``app/serve.py`` said so: ``mark_served``), so a browser's
+    charts will pull: a page can then leave the work to the feed from the first click on."""
+    return _served
+
+
+def mark_served() -> None:
+    global _served
+    _served = True
 
 
 def register(feed: Feed) -> str:

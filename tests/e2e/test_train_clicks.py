@@ -1,0 +1,70 @@
+"""Issue 33: a click on Start or Pause reruns Train and watch's live part only, on the real server.
+
+The buttons and the two timed fragments live in a fragment of their own (``app.train.view.live_part``),
+so a click is not a whole page run (the sidebar's ~30 widgets and the rest of the page): measured with
+a class of 30 pressing Start at once (benchmarks/classroom_load.py), 2.1 s until the last one showed
+"Pause" with whole page runs. Checked here through Streamlit's own protocol
+(``benchmarks/session_client.py``), as a browser tab speaks it: what the server sends after each click,
+the fragment timers it sets and cancels, and that the feed trains from the first click on.
+"""
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import sys
+from pathlib import Path
+from urllib.parse import quote
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from session_client import Session  # noqa: E402
+
+QUERY = "cfg=" + quote(json.dumps({"streak": 100_000, "budget": 1_000_000}))
+SIDEBAR_BUTTON = "button train.reset."        # the sidebar's reset buttons: sent only by a whole page run
+
+
+def since(s: Session, mark: int) -> list[str]:
+    return [what for _, what in s.events[mark:]]
+
+
+async def clicks(url: str) -> dict:
+    s = Session(url, page="train", query=QUERY)
+    await s.open()
+    await s.wait_for(lambda x: "train.start" in x.buttons and not x.running, 120)
+    out: dict = {"opened": since(s, 0), "fragment": s.button_fragments.get("train.start"),
+                 "timers_idle": dict(s.timers)}
+    mark = len(s.events)
+    await s.press("train.start")
+    await s.wait_for(lambda x: "train.pause" in x.buttons and not x.running, 120)
+    out["start"] = since(s, mark)
+    out["timers_running"] = sorted(s.timers.values())
+    await s.wait_for(lambda x: sum(x.feed_updates.values()) >= 3 and not x.running, 120)   # the feed trains
+    await s.wait_for(lambda x: (x.sequences() or 0) > 0 and not x.running, 120)          # the text follows
+    mark = len(s.events)
+    await s.press("train.pause")
+    await s.wait_for(lambda x: "train.resume" in x.buttons and not x.running, 120)
+    out["pause"] = since(s, mark)
+    out["timers_paused"] = dict(s.timers)
+    out["errors"] = list(s.errors)
+    await s.close()
+    return out
+
+
+def test_start_and_pause_rerun_the_live_part_only_and_set_and_cancel_its_timers(streamlit_server):
+    # in a thread of its own: Playwright keeps an event loop in this one
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        r = pool.submit(asyncio.run, asyncio.wait_for(clicks(streamlit_server), timeout=300)).result()
+    assert not r["errors"], r["errors"]
+    assert any(e.startswith(SIDEBAR_BUTTON) for e in r["opened"])       # the page's own run draws the sidebar
+    assert r["fragment"], "Start is not drawn in a fragment: a click reruns the whole page"
+    assert r["timers_idle"] == {}                                       # nothing ticks before Start
+    # Start: the live part's run only (no sidebar), "Pause" drawn, both charts' timers set by it
+    assert "rerun fragment" in r["start"] and "rerun page" not in r["start"], r["start"]
+    assert not any(e.startswith(SIDEBAR_BUTTON) for e in r["start"]), r["start"]
+    assert "button train.pause" in r["start"]
+    assert len(r["timers_running"]) == 2, r["timers_running"]           # the fast and the slow fragment
+    # Pause: again the live part only; "Resume" drawn, both timers cancelled (nothing ticks while paused)
+    assert "rerun page" not in r["pause"] and not any(e.startswith(SIDEBAR_BUTTON) for e in r["pause"]), r["pause"]
+    assert "button train.resume" in r["pause"]
+    assert r["timers_paused"] == {}, r["timers_paused"]
