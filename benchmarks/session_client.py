@@ -176,6 +176,9 @@ class Session:
             # the page the router chose: later runs name it (an st.rerun() from a fragment reruns
             # the page the request names, and "" would be the default page)
             self.page_hash = msg.navigation.page_script_hash
+        elif kind == "new_session" and not msg.metadata.run.fragment_ids:
+            self.timers.clear()        # a whole page run (also one the server started: st.rerun()) re-declares them
+            self._due.clear()
         elif kind == "auto_rerun":
             frag, interval = msg.auto_rerun.fragment_id, msg.auto_rerun.interval
             if self.timers.get(frag) != interval:        # the browser keeps a timer re-declared unchanged

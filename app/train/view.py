@@ -221,7 +221,7 @@ def curves(was_running: bool, large: bool) -> None:
         slots.release(state.session_id())
         st.rerun()          # finished: a full run swaps the buttons and stops both timers
     if ps.get("buttons_status", run.status) != run.status:
-        # the buttons on screen were drawn for another status: a click's full rerun was lost (seen
+        # the buttons on screen were drawn for another status: a click's rerun was lost (seen
         # once in a busy suite run: paused, but "Pause" still showing for 30 s) — redraw them
         st.rerun()
     status_box(run, place)

@@ -134,7 +134,7 @@ def test_train_page_trains_live_and_redraws(streamlit_server, tall_page):
     page.wait_for_function(SEQUENCES_AT_LEAST, arg=2 * later if REFRESH_DOCS else later + 1, timeout=120_000)
     pause_and_settle(page)
     assert sequences(page) > later
-    expect(page.locator(CHART)).to_have_count(6, timeout=60_000)   # the full run after Pause redraws all six
+    expect(page.locator(CHART)).to_have_count(6, timeout=60_000)   # the live part's run after Pause redraws all six
     screenshot(page, "train")
 
     # run A vs run B: keep this run, change the learning rate, train the new run over it
@@ -193,7 +193,7 @@ def test_a_drag_zoom_is_kept_while_training_redraws_in_place(streamlit_server, t
     """The live charts (app/ui/live.py) keep one Plotly div and update it in place (Plotly.react for a
     whole figure, Plotly.extendTraces for the live feed's new points), so a
     mouse drag-zoom made while training is kept by Plotly itself (uirevision), through every
-    update, a Pause (a full rerun) and until a double click."""
+    update, a Pause (a rerun of the live part) and until a double click."""
     page = tall_page
     page.goto(f"{streamlit_server}/train?cfg=" + quote(json.dumps({"streak": 5000})))
     wait_for_app(page)
@@ -223,7 +223,7 @@ def test_a_drag_zoom_is_kept_while_training_redraws_in_place(streamlit_server, t
     page.wait_for_function(f"(n) => ({draws})() >= n + 3", arg=after, timeout=60_000)   # new data drawn ...
     assert page.evaluate(xrange) == [False, zoomed]                                   # ... in the zoomed view
     assert page.evaluate(f"() => document.querySelector('{plot}') === window.__lossDiv")   # the same div
-    pause_and_settle(page)                               # a full rerun sends the whole figure again
+    pause_and_settle(page)                               # the live part's rerun sends the whole figure again
     assert page.evaluate(xrange) == [False, zoomed]
     # A double click (autoscale) zooms out; the next updates follow the data again.
     box = page.locator(f"{plot} .nsewdrag").first.bounding_box()
