@@ -12,6 +12,7 @@ from app import i18n
 from app.i18n import core_errors
 from app.i18n.core_texts import TEXTS
 from lstm_core.training.config import ALGORITHMS
+from lstm_core.training.progress import RULE_GROUPS
 from lstm_core.variants import ALGORITHM_TITLES, REGISTRY
 
 
@@ -23,6 +24,8 @@ def registry_texts() -> list[tuple[str, str]]:
             out.append((f"variant {v.name}.{attr}", getattr(v, attr)))
         out.append((f"variant {v.name}.state", v.state[1]))
         out += [(f"variant {v.name}.gates", label) for _, label in v.gates]
+        out += [(f"variant {v.name}.param_groups", g) for g in v.param_groups.values()]
+    out += [("gradient-chart group", g) for g in RULE_GROUPS]
     out += [(f"algorithm title {k}", t) for k, t in ALGORITHM_TITLES.items()]
     out += [(f"algorithm {k}", t) for k, t in ALGORITHMS.items()]
     for name, task in lc.TASKS.items():
@@ -112,3 +115,25 @@ def test_every_rule_matches_its_own_template():
         sample = sample.replace("Xrange", ">= 2").replace("Xchoices", "[1, 2]").replace("Xvalid", "['a']") \
                        .replace("Xnames", "['x']").replace("Xshape", "(1, 2)").replace("Xwant", "(2, 2)")
         assert re.fullmatch(pattern, sample, re.S), (pattern, sample)
+
+
+@pytest.mark.parametrize("variant", ["lstm1997", "rnn", "gru"])
+def test_the_gradient_charts_groups_are_translated(variant):
+    """The gradient-norm chart names the core's parameter groups ("input gate", "output layer", …):
+    in a zh-TW session its legend and its alt text read them in Chinese (they once stayed English)."""
+    import json
+    import re
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from train_page_helpers import link, open_page, specs, start
+    from app.train import figures as train_figures
+
+    at = start(open_page({**link(variant=variant), "lang": "zh-TW"}))
+    spec = specs(at)[train_figures.UIREVISIONS["grads"]]
+    names = [t["name"] for t in spec["data"]]
+    assert names and all(re.search(r"[\u4e00-\u9fff]", n) for n in names), names
+    alt = next(json.loads(c.proto.json)["alt"] for c in at.get("bidi_component")
+               if c.proto.id.endswith("train.grads"))
+    assert all(n in alt for n in names), alt                            # the text alternative names them too

@@ -178,4 +178,17 @@ TEXTS: tuple[str, ...] = (
     N_("classroom criterion: >= 50% of each name's next characters predicted (top-1), 20 names in a "
         "row"),
     # The paper presets' texts are app/experiments/paper_texts.py's (the Paper experiments page owns them)
+    # Parameter groups of the gradient-norm chart (lstm_core.training.progress.RULE_GROUPS and each
+    # variant's param_groups); "input gate", "output gate", "forget gate" are listed above
+    N_("output layer"),
+    N_("peephole"),
+    N_("cell input"),
+    N_("reset gate"),
+    N_("update gate"),
+    N_("candidate"),
+    N_("input"),
+    N_("recurrent"),
+    N_("hidden bias"),
+    N_("net-input feedback"),
+    N_("activation feedback"),
 )

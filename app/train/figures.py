@@ -126,7 +126,7 @@ def criterion_chart(run: Curves, a: Curves | None, *, required: int, reduced: bo
 def grad_chart(run: Curves, *, large: bool) -> Chart:
     """Norm of the last update's gradient per parameter group (log scale)."""
     dashes = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
-    data = [dict(type="scatter", x=run.array("sequences"), y=_positive(values), name=group, mode="lines",
+    data = [dict(type="scatter", x=run.array("sequences"), y=_positive(values), name=_(group), mode="lines",
                  line=dict(color=figures.colour(i), dash=dashes[i % len(dashes)], width=2.5 if large else 2))
             for i, (group, values) in enumerate(run.grads.items())]
     lay = figures.layout(title=_("Gradient norm per parameter group"), x=_(X_TITLE),
@@ -137,7 +137,7 @@ def grad_chart(run: Curves, *, large: bool) -> Chart:
     if not len(run):
         _empty(lay, large)
     fig = figures.make_figure(dict(data=data, layout=lay))
-    groups = ", ".join(run.grads) or _("none yet")
+    groups = ", ".join(_(g) for g in run.grads) or _("none yet")       # the core's group names, translated
     return fig, _("Log-scale line chart of the gradient norm per parameter group ({groups}) against {x}.").format(
         groups=groups, x=_(X_TITLE))
 

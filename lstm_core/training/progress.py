@@ -27,6 +27,8 @@ _GROUP_RULES = [
     (r"^(W|U)_n$|^b_[ih]n$", "candidate"),
 ]
 
+RULE_GROUPS: tuple[str, ...] = tuple(dict.fromkeys(g for _, g in _GROUP_RULES))   # the names above, once each
+
 
 def param_group(name: str, variant: str) -> str:
     """The group a parameter belongs to, e.g. 'W_ig' -> 'input gate', 'U' (rnn) -> 'recurrent'."""
