@@ -209,11 +209,13 @@ def curves(was_running: bool, large: bool) -> None:
     pulled = run.active and train_feed.pulling(feed, ps.get("since"))
     place = share_the_server(run, ps)
     every = QUEUED_EVERY if place else train_feed.fragment_every() if pulled else slots.tick_every(TICK_EVERY)
-    ps["queued"] = place
+    was_queued, ps["queued"] = bool(ps.get("queued")), place
     if run.active:
-        if not 0.5 <= every / ps.get("every", every) <= 2.0:   # not for every small change
+        if bool(place) != was_queued or not 0.5 <= every / ps.get("every", every) <= 2.0:
+            # queued or let in (the slow charts' timer is off in the queue), or many more / fewer runs
+            # training (not for every small change): a full run re-sets both timers
             ps["every"] = every
-            st.rerun()      # queued, or many more / fewer runs training: a full run re-sets the timer
+            st.rerun()
         ps["every"] = every
     if place == 0 and not pulled:
         train_run.tick(run, slots.tick_seconds(train_run.TICK_SECONDS))

@@ -68,3 +68,38 @@ def test_start_and_pause_rerun_the_live_part_only_and_set_and_cancel_its_timers(
     assert "rerun page" not in r["pause"] and not any(e.startswith(SIDEBAR_BUTTON) for e in r["pause"]), r["pause"]
     assert "button train.resume" in r["pause"]
     assert r["timers_paused"] == {}, r["timers_paused"]
+
+
+async def queue(url: str) -> dict:
+    first, second = (Session(url, page="train", query=QUERY) for _ in range(2))
+    for s in (first, second):
+        await s.open()
+        await s.wait_for(lambda x: "train.start" in x.buttons and not x.running, 120)
+    await first.press("train.start")
+    await first.wait_for(lambda x: sum(x.feed_updates.values()) >= 2 and not x.running, 120)   # it trains
+    await second.press("train.start")
+    await second.wait_for(lambda x: bool(x.texts) and "queued" in x.texts[-1] and not x.running, 120)
+    out = {"queued_timers": len(second.timers)}
+    await first.press("train.pause")                                  # the slot frees ...
+    await second.wait_for(lambda x: (x.sequences() or 0) > 0 and len(x.timers) == 2 and not x.running, 120)
+    out["let_in_timers"] = len(second.timers)                         # ... and both charts tick again
+    out["errors"] = first.errors + second.errors
+    for s in (first, second):
+        await s.close()
+    return out
+
+
+def test_a_queued_run_let_in_gets_both_timers_back():
+    """With one training slot: the second run waits in the queue (its probe charts' timer off), and when
+    the first pauses it trains and both of its charts' timers are set again (a full run re-declares them)."""
+    from classroom_load import start_server
+
+    proc, url = start_server({"GATELAB_MAX_TRAINING": "1"})
+    try:
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            r = pool.submit(asyncio.run, asyncio.wait_for(queue(url), timeout=300)).result()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    assert not r["errors"], r["errors"]
+    assert r["queued_timers"] == 1 and r["let_in_timers"] == 2, r
