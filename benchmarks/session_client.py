@@ -211,6 +211,7 @@ class Session:
         what = el.WhichOneof("type")
         if what == "button":
             key = _user_key(el.button.id)
+            self.widgets[el.button.id] = el.button
             if key:
                 self.buttons[key] = el.button.id
                 if d.fragment_id:

@@ -13,6 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from app.ui import export, urlstate
+from app.train import run as train_run
 from app.train import settings as train_settings
 from lstm_core.training import PRESETS
 from train_page_helpers import data, errors, link, open_page, run_of, specs, start, values
@@ -227,6 +228,17 @@ def test_keep_as_run_a_draws_it_under_the_next_run():
     assert [t["line"]["dash"] for t in charts["train-criterion"]["data"]] == ["dash", "solid"]
     at.button(key="train.clear_a").click().run()
     assert len(specs(at)["train-loss"]["data"]) == 1
+
+
+def test_keep_as_run_a_pressed_before_the_first_point_keeps_nothing_and_says_nothing_wrong():
+    """While running the button is enabled from the start (it is drawn at the Start click, before any
+    curve exists); a press before the first point keeps nothing, without an error."""
+    at = start(open_page())
+    run = run_of(at)
+    assert run.active and not at.button(key="train.keep_a").disabled
+    run.curves = train_run.Curves(run.label)                      # as at the instant training started
+    at.button(key="train.keep_a").click().run()
+    assert not at.exception and "run_a" not in at.session_state["_page.train"]
 
 
 # ============================================================================= export / import

@@ -52,8 +52,9 @@ def press(action: str) -> None:
     elif action == "clear_a":
         ps.pop("run_a", None)
     elif run is not None:
-        if action == "keep_a" and len(run.curves):
-            ps["run_a"] = train_run.keep_as_a(run)
+        if action == "keep_a":
+            if len(run.curves):            # pressed before the first point: nothing to keep yet
+                ps["run_a"] = train_run.keep_as_a(run)
         else:
             {"start": train_run.start, "pause": train_run.pause, "stop": train_run.stop}[action](run)
 

@@ -67,8 +67,10 @@ def buttons(run: train_run.LiveRun, has_a: bool) -> None:
                        args=("again",), help=_("A new run from scratch with the current settings."), **b)
     cols[1].button(_("Stop"), key=state.wkey(PAGE, "stop"), icon=":material/stop:", args=("stop",),
                    disabled=run.finished or run.status == "idle", **b)
+    # enabled while running though no curve exists yet: these buttons are drawn at the click that
+    # started the run and not again until the next click
     cols[2].button(_("Keep as run A"), key=state.wkey(PAGE, "keep_a"), icon=":material/compare_arrows:",
-                   args=("keep_a",), disabled=not len(run.curves),
+                   args=("keep_a",), disabled=not (len(run.curves) or run.active),
                    help=_("Keep this run's curves; the next run is drawn over them."), **b)
     cols[3].button(_("Clear run A"), key=state.wkey(PAGE, "clear_a"), icon=":material/delete:", args=("clear_a",),
                    disabled=not has_a, **b)

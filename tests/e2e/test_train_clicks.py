@@ -39,6 +39,7 @@ async def clicks(url: str) -> dict:
     await s.wait_for(lambda x: "train.pause" in x.buttons and not x.running, 120)
     out["start"] = since(s, mark)
     out["timers_running"] = sorted(s.timers.values())
+    out["keep_enabled_running"] = not s.widgets[s.buttons["train.keep_a"]].disabled
     await s.wait_for(lambda x: sum(x.feed_updates.values()) >= 3 and not x.running, 120)   # the feed trains
     await s.wait_for(lambda x: (x.sequences() or 0) > 0 and not x.running, 120)          # the text follows
     mark = len(s.events)
@@ -64,6 +65,9 @@ def test_start_and_pause_rerun_the_live_part_only_and_set_and_cancel_its_timers(
     assert not any(e.startswith(SIDEBAR_BUTTON) for e in r["start"]), r["start"]
     assert "button train.pause" in r["start"]
     assert len(r["timers_running"]) == 2, r["timers_running"]           # the fast and the slow fragment
+    # drawn at this click, before any curve, and not again while training: "Keep as run A" must not be
+    # left greyed out for the whole run
+    assert r["keep_enabled_running"]
     # Pause: again the live part only; "Resume" drawn, both timers cancelled (nothing ticks while paused)
     assert "rerun page" not in r["pause"] and not any(e.startswith(SIDEBAR_BUTTON) for e in r["pause"]), r["pause"]
     assert "button train.resume" in r["pause"]
