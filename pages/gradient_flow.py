@@ -17,6 +17,7 @@ from app.gradient_flow.flow import (DEFAULTS, FORGET_VARIANTS, GROUPS, LOCAL_CHA
                                     main_figure)
 from app.ui import export, figures, form, limits, previews, state
 
+
 def page() -> None:
     """The page: controls -> cached error flows -> charts with explanations -> export."""
     large = state.display_options()
