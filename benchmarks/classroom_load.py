@@ -35,6 +35,7 @@ from session_client import Session, summary  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 TRAIN_QUERY = "cfg=" + quote(json.dumps({"streak": 100_000, "budget": 1_000_000}))
+GO = "train.go"          # Train and watch's main button: Start, Pause, Resume, Start again
 
 
 # ----------------------------------------------------------------------------- the server
@@ -116,13 +117,13 @@ async def train_class(url: str, n: int, seconds: float, headers: dict | None = N
     sessions = [Session(url, page="train", query=TRAIN_QUERY, headers=dict(headers or {})) for _ in range(n)]
     t0 = time.perf_counter()
     await asyncio.gather(*(s.open() for s in sessions))
-    await asyncio.gather(*(s.wait_for(lambda x: "train.start" in x.buttons and not x.running, 120)
+    await asyncio.gather(*(s.wait_for(lambda x: x.labels.get(GO) == "Start" and not x.running, 120)
                            for s in sessions))
     opened = time.perf_counter() - t0
     rss_open = rss() if rss else float("nan")
-    await asyncio.gather(*(s.press("train.start") for s in sessions))       # everyone at once
+    await asyncio.gather(*(s.press(GO) for s in sessions))                  # Start: everyone at once
     await asyncio.gather(*(s.pump(seconds) for s in sessions))
-    started = [_shown_after(s, "train.start", ("button train.pause",)) for s in sessions]
+    started = [_shown_after(s, GO, (f"button {GO} Pause",)) for s in sessions]
     counts0 = [(s.loss_updates(), s.sequences() or 0) for s in sessions]
     t1 = time.perf_counter()
     await asyncio.gather(*(s.pump(min(10.0, seconds)) for s in sessions))   # a clean window for the rates
@@ -132,10 +133,10 @@ async def train_class(url: str, n: int, seconds: float, headers: dict | None = N
               ((s.sequences() or 0) - q) / dt) for s, (c, q) in zip(sessions, counts0)]
     queued = sum(1 for s in sessions if s.texts and "queued" in s.texts[-1])
     for s in sessions:                                        # Pause, where there is one to press
-        if "train.pause" in s.buttons:
-            await s.press("train.pause")
+        if s.labels.get(GO) == "Pause":
+            await s.press(GO)
     await asyncio.gather(*(s.pump(10.0) for s in sessions))
-    paused = [_shown_after(s, "train.pause", ("button train.resume",)) for s in sessions]
+    paused = [_shown_after(s, GO, (f"button {GO} Resume",)) for s in sessions]
     errors = [e for s in sessions for e in s.errors]
     await asyncio.gather(*(s.close() for s in sessions))
     training = [r for r, s in zip(rates, sessions) if r[1] > 0]

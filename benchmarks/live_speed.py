@@ -94,14 +94,14 @@ def train(page, base: str, seconds: float) -> dict:
     page.goto(f"{base}/train?cfg=" + quote(json.dumps({"streak": 100_000, "budget": 1_000_000})))
     page.wait_for_selector(".st-key-train-loss .gatelab-live[data-draws]", timeout=60_000)
     ready(page)
-    page.locator(".st-key-train-start button").click()
+    page.locator(".st-key-train-go button").click()                       # Start
     page.wait_for_function(f"() => ({PROGRESS})() > 0", timeout=30_000)
     page.wait_for_timeout(1000)                      # past the first chunks (their size adapts)
     page.evaluate(COUNT)
     s0, t0 = page.evaluate(PROGRESS), time.perf_counter()
     page.wait_for_timeout(seconds * 1000)            # a measurement window
     n, s1, t1 = page.evaluate("() => window.__n"), page.evaluate(PROGRESS), time.perf_counter()
-    page.locator(".st-key-train-pause button").click()
+    page.locator(".st-key-train-go button").click()                       # Pause
     return {"updates_per_s": round(n / (t1 - t0), 2), "sequences_per_s": round((s1 - s0) / (t1 - t0), 1),
             "seconds": round(t1 - t0, 1)}
 

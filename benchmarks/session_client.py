@@ -41,6 +41,7 @@ class Session:
     page_hash: str = ""          # first "" + page_name (the router picks by url path), then the page's hash
     widgets: dict[str, Any] = field(default_factory=dict)    # widget id -> element proto (latest)
     buttons: dict[str, str] = field(default_factory=dict)    # user key -> widget id
+    labels: dict[str, str] = field(default_factory=dict)     # user key -> the button's label last drawn
     button_fragments: dict[str, str] = field(default_factory=dict)   # user key -> fragment it is drawn in
     timers: dict[str, float] = field(default_factory=dict)   # fragment id -> interval (s)
     _due: dict[str, float] = field(default_factory=dict)     # fragment id -> when its timer fires next
@@ -218,7 +219,8 @@ class Session:
                     self.button_fragments[key] = d.fragment_id
                 else:
                     self.button_fragments.pop(key, None)
-                self.events.append((now, f"button {key}"))
+                self.labels[key] = el.button.label
+                self.events.append((now, f"button {key} {el.button.label}"))
         elif what == "progress":
             self.texts.append(el.progress.text)
             self.events.append((now, "progress"))

@@ -168,7 +168,7 @@ def train_link(**values) -> dict[str, str]:
 
 
 def train_until_stopped(at: AppTest, runs: int = 300) -> AppTest:
-    at.button(key="train.start").click().run()
+    at.button(key="train.go").click().run()
     for _ in range(runs):
         if at.session_state["_page.train"]["run"].status != "running":
             break
@@ -194,7 +194,7 @@ def test_extreme_learning_rate_stops_cleanly_and_says_where(case, settings, word
 
 def test_switching_page_mid_training_and_back_keeps_the_run():
     at = open_page("train")
-    at.button(key="train.start").click().run()
+    at.button(key="train.go").click().run()
     at.run()
     seen = at.session_state["_page.train"]["run"].trainer.book.seen.copy()
     at.switch_page("../pages/step.py").run()

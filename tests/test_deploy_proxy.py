@@ -104,8 +104,8 @@ def test_streamlit_sessions_run_through_the_proxy_on_the_replica_their_cookie_na
         for replica, cookie in buckets.items():
             s, served_by = await session_on(url, cookie)
             assert served_by == replica                       # the websocket went where the pages went
-            await s.wait_for(lambda x: "train.start" in x.buttons and not x.running, 120)
-            await s.press("train.start")                      # a rerun through the proxy ...
+            await s.wait_for(lambda x: x.labels.get("train.go") == "Start" and not x.running, 120)
+            await s.press("train.go")                         # Start: a rerun through the proxy ...
             await s.wait_for(lambda x: (x.sequences() or 0) > 0, 120)   # ... and it trains
             n = s.sequences()
             await s.wait_for(lambda x: (x.sequences() or 0) > n, 120)
@@ -113,8 +113,8 @@ def test_streamlit_sessions_run_through_the_proxy_on_the_replica_their_cookie_na
             # the token is unknown and the socket closes without an answer)
             await s.wait_for(lambda x: sum(x.feed_updates.values()) >= 2, 120)
             assert not s.errors, s.errors
-            await s.press("train.pause")
-            await s.wait_for(lambda x: "train.resume" in x.buttons, 120)
+            await s.press("train.go")                         # Pause
+            await s.wait_for(lambda x: x.labels.get("train.go") == "Resume", 120)
             out[replica] = s.sequences()
             await s.close()
         return out

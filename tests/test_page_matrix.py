@@ -78,7 +78,7 @@ def test_train_page_every_task_trains_one_tick(variant, lang):
         check(at, where, charts=4)
         algo = at.segmented_control(key="train.algorithm")
         assert algo.value in lc.variant(variant).algorithms, where
-        at.button(key="train.start").click().run()
+        at.button(key="train.go").click().run()
         at.run()                                            # one more tick
         check(at, where + " (training)", charts=4)
         run = at.session_state["_page.train"]["run"]

@@ -65,16 +65,16 @@ def test_a_second_session_is_queued_with_its_place_until_the_first_pauses(monkey
     monkeypatch.setenv("GATELAB_MAX_TRAINING", "1")
     first, second = open_page(link(streak=5000)), open_page(link(streak=5000))
     as_session(monkeypatch, "first")
-    first.button(key="train.start").click().run()
+    first.button(key="train.go").click().run()
     assert sequences(first) > 0
     as_session(monkeypatch, "second")
-    second.button(key="train.start").click().run()
+    second.button(key="train.go").click().run()
     second.run()
     assert sequences(second) == 0
     queued = [i.value for i in second.info if "queued" in i.value]
     assert queued and "position 1" in queued[0] and "at most 1 at a time" in queued[0]
     as_session(monkeypatch, "first")
-    first.button(key="train.pause").click().run()      # the slot is released ...
+    first.button(key="train.go").click().run()      # the slot is released ...
     as_session(monkeypatch, "second")
     second.run()                                       # ... and the next tick of the queued run trains
     assert sequences(second) > 0
@@ -96,7 +96,7 @@ class LaterClock:
 
 def test_a_run_left_alone_is_paused_and_says_why(monkeypatch):
     at = open_page(link(streak=5000))
-    at.button(key="train.start").click().run()
+    at.button(key="train.go").click().run()
     assert at.session_state["_page.train"]["run"].status == "running"
     # the next tick comes long after the last click (AppTest has no timers: let the tick's clock run ahead)
     monkeypatch.setattr(view, "time", LaterClock(limits.IDLE_PAUSE_SECONDS + 60))

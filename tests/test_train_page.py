@@ -110,26 +110,30 @@ def test_start_trains_a_chunk_per_run_and_the_charts_show_the_trainer():
     assert f"**{run.sequences:,}** of 20,000 sequences" in progress_text(at)
     assert set(run.curves.grads) == {"input gate", "cell input", "output layer"}
     assert len(charts["train-grads"]["data"]) == 3
-    assert at.button(key="train.pause").label == "Pause"
+    assert at.button(key="train.go").label == "Pause"
 
 
 def test_pause_resume_stop_and_start_again():
     at = start(open_page(), ticks=2)
-    at.button(key="train.pause").click().run()
+    go = lambda: at.button(key="train.go")       # noqa: E731 -- one button: Start, Pause, Resume, Start again
+    assert go().label == "Pause"
+    go().click().run()
     run = run_of(at)
     n = run.sequences
     assert run.status == "paused"
     at.run()
     assert run.sequences == n                                  # paused: no training
     assert any("Paused after" in i.value for i in at.info)
-    at.button(key="train.resume").click().run()
+    assert go().label == "Resume"
+    go().click().run()
     assert run.status == "running" and run.sequences > n
     at.button(key="train.stop").click().run()
     assert run.status == "stopped"
     n = run.sequences
     at.run()
     assert run.sequences == n and any("Stopped by you" in i.value for i in at.info)
-    at.button(key="train.again").click().run()
+    assert go().label == "Start again"
+    go().click().run()
     fresh = run_of(at)
     assert fresh is not run and fresh.status == "running" and 0 < fresh.sequences
 
@@ -139,7 +143,7 @@ def test_budget_stops_training_and_says_so():
     run = run_of(at)
     assert run.status == "budget" and run.sequences == 3
     assert any("Stopped at the budget" in w.value and "budget of 3 sequences" in w.value for w in at.warning)
-    assert at.button(key="train.again").label == "Start again"
+    assert at.button(key="train.go").label == "Start again"
 
 
 def test_tick_adapts_the_chunk_to_the_measured_speed(monkeypatch):
@@ -288,6 +292,6 @@ def test_meeting_the_criterion_stops_training_and_says_so():
     assert not at.exception
     assert run_of(at) is run
     assert any("Stopped at the criterion" in s.value and "100 in a row" in s.value for s in at.success)
-    assert at.button(key="train.again").label == "Start again"
+    assert at.button(key="train.go").label == "Start again"
     crit = specs(at)["train-criterion"]
     assert values(crit, f"this run: {run.label}")[-1] == 1.0        # the curve reaches the line

@@ -117,7 +117,7 @@ def test_absurd_learning_rate_diverges_cleanly_with_an_explanation():
     assert "diverged" in msg and "sequence" in msg and "learning rate is 1e+06" in msg
     assert "clip" in msg
     assert all(np.isfinite(p).all() for p in run.trainer.model.params.values())   # last finite weights kept
-    assert at.button(key="train.again").label == "Start again"
+    assert at.button(key="train.go").label == "Start again"
 
 
 # ============================================================================= URL

@@ -64,7 +64,7 @@ def errors(at: AppTest) -> list[str]:
 
 
 def start(at: AppTest, ticks: int = 1) -> AppTest:
-    at.button(key="train.start").click().run()
+    at.button(key="train.go").click().run()
     for _ in range(ticks - 1):
         at.run()
     assert not at.exception, [e.value for e in at.exception]

@@ -52,19 +52,23 @@ def buttons(run: train_run.LiveRun, has_a: bool) -> None:
     cols = [row] * 4
     state.page_state(PAGE)["buttons_status"] = run.status    # the live part checks it (curves)
     b = dict(on_click=press, width="content")
+    # One button (one key: Streamlit's button identity is its key) that turns from Start to Pause, Resume
+    # and Start again. Why not one button per status: a click's fragment run replaces the clicked button by
+    # another element, and when a chart fragment's timer run lands right behind it (a busy machine) the
+    # browser kept the clicked "Pause" beside the new "Resume" while it had the focus; the next click
+    # elsewhere removed it, the row slid left under the pointer and the click fell on the next button
+    # (seen in CI). One element is updated in place, and the keyboard focus stays on it.
     # Space starts, pauses and resumes (Streamlit's button shortcut: not while a text field has the focus).
-    if run.status == "idle":
-        cols[0].button(_("Start"), key=state.wkey(PAGE, "start"), type="primary", icon=":material/play_arrow:",
-                       args=("start",), shortcut="Space", **b)
-    elif run.status == "paused":
-        cols[0].button(_("Resume"), key=state.wkey(PAGE, "resume"), type="primary", icon=":material/play_arrow:",
-                       args=("start",), shortcut="Space", **b)
-    elif run.status == "running":
-        cols[0].button(_("Pause"), key=state.wkey(PAGE, "pause"), icon=":material/pause:", args=("pause",),
-                       shortcut="Space", **b)
-    else:
-        cols[0].button(_("Start again"), key=state.wkey(PAGE, "again"), type="primary", icon=":material/replay:",
-                       args=("again",), help=_("A new run from scratch with the current settings."), **b)
+    # Primary in every status: a change of type draws another HTML button, which loses the focus. (So
+    # does the help text, kept for "Start again" only: shown while the button has the focus, a tooltip
+    # on Pause and Resume would cover the page above them for as long as one trains.)
+    label, icon, action = {
+        "idle": (N_("Start"), "play_arrow", "start"),
+        "paused": (N_("Resume"), "play_arrow", "start"),
+        "running": (N_("Pause"), "pause", "pause")}.get(run.status, (N_("Start again"), "replay", "again"))
+    cols[0].button(_(label), key=state.wkey(PAGE, "go"), type="primary", icon=f":material/{icon}:", args=(action,),
+                   shortcut="Space", help=_("A new run from scratch with the current settings.")
+                   if action == "again" else None, **b)
     cols[1].button(_("Stop"), key=state.wkey(PAGE, "stop"), icon=":material/stop:", args=("stop",),
                    disabled=run.finished or run.status == "idle", **b)
     # enabled while running though no curve exists yet: these buttons are drawn at the click that

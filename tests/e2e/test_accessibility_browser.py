@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import json
+import re
 from urllib.parse import quote
 
 import pytest
@@ -91,10 +92,10 @@ def slow_motion(page) -> None:
 
 
 def training_running(page) -> None:
-    page.locator(".st-key-train-start [data-testid^='stBaseButton']").filter(visible=True).first.click()
+    go = page.locator(".st-key-train-go").filter(visible=True).first      # Start, then Pause: one button
+    go.get_by_role("button", name=re.compile("^Start Shortcut")).click()
     expect(page.locator("[data-testid='stProgress']").first).to_be_visible()
-    expect(page.locator(".st-key-train-pause [data-testid^='stBaseButton']").filter(visible=True).first
-           ).to_be_visible()
+    expect(go.get_by_role("button", name=re.compile("^Pause Shortcut"))).to_be_visible()
     page.wait_for_function("() => [...document.querySelectorAll('.gatelab-live')].some(d => Number(d.dataset.draws) > 1)")
 
 

@@ -86,3 +86,23 @@ def test_train_space_starts_and_pauses(streamlit_server, page):
     page.keyboard.press(" ")
     expect(page.get_by_role("button", name=re.compile("Resume"))).to_be_visible()
     screenshot(page, "keys-train", full_page=False)
+
+
+def test_train_keeps_the_keyboard_focus_on_start_pause_resume(streamlit_server, page):
+    """Enter on the focused Start button starts; the focus stays on that button, now "Pause", so the next
+    Enter pauses and the next resumes. With one button per status the pressed one was replaced and the
+    focus fell to the page (or, on a busy machine, stayed on a hidden leftover "Pause" that pushed the
+    row aside until the next click, which then hit the wrong button)."""
+    page.goto(f"{streamlit_server}/train?cfg=" + quote(json.dumps({"streak": 5000})))
+    wait_for_app(page)
+    go = page.locator(".st-key-train-go button").filter(visible=True)   # (a help text adds a hidden copy)
+    expect(go).to_have_accessible_name(re.compile("^Start"))
+    go.focus()
+    for now in ("Pause", "Resume", "Pause", "Resume"):
+        page.keyboard.press("Enter")
+        expect(go).to_have_accessible_name(re.compile(f"^{now}"))
+        expect(go).to_be_focused()
+        # one button in the row's first place: no leftover of the status before
+        expect(page.locator(".st-key-train-keep_a").locator("xpath=..").locator("[data-testid^='stBaseButton']")
+               .filter(visible=True)).to_have_count(4)
+        wait_for_app(page)

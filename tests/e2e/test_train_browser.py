@@ -51,8 +51,17 @@ LINK_SETTING = """([name, value]) => { const c = new URLSearchParams(location.se
   try { const text = atob(c.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - c.length % 4) % 4));
         return JSON.parse(text)[name] === value; } catch (e) { return false; } }"""
 
+# The main button (key "go") says Start, Pause, Resume or Start again: one element, updated in place.
+MAIN = {"start": "Start", "pause": "Pause", "resume": "Resume", "again": "Start again"}
+
+
 def button(page, key: str):
-    """A page button by its Streamlit key (labels such as "Start" also occur in help texts)."""
+    """A page button by its Streamlit key (labels such as "Start" also occur in help texts); for the
+    main button, by what it says ("start", "pause", "resume", "again")."""
+    if key in MAIN:
+        # its accessible name ends in Streamlit's "Shortcut Space"
+        return page.locator(".st-key-train-go").filter(visible=True).first.get_by_role(
+            "button", name=re.compile(rf"^{MAIN[key]}( Shortcut .*)?$"))
     return page.locator(f".st-key-train-{key} [data-testid^='stBaseButton']").filter(visible=True).first
 
 def sequences(page) -> int:

@@ -22,6 +22,12 @@ from session_client import Session  # noqa: E402
 
 QUERY = "cfg=" + quote(json.dumps({"streak": 100_000, "budget": 1_000_000}))
 SIDEBAR_BUTTON = "button train.reset."        # the sidebar's reset buttons: sent only by a whole page run
+GO = "train.go"                               # Start / Pause / Resume / Start again: one button
+
+
+def shows(label: str):
+    """The main button says ``label`` and no run is in progress."""
+    return lambda x: x.labels.get(GO) == label and not x.running
 
 
 def since(s: Session, mark: int) -> list[str]:
@@ -31,20 +37,20 @@ def since(s: Session, mark: int) -> list[str]:
 async def clicks(url: str) -> dict:
     s = Session(url, page="train", query=QUERY)
     await s.open()
-    await s.wait_for(lambda x: "train.start" in x.buttons and not x.running, 120)
-    out: dict = {"opened": since(s, 0), "fragment": s.button_fragments.get("train.start"),
+    await s.wait_for(shows("Start"), 120)
+    out: dict = {"opened": since(s, 0), "fragment": s.button_fragments.get(GO),
                  "timers_idle": dict(s.timers)}
     mark = len(s.events)
-    await s.press("train.start")
-    await s.wait_for(lambda x: "train.pause" in x.buttons and not x.running, 120)
+    await s.press(GO)
+    await s.wait_for(shows("Pause"), 120)
     out["start"] = since(s, mark)
     out["timers_running"] = sorted(s.timers.values())
     out["keep_enabled_running"] = not s.widgets[s.buttons["train.keep_a"]].disabled
     await s.wait_for(lambda x: sum(x.feed_updates.values()) >= 3 and not x.running, 120)   # the feed trains
     await s.wait_for(lambda x: (x.sequences() or 0) > 0 and not x.running, 120)          # the text follows
     mark = len(s.events)
-    await s.press("train.pause")
-    await s.wait_for(lambda x: "train.resume" in x.buttons and not x.running, 120)
+    await s.press(GO)
+    await s.wait_for(shows("Resume"), 120)
     out["pause"] = since(s, mark)
     out["timers_paused"] = dict(s.timers)
     out["errors"] = list(s.errors)
@@ -63,14 +69,14 @@ def test_start_and_pause_rerun_the_live_part_only_and_set_and_cancel_its_timers(
     # Start: the live part's run only (no sidebar), "Pause" drawn, both charts' timers set by it
     assert "rerun fragment" in r["start"] and "rerun page" not in r["start"], r["start"]
     assert not any(e.startswith(SIDEBAR_BUTTON) for e in r["start"]), r["start"]
-    assert "button train.pause" in r["start"]
+    assert f"button {GO} Pause" in r["start"]
     assert len(r["timers_running"]) == 2, r["timers_running"]           # the fast and the slow fragment
     # drawn at this click, before any curve, and not again while training: "Keep as run A" must not be
     # left greyed out for the whole run
     assert r["keep_enabled_running"]
     # Pause: again the live part only; "Resume" drawn, both timers cancelled (nothing ticks while paused)
     assert "rerun page" not in r["pause"] and not any(e.startswith(SIDEBAR_BUTTON) for e in r["pause"]), r["pause"]
-    assert "button train.resume" in r["pause"]
+    assert f"button {GO} Resume" in r["pause"]
     assert r["timers_paused"] == {}, r["timers_paused"]
 
 
@@ -78,13 +84,13 @@ async def queue(url: str) -> dict:
     first, second = (Session(url, page="train", query=QUERY) for _ in range(2))
     for s in (first, second):
         await s.open()
-        await s.wait_for(lambda x: "train.start" in x.buttons and not x.running, 120)
-    await first.press("train.start")
+        await s.wait_for(shows("Start"), 120)
+    await first.press(GO)
     await first.wait_for(lambda x: sum(x.feed_updates.values()) >= 2 and not x.running, 120)   # it trains
-    await second.press("train.start")
+    await second.press(GO)
     await second.wait_for(lambda x: bool(x.texts) and "queued" in x.texts[-1] and not x.running, 120)
     out = {"queued_timers": len(second.timers)}
-    await first.press("train.pause")                                  # the slot frees ...
+    await first.press(GO)                                             # the slot frees ...
     await second.wait_for(lambda x: (x.sequences() or 0) > 0 and len(x.timers) == 2 and not x.running, 120)
     out["let_in_timers"] = len(second.timers)                         # ... and both charts tick again
     out["errors"] = first.errors + second.errors
