@@ -53,6 +53,11 @@ def test_a_gradient_flow_preview_is_the_figure_the_run_then_sends(lang):
     assert figs["gradient_flow.main_chart"]["full"] != before["gradient_flow.main_chart"]["full"]   # the new value
     at.slider(key="gradient_flow.forget_bias").set_value(3.5).run()
     after = sent(at)
+    # the sliders' values each run's figure was built with: the browser does not draw a run's figure
+    # for values its sliders no longer show (app/ui/live_chart.js, ``outdated``)
+    assert before["gradient_flow.main_chart"]["preview"]["at"]["forget_bias"] != 3.5
+    assert after["gradient_flow.main_chart"]["preview"]["at"]["forget_bias"] == 3.5
+    assert set(after["gradient_flow.main_chart"]["preview"]["at"]) <= set(pv.sliders.values())
     for key in ("gradient_flow.main_chart", "gradient_flow.local_chart"):
         assert figs[key]["full"] == after[key]["full"], key           # the very text the run sends
         assert figs[key]["alt"] == after[key]["alt"]

@@ -94,7 +94,7 @@ function preview(div, p) {
   const all = window.__gatelabPreviews || (window.__gatelabPreviews = {});
   let v = all[p.token];
   if (!v) {
-    v = all[p.token] = { divs: new Map(), sliders: {}, seen: new WeakSet(), last: {}, want: null, ws: null, busy: false };
+    v = all[p.token] = { divs: new Map(), sliders: {}, last: {}, want: null, ws: null, busy: false };
     open(p.token).then((ws) => {
       if (!ws) return;               // no preview on this server: the page's runs draw (v stays, unopened)
       v.ws = ws;
@@ -105,22 +105,58 @@ function preview(div, p) {
   }
   v.divs.set(p.key, div);
   v.sliders = p.sliders;
-  for (const [wkey, name] of Object.entries(v.sliders)) {
-    const input = sliderInput(wkey);                     // a slider redrawn by the run is a new element
-    if (!input || v.seen.has(input)) continue;
-    v.seen.add(input);
-    v.last[name] = Number(input.value);
-    const moved = () => {
-      const value = Number(input.value);
-      if (!input.isConnected || value === v.last[name]) return;
-      v.last[name] = value;
-      v.want = { field: name, value };
-      send(v);
-    };
-    // A key press changes the input's value (an input event); a drag changes what React Aria renders.
-    input.addEventListener('input', moved);
-    new MutationObserver(moved).observe(input, { attributes: true, attributeFilter: ['value', 'aria-valuetext'] });
+  for (const [wkey, name] of Object.entries(v.sliders)) {   // the values on screen: a move is away from these
+    const input = sliderInput(wkey);
+    if (input && !(name in v.last)) v.last[name] = Number(input.value);
   }
+  watchSliders();
+}
+// One listener for the whole page, not one per slider input: a slider drawn after the charts (a busy
+// browser renders the charts first) or redrawn by a run is a new input that no chart render may follow
+// (an unchanged figure is not sent again), so its first move went unseen and was not previewed.
+function watchSliders() {
+  if (window.__gatelabSliders) return;
+  window.__gatelabSliders = true;
+  // For each preview watching ``input``'s slider: its setting name. ``seed``: the value on screen, for
+  // a slider not seen yet (a move is away from it).
+  const each = (input, fn) => {
+    if (!(input instanceof HTMLInputElement) || input.type !== 'range' || !input.isConnected) return;
+    for (const v of Object.values(window.__gatelabPreviews || {})) {
+      const wkey = Object.keys(v.sliders).find((k) => input.closest(keyClass(k)));
+      if (wkey) fn(v, v.sliders[wkey], Number(input.value));
+    }
+  };
+  const seed = (input) => each(input, (v, name, value) => { if (!(name in v.last)) v.last[name] = value; });
+  // ``changed``: a key press (an input event) always moves; an attribute set on a slider not seen yet
+  // is its first drawing (React Aria writes "1" then "1.00"), not a move.
+  const moved = (input, changed) => each(input, (v, name, value) => {
+    const seen = name in v.last;
+    if (value === v.last[name]) return;
+    v.last[name] = value;
+    if (!seen && !changed) return;
+    v.want = { field: name, value };
+    send(v);
+  });
+  // A slider is focused before a key moves it and when a drag starts: its value then is the start.
+  document.addEventListener('focusin', (e) => seed(e.target), true);
+  // A key press changes the input's value (an input event); a drag changes what React Aria renders.
+  document.addEventListener('input', (e) => moved(e.target, true), true);
+  new MutationObserver((ms) => { for (const m of ms) moved(m.target, false); })
+    .observe(document.body, { subtree: true, attributes: true, attributeFilter: ['value', 'aria-valuetext'] });
+}
+// A page run's figure built for slider values the page no longer shows (the user moved on while it ran;
+// with previews on, the figure for what the sliders show now is drawn or asked for): not drawn — the
+// chart would step back to the older value and then forward again when the newer run arrives.
+const near = (a, b) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+function outdated(m) {
+  const p = m.preview;
+  const v = p && p.at && (window.__gatelabPreviews || {})[p.token];
+  if (!v || !v.ws) return false;             // no previews here: the page's runs draw everything
+  for (const [wkey, name] of Object.entries(p.sliders)) {
+    const input = name in p.at && sliderInput(wkey);
+    if (input && !near(Number(input.value), p.at[name])) return true;
+  }
+  return false;
 }
 function send(v) {
   if (!v.ws || v.busy || !v.want) return;
@@ -200,6 +236,7 @@ function draw(div) {
         // draw. Measured on Step: Plotly.react on the unchanged charts was ~20 ms a slider notch.
         const same = m.full ? 'F' + m.full : 'P' + m.base + ':' + m.patch;
         if (same === div.__shown && !div.__token) continue;
+        if (!m.early && outdated(m)) continue;
         let spec = null, what = m.early ? '__previews' : '__fulls';
         if (m.full) spec = JSON.parse(m.full);
         else if (div.__anchor && div.__anchor.rev === m.base) {

@@ -115,8 +115,15 @@ def attach(page: str, schema: form.Schema, build: Builder) -> Preview:
 
 
 def chart_data(pv: Preview | None, key: str) -> dict | None:
-    """What a live chart needs to ask ``pv`` for its own figure (``live.chart(..., preview=...)``)."""
-    return None if pv is None else {"token": pv.token, "key": key, "sliders": pv.sliders}
+    """What a live chart needs to ask ``pv`` for its own figure (``live.chart(..., preview=...)``), and
+    ``at``: the sliders' values this run's figure was built with (the browser does not draw a run's
+    figure for values its sliders no longer show: a newer run follows, and the preview of what they
+    show is on screen already — no step back to an older value while a slider moves)."""
+    if pv is None:
+        return None
+    at = {name: v for wkey, name in pv.sliders.items()
+          if isinstance(v := st.session_state.get(wkey), (int, float)) and not isinstance(v, bool)}
+    return {"token": pv.token, "key": key, "sliders": pv.sliders, "at": at}
 
 
 SETTLE_SECONDS = 0.1     # the longest a page run waits for the preview its slider asked for
