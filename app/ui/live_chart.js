@@ -94,7 +94,7 @@ function preview(div, p) {
   const all = window.__gatelabPreviews || (window.__gatelabPreviews = {});
   let v = all[p.token];
   if (!v) {
-    v = all[p.token] = { divs: new Map(), sliders: {}, last: {}, want: null, ws: null, busy: false };
+    v = all[p.token] = { divs: new Map(), sliders: {}, last: {}, asked: {}, want: null, ws: null, busy: false };
     open(p.token).then((ws) => {
       if (!ws) return;               // no preview on this server: the page's runs draw (v stays, unopened)
       v.ws = ws;
@@ -134,6 +134,7 @@ function watchSliders() {
     if (value === v.last[name]) return;
     v.last[name] = value;
     if (!seen && !changed) return;
+    v.asked[name] = value;
     v.want = { field: name, value };
     send(v);
   });
@@ -144,17 +145,19 @@ function watchSliders() {
   new MutationObserver((ms) => { for (const m of ms) moved(m.target, false); })
     .observe(document.body, { subtree: true, attributes: true, attributeFilter: ['value', 'aria-valuetext'] });
 }
-// A page run's figure built for slider values the page no longer shows (the user moved on while it ran;
-// with previews on, the figure for what the sliders show now is drawn or asked for): not drawn — the
-// chart would step back to the older value and then forward again when the newer run arrives.
+// A page run's figure built for slider values the page no longer shows (the user moved on while it ran,
+// and the preview of what the slider shows now was asked for): not drawn — the chart would step back
+// to the older value and then forward again when the newer run arrives. Only for a value the user
+// moved to: a run that follows it always comes.
 const near = (a, b) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 function outdated(m) {
   const p = m.preview;
   const v = p && p.at && (window.__gatelabPreviews || {})[p.token];
   if (!v || !v.ws) return false;             // no previews here: the page's runs draw everything
   for (const [wkey, name] of Object.entries(p.sliders)) {
-    const input = name in p.at && sliderInput(wkey);
-    if (input && !near(Number(input.value), p.at[name])) return true;
+    const input = name in p.at && name in v.asked && sliderInput(wkey);
+    const now = input && Number(input.value);
+    if (input && !near(now, p.at[name]) && near(now, v.asked[name])) return true;
   }
   return false;
 }
