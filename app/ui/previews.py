@@ -72,6 +72,7 @@ class Preview:
     token: str = field(init=False)
     answered: threading.Event = field(init=False, default_factory=threading.Event)   # clear while computing
     sliders: dict[str, str] = field(init=False)    # widget key -> setting name: what the browser watches
+    at: dict[str, float] = field(init=False, default_factory=dict)   # the sliders' values in this run
 
     def __post_init__(self) -> None:
         self.answered.set()
@@ -105,12 +106,15 @@ class Preview:
 
 def attach(page: str, schema: form.Schema, build: Builder) -> Preview:
     """The page's preview (kept in session state under ``ALL_KEY``; its token lives as long as the
-    session), bound to this run's session context and ``build``."""
+    session), bound to this run's session context and ``build``, with the sliders' values this run's
+    figures are built with (``at``, sent with each chart: ``chart_data``)."""
     kept = st.session_state.setdefault(ALL_KEY, {})
     pv = kept.get(page)
     if not isinstance(pv, Preview) or pv.schema is not schema:
         pv = kept[page] = Preview(page, schema, build)
     pv.build, pv.ctx = build, get_script_run_ctx()
+    pv.at = {name: v for wkey, name in pv.sliders.items()
+             if isinstance(v := st.session_state.get(wkey), (int, float)) and not isinstance(v, bool)}
     return pv
 
 
@@ -119,11 +123,7 @@ def chart_data(pv: Preview | None, key: str) -> dict | None:
     ``at``: the sliders' values this run's figure was built with (the browser does not draw a run's
     figure for values its sliders no longer show: a newer run follows, and the preview of what they
     show is on screen already — no step back to an older value while a slider moves)."""
-    if pv is None:
-        return None
-    at = {name: v for wkey, name in pv.sliders.items()
-          if isinstance(v := st.session_state.get(wkey), (int, float)) and not isinstance(v, bool)}
-    return {"token": pv.token, "key": key, "sliders": pv.sliders, "at": at}
+    return None if pv is None else {"token": pv.token, "key": key, "sliders": pv.sliders, "at": pv.at}
 
 
 SETTLE_SECONDS = 0.1     # the longest a page run waits for the preview its slider asked for
