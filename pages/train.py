@@ -8,7 +8,9 @@ full script run while running also trains one chunk (so AppTest, which does not 
 timers, sees training advance).
 Served by ``app/serve.py``, the loss and criterion charts pull their points over the live feed
 instead, each pull training a chunk (``app/train/feed.py``); the fragment then only redraws.
-Changing a setting starts a new run with it; "Keep as run A" keeps the curves to compare.
+Changing a setting never throws a trained run away: it stays on screen (paused if it was running) and
+"Start a new run" uses the new settings; "Start again" keeps the run it replaces ("Back to the previous
+run"); "Keep as run A" keeps the curves to compare.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ import streamlit as st
 from app.i18n import N_, _
 from app.train import run as train_run
 from app.train import settings as train_settings
-from app.train.controls import current_run, sidebar
+from app.train.controls import current_run, sidebar, superseded
 from app.train.view import live_part, task_notes
 from app.ui import classlink, export, form, keys, limits, state
 
@@ -47,15 +49,18 @@ def page() -> None:
         form.finish_page(PAGE, values, DEFAULTS)
         return
     run = ps["run"] = outcome.value
+    ps["superseded"] = superseded(run, values)        # kept on screen; the next Start uses the new settings
     ps["last_interaction"] = time.monotonic()     # a full run = the user did something (idle pause)
     if not state.presenting():           # above the buttons: the live part below is rerun by each click
         task_notes(run)
         keys.help_panel([_("**Space** — start, pause and resume training")])
+    keys.bind({"Space": keys.button(state.wkey(PAGE, "go"))})   # a click the press witness sees (app/ui/actions.py)
     st.fragment(live_part)(large)
+    shown = run.settings or values            # the export describes the run on screen
     export.io_panel(PAGE, SCHEMA, csv=lambda: train_run.history_csv(run),
                     csv_name="gatelab-training-curves.csv", csv_label=_("Training curves (CSV)"),
-                    doc=export.config_document(PAGE, run.trainer.model.config, values),
-                    doc_name=f"gatelab-train-{values['variant']}-{values['task']}.json")
+                    doc=export.config_document(PAGE, run.trainer.model.config, shown),
+                    doc_name=f"gatelab-train-{shown['variant']}-{shown['task']}.json")
     if not state.presenting():
         st.caption(_("Caps: sequences up to {steps} steps, budget up to {budget} sequences, at most {blocks} blocks "
                      "× {cells} cells or {units} units.").format(

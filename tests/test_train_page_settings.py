@@ -59,14 +59,19 @@ def test_each_main_control_changes_the_configuration_and_the_charts(kind, name, 
     assert check(run_of(at))
     if name not in ("budget", "streak", "lr", "momentum", "clip_norm.on", "batch"):
         assert data(at) != idle                       # a different network or probe sequence
-    at = start(open_page(), ticks=3)                  # after Start: a new run with the new setting
+    at = start(open_page(), ticks=3)                  # after Start: the run is kept, paused, and shown ...
     old, shown = run_of(at), data(at)
     _set(at, kind, name, value)
     assert not at.exception and not errors(at), errors(at)
+    assert run_of(at) is old and old.status == "paused" and old.sequences
+    assert {k: v for k, v in data(at).items() if k != "progress"} == {k: v for k, v in shown.items() if k != "progress"}
+    assert any("this run was paused" in i.value for i in at.info)
+    assert any("You changed the settings after this run was started" in i.value for i in at.info)
+    assert at.button(key="train.go").label == "Start a new run"
+    at.button(key="train.go").click().run()           # ... until "Start a new run": one with the new setting
     new = run_of(at)
     assert new is not old and new.status == "running" and check(new)
-    assert data(at) != shown
-    assert any("training restarted from scratch" in i.value for i in at.info)
+    assert at.session_state["_page.train"]["previous"] is old
 
 
 def test_choosing_a_variant_switches_to_an_algorithm_it_supports():

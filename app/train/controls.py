@@ -10,7 +10,7 @@ import streamlit as st
 from app import i18n
 from app.i18n import N_, _
 from app.i18n.core_errors import translate
-from app.ui import classlink, controls, form, state
+from app.ui import actions, classlink, controls, form, state
 from app.train import settings as train_settings
 from app.train import run as train_run
 from lstm_core.variants import variant as variant_record
@@ -43,20 +43,62 @@ def apply_preset() -> None:
 
 
 def press(action: str) -> None:
-    """Start / Pause / Resume / Stop / Start again / Keep as A / Clear A (before the script runs)."""
+    """A button's callback (before the script runs): the press as the browser saw it (``app/ui/actions.py``),
+    or, from a client without the witness script, the action the button was drawn with."""
+    seen = actions.claim(PAGE)
+    if seen is None:
+        act(action)
+    elif seen:
+        act(str(seen.get("action")), seen.get("run"))
+
+
+def witnessed() -> None:
+    """The witness's callback: a press the browser sent again that no button callback claimed."""
+    seen = actions.claim(PAGE)
+    if seen:
+        act(str(seen.get("action")), seen.get("run"))
+
+
+def act(action: str, meant_for: str | None = None) -> None:
+    """Start / Pause / Resume / Stop / Start again / Keep as A / Clear A / Back to the previous run. Each
+    says what it does to the run the user saw ("pause the run that is running"): applied twice, it changes
+    nothing more. A press meant for a run that is no longer shown is refused, with a message."""
     ps = state.page_state(PAGE)
     run = ps.get("run")
     ps["last_interaction"] = time.monotonic()     # a click (idle pause; the page may not rerun)
+    ps.pop("notice", None)
+    if meant_for is not None and (run is None or run.name != meant_for) and action not in ("clear_a",):
+        ps["notice"] = _("That press was meant for a run that is no longer shown, so nothing was changed. "
+                         "The buttons now act on the run on screen.")
+        return
     if action == "again":
         ps["restart"] = True
     elif action == "clear_a":
         ps.pop("run_a", None)
+    elif action == "back":
+        back_to_previous(ps)
     elif run is not None:
         if action == "keep_a":
             if len(run.curves):            # pressed before the first point: nothing to keep yet
                 ps["run_a"] = train_run.keep_as_a(run)
-        else:
+        elif action in ("start", "pause", "stop"):
             {"start": train_run.start, "pause": train_run.pause, "stop": train_run.stop}[action](run)
+
+
+def back_to_previous(ps: dict) -> None:
+    """"Back to the previous run": the run a "Start again" replaced comes back with its settings (paused
+    or as it ended); the one it replaces becomes the previous run in turn when it trained at all."""
+    previous, run = ps.pop("previous", None), ps.get("run")
+    if previous is None:
+        return
+    if run is not None:
+        train_run.pause(run)
+        if run.sequences:
+            ps["previous"] = run
+    ps["run"] = previous
+    values = {n: v for n, v in previous.settings.items() if not classlink.is_locked(PAGE, n)}
+    SCHEMA.apply(PAGE, values)              # the sidebar shows the settings the run was trained with
+    ps["full_run"] = True                   # the sidebar is outside the live part: the whole page redraws
 
 
 # ----------------------------------------------------------------------------- controls
@@ -99,16 +141,35 @@ def sidebar() -> None:
 
 
 def current_run(values: dict, ps: dict) -> train_run.LiveRun:
-    """The session's run, or a new one when the settings changed or "Start again" was pressed."""
+    """The run to show: the session's run, or a new one for "Start again" or when nothing was trained yet.
+
+    A run that trained is never replaced by a setting change (nothing the user did asked to throw it
+    away): it stays on screen, paused if it was running, and the page says that "Start a new run" uses
+    the new settings (``superseded``). Setting them back carries on with it. "Start again" keeps the run
+    it replaces as ``ps["previous"]`` ("Back to the previous run")."""
     key = train_settings.effective_key(values)
     run, restart = ps.get("run"), ps.pop("restart", False)
-    if run is not None and run.key == key and not restart:
-        return run
+    if run is not None and not restart:
+        if run.key == key:
+            return run
+        if run.sequences:
+            train_settings.build_trainer(values)        # the new settings are checked now, not at the next Start
+            if run.active:
+                train_run.pause(run)
+                state.flash(PAGE, _("The settings changed, so this run was paused: it was trained with the "
+                                    "earlier ones."), kind="info")
+            return run
     status = "running" if restart or (run is not None and run.active) else "idle"
-    new = train_run.new_run(train_settings.build_trainer(values), key, train_settings.summary(values), status)
-    if run is not None and run.sequences and not restart:
-        what = _("The settings changed, so training restarted from scratch with them.") if status == "running" \
-            else _("The settings changed, so the next run starts from scratch with them (press Start).")
-        state.flash(PAGE, what + _(" (“Keep as run A” first keeps a run's curves to compare with the next one.)"),
-                    kind="info")
+    new = train_run.new_run(train_settings.build_trainer(values), key, train_settings.summary(values), status,
+                            settings=values)
+    if restart and run is not None and run.sequences:
+        ps["previous"] = run
     return new
+
+
+def superseded(run: train_run.LiveRun, values: dict) -> bool:
+    """True when the settings on screen are no longer the ones ``run`` was built from."""
+    try:
+        return run.key != train_settings.effective_key(values)
+    except ValueError:                  # settings the page refuses: the run shown is still the last good one
+        return True

@@ -16,6 +16,7 @@ them apart: ``tick``, the buttons and ``snapshot`` (what the figures read) hold 
 """
 from __future__ import annotations
 
+import secrets
 import threading
 import time
 from dataclasses import dataclass, field
@@ -58,6 +59,8 @@ class LiveRun:
     trainer: Trainer
     key: str                      # settings_key of the configuration it was built from
     label: str                    # legend label, e.g. "lstm1997 · rtrl · lr 1"
+    settings: dict = field(default_factory=dict)   # the page's values it was built from ("Back to …")
+    name: str = field(default_factory=lambda: secrets.token_hex(4))   # which run a press was meant for
     status: str = "idle"
     chunk: int = 1                # sequences per tick (adapted from the measured speed)
     curves: Curves | None = None
@@ -81,9 +84,9 @@ class LiveRun:
         return self.status == "running"
 
 
-def new_run(trainer: Trainer, key: str, label: str, status: str = "idle") -> LiveRun:
+def new_run(trainer: Trainer, key: str, label: str, status: str = "idle", settings: dict | None = None) -> LiveRun:
     """A run on a fresh trainer; the probe shows the untrained network until the first tick."""
-    return LiveRun(trainer, key, label, status=status, chunk=trainer.config.batch,
+    return LiveRun(trainer, key, label, settings=dict(settings or {}), status=status, chunk=trainer.config.batch,
                    curves=Curves(label), probe=trainer.probe())
 
 

@@ -20,7 +20,7 @@ import streamlit as st
 
 from app.i18n import N_, _
 from app.step import equations
-from app.ui import feeds, figures, form, limits, live, saving, slots, state
+from app.ui import actions, feeds, figures, form, limits, live, saving, slots, state
 from app.train import feed as train_feed
 from app.train import figures as train_figures
 from app.train import settings as train_settings
@@ -28,7 +28,7 @@ from app.train import run as train_run
 from app.ui import words
 
 PAGE, SCHEMA, DEFAULTS = train_settings.PAGE, train_settings.SCHEMA, train_settings.DEFAULTS
-from app.train.controls import press
+from app.train.controls import press, witnessed
 
 # The fragment timer's period while training (the browser asks for a tick this often, however long
 # a tick takes). At 0.02 s, shorter than a tick (~35 ms), the requests queued back to back and the
@@ -49,16 +49,16 @@ def buttons(run: train_run.LiveRun, has_a: bool) -> None:
     # One row of buttons each as wide as its label (fixed column widths cut "Clear run A" to
     # "Clear ru…" with large fonts at 1280 × 720); on a narrow window the row wraps.
     row = st.container(horizontal=True, gap="small")
-    cols = [row] * 4
-    state.page_state(PAGE)["buttons_status"] = run.status    # the live part checks it (curves)
-    b = dict(on_click=press, width="content")
+    ps = state.page_state(PAGE)
+    ps["buttons_status"] = run.status    # the live part checks it (curves)
     # One button (one key: Streamlit's button identity is its key) that turns from Start to Pause, Resume
     # and Start again. Why not one button per status: a click's fragment run replaces the clicked button by
     # another element, and when a chart fragment's timer run lands right behind it (a busy machine) the
     # browser kept the clicked "Pause" beside the new "Resume" while it had the focus; the next click
     # elsewhere removed it, the row slid left under the pointer and the click fell on the next button
     # (seen in CI). One element is updated in place, and the keyboard focus stays on it.
-    # Space starts, pauses and resumes (Streamlit's button shortcut: not while a text field has the focus).
+    # Space starts, pauses and resumes: bound in pages/train.py by app/ui/keys.py, which clicks the button
+    # (Streamlit's own shortcut calls the button's handler without a click, which the witness cannot see).
     # Primary in every status: a change of type draws another HTML button, which loses the focus. (So
     # does the help text, kept for "Start again" only: shown while the button has the focus, a tooltip
     # on Pause and Resume would cover the page above them for as long as one trains.)
@@ -66,18 +66,28 @@ def buttons(run: train_run.LiveRun, has_a: bool) -> None:
         "idle": (N_("Start"), "play_arrow", "start"),
         "paused": (N_("Resume"), "play_arrow", "start"),
         "running": (N_("Pause"), "pause", "pause")}.get(run.status, (N_("Start again"), "replay", "again"))
-    cols[0].button(_(label), key=state.wkey(PAGE, "go"), type="primary", icon=f":material/{icon}:", args=(action,),
-                   shortcut="Space", help=_("A new run from scratch with the current settings.")
-                   if action == "again" else None, **b)
-    cols[1].button(_("Stop"), key=state.wkey(PAGE, "stop"), icon=":material/stop:", args=("stop",),
-                   disabled=run.finished or run.status == "idle", **b)
-    # enabled while running though no curve exists yet: these buttons are drawn at the click that
-    # started the run and not again until the next click
-    cols[2].button(_("Keep as run A"), key=state.wkey(PAGE, "keep_a"), icon=":material/compare_arrows:",
-                   args=("keep_a",), disabled=not (len(run.curves) or run.active),
-                   help=_("Keep this run's curves; the next run is drawn over them."), **b)
-    cols[3].button(_("Clear run A"), key=state.wkey(PAGE, "clear_a"), icon=":material/delete:", args=("clear_a",),
-                   disabled=not has_a, **b)
+    if ps.get("superseded") and run.status != "running":
+        label, icon, action = N_("Start a new run"), "replay", "again"     # the settings changed since this run
+    # name -> (label, icon, action, disabled, help, primary); every button's press is witnessed
+    specs = {
+        "go": (_(label), icon, action, False,
+               _("A new run from scratch with the current settings.") if action == "again" else None, True),
+        "stop": (_("Stop"), "stop", "stop", run.finished or run.status == "idle", None, False),
+        # enabled while running though no curve exists yet: these buttons are drawn at the click that
+        # started the run and not again until the next click
+        "keep_a": (_("Keep as run A"), "compare_arrows", "keep_a", not (len(run.curves) or run.active),
+                   _("Keep this run's curves; the next run is drawn over them."), False),
+        "clear_a": (_("Clear run A"), "delete", "clear_a", not has_a, None, False),
+        "back": (_("Back to the previous run"), "undo", "back", "previous" not in ps,
+                 _("The run “Start again” replaced comes back, with its settings; this one becomes the "
+                   "previous run."), False),
+    }
+    for name, (text, icon, action, disabled, help, primary) in specs.items():
+        row.button(text, key=state.wkey(PAGE, name), type="primary" if primary else "secondary",
+                   icon=f":material/{icon}:", args=(action,), on_click=press, width="content", disabled=disabled,
+                   help=help)
+    actions.witness(PAGE, {state.wkey(PAGE, name): {"action": spec[2], "run": run.name}
+                           for name, spec in specs.items()}, witnessed)
 
 
 # ----------------------------------------------------------------------------- the live part
@@ -85,8 +95,8 @@ def live_part(large: bool) -> None:
     """The buttons and the two charts' fragments (a fragment itself: see above). Nothing else: every
     element here is sent again with each click."""
     ps = state.page_state(PAGE)
-    if ps.get("restart"):
-        st.rerun()          # "Start again": a new run is built from the settings by the whole page
+    if ps.get("restart") or ps.pop("full_run", False):
+        st.rerun()          # "Start again" (a new run is built from the settings) or "Back …": the whole page
     run = ps["run"]
     buttons(run, "run_a" in ps)
     if run.active:
@@ -160,6 +170,14 @@ def status_box(run: train_run.LiveRun, place: int = 0) -> None:
     # One slot for the message, drawn whether or not there is one: an element appearing above the
     # charts would shift them in the page and the browser would re-create them (losing the zoom).
     box = st.container()
+    superseded = state.page_state(PAGE).get("superseded")
+    if state.page_state(PAGE).get("notice"):
+        box.warning(state.page_state(PAGE)["notice"])           # a press refused (app/train/controls.act)
+    if superseded:
+        box.info(_("You changed the settings after this run was started ({label}). It stays on screen with its "
+                   "curves and export; “Start a new run” trains a new network with the new settings (this one "
+                   "then stays available with “Back to the previous run”); set the settings back to carry on with "
+                   "it.").format(label=run.label))
     if run.status == "solved":
         box.success(_("Stopped at the criterion — {message}.").format(message=msg))
     elif run.status == "budget":
@@ -170,9 +188,12 @@ def status_box(run: train_run.LiveRun, place: int = 0) -> None:
                     "a step that large throws the weights so far that the outputs or gradients overflow. The "
                     "papers use 0.01 – 1; “clip the gradient norm” (Training) caps every step.").format(
             message=msg, lr=f"{tr.config.lr:g}"))
+    elif superseded:
+        pass                        # said above
     elif run.status == "stopped":
-        box.info(_("Stopped by you after {n} sequences. “Start again” trains a new network from "
-                   "scratch with the current settings; “Keep as run A” first to compare the two.").format(
+        box.info(_("Stopped by you after {n} sequences; the run stays on screen. “Start again” trains a new network "
+                   "from scratch with the current settings (this one stays available with “Back to the previous "
+                   "run”); “Keep as run A” first draws the two together.").format(
             n=f"{run.sequences:,}"))
     elif run.status == "paused":
         box.info(_("Paused after {n} sequences — “Resume” carries on exactly where it stopped.").format(

@@ -104,5 +104,5 @@ def test_train_keeps_the_keyboard_focus_on_start_pause_resume(streamlit_server, 
         expect(go).to_be_focused()
         # one button in the row's first place: no leftover of the status before
         expect(page.locator(".st-key-train-keep_a").locator("xpath=..").locator("[data-testid^='stBaseButton']")
-               .filter(visible=True)).to_have_count(4)
+               .filter(visible=True)).to_have_count(5)
         wait_for_app(page)

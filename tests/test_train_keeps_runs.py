@@ -1,0 +1,95 @@
+"""Train and watch never throws a run away (AppTest): Stop, a setting change and "Start again" each leave
+the trained run on screen or one click away ("Back to the previous run"), and a second press of a
+button whose first press is still in flight changes nothing."""
+
+from __future__ import annotations
+
+from app.train import run as train_run
+from train_page_helpers import data, errors, open_page, run_of, start
+
+
+def charts(at) -> dict:
+    return {k: v for k, v in data(at).items() if k != "progress"}
+
+
+def test_stop_keeps_the_run_on_screen_with_its_curves_and_export():
+    at = start(open_page(), ticks=3)
+    at.button(key="train.stop").click().run()
+    run = run_of(at)
+    assert run.status == "stopped" and run.sequences > 0
+    shown = charts(at)
+    at.run()                                           # a later run of the page shows the same run
+    assert run_of(at) is run and charts(at) == shown
+    assert at.button(key="train.keep_a").disabled is False
+    assert any("the run stays on screen" in i.value for i in at.info)
+    assert at.button(key="train.go").label == "Start again"
+
+
+def test_a_setting_change_then_back_carries_on_with_the_same_run():
+    at = start(open_page(), ticks=3)
+    run = run_of(at)
+    at.number_input(key="train.lr").set_value(0.5).run()
+    assert run_of(at) is run and run.status == "paused"
+    at.number_input(key="train.lr").set_value(1.0).run()     # the run's own settings again
+    assert run_of(at) is run
+    assert at.button(key="train.go").label == "Resume"
+    assert not any("You changed the settings" in i.value for i in at.info)
+    at.button(key="train.go").click().run()
+    assert run_of(at) is run and run.status == "running"
+
+
+def test_start_again_keeps_the_replaced_run_one_click_away_with_its_settings():
+    at = start(open_page(), ticks=3)
+    first = run_of(at)
+    at.button(key="train.stop").click().run()
+    assert at.button(key="train.back").disabled
+    at.number_input(key="train.lr").set_value(0.3).run()
+    at.button(key="train.go").click().run()               # "Start a new run" with lr 0.3
+    second = run_of(at)
+    assert second is not first and second.trainer.config.lr == 0.3 and second.status == "running"
+    at.run()
+    assert second.sequences > 0
+    assert not at.button(key="train.back").disabled
+    at.button(key="train.back").click().run()             # the first run and its learning rate are back
+    assert not at.exception and not errors(at), errors(at)
+    assert run_of(at) is first and first.status == "stopped"
+    assert at.number_input(key="train.lr").value == 1.0
+    assert second.status == "paused" and at.session_state["_page.train"]["previous"] is second
+    at.button(key="train.back").click().run()             # and back again: nothing was lost either way
+    assert run_of(at) is second and at.number_input(key="train.lr").value == 0.3
+
+
+def test_a_press_the_browser_reported_is_applied_once_as_the_user_saw_it(monkeypatch):
+    """The press witness (app/ui/actions.py): the button callback applies the press as the browser saw it
+    ("pause the run I see running"), once; a re-sent or late copy of it changes nothing, even when the
+    button was drawn again meanwhile with another action (a second "Pause" never resumes); a press for a
+    run no longer shown is refused with a message; a client without the script gets the drawn action."""
+    import types
+
+    from app.train import controls
+    from app.ui import actions, state
+
+    from app.train import settings as train_settings
+
+    run = train_run.new_run(train_settings.build_trainer(train_settings.DEFAULTS), "key", "label", "paused")
+    session: dict = {"_page.train": {"run": run}}
+    fake = types.SimpleNamespace(session_state=session)
+    monkeypatch.setattr(actions, "st", fake)
+    monkeypatch.setattr(state, "st", fake)
+    controls.press("start")                          # no report from the browser: the drawn action
+    assert run.status == "running"
+    pause = {"button": "train.go", "action": "pause", "run": run.name, "id": 1_000, "sent": 1}
+    session["gatelab-witness"] = {"press": pause}
+    controls.press("pause")
+    assert run.status == "paused"
+    controls.press("start")                          # the same press again (drawn as "Resume" meanwhile)
+    controls.witnessed()                             # ... or re-sent by the browser
+    session["gatelab-witness"] = {"press": {**pause, "sent": 2}}
+    controls.witnessed()
+    assert run.status == "paused", "a copy of the Pause press resumed the run"
+    session["gatelab-witness"] = {"press": {**pause, "action": "start", "id": 1_001}}   # a real Resume press
+    controls.press("start")
+    assert run.status == "running"
+    session["gatelab-witness"] = {"press": {**pause, "run": "an-older-run", "id": 1_002}}
+    controls.press("pause")
+    assert run.status == "running" and "no longer shown" in session["_page.train"]["notice"]
