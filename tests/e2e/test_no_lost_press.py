@@ -1,0 +1,94 @@
+"""A press is never lost (app/ui/actions.py), proven by losing it on purpose: the browser's message that
+carries the press is dropped on its way to the server (Playwright routes the page's Streamlit WebSocket
+and drops it), as the page's connection does on a busy server. Without the press witness the run kept
+training with "Pause" on screen for good; with it the browser sends the press again and it is applied,
+once. Also the short form of the click torture (benchmarks/click_torture.py) that ``make test`` runs."""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from playwright.sync_api import expect
+from streamlit.proto.BackMsg_pb2 import BackMsg
+
+from .conftest import CHART, wait_for_app
+
+pytestmark = pytest.mark.e2e
+
+GO = ".st-key-train-go button"
+
+
+class Dropper:
+    """Routes the page's Streamlit WebSocket, forwarding every message except the next ``drop`` ones that
+    carry a press of the main button (a BackMsg rerun whose widget states hold its trigger)."""
+
+    def __init__(self, page) -> None:
+        self.drop, self.dropped, self.presses = 0, 0, 0
+        page.route_web_socket(re.compile(r".*/_stcore/stream$"), self.route)
+
+    def route(self, ws) -> None:
+        server = ws.connect_to_server()
+        server.on_message(ws.send)
+        ws.on_message(lambda message: self.forward(server, message))
+
+    def forward(self, server, message) -> None:
+        if isinstance(message, bytes) and self.is_press(message):
+            self.presses += 1
+            if self.drop:
+                self.drop -= 1
+                self.dropped += 1
+                return
+        server.send(message)
+
+    @staticmethod
+    def is_press(message: bytes) -> bool:
+        msg = BackMsg()
+        try:
+            msg.ParseFromString(message)
+        except Exception:       # noqa: BLE001  (not a BackMsg: forward it)
+            return False
+        if msg.WhichOneof("type") != "rerun_script":
+            return False
+        return any(w.id.endswith("train.go") and w.WhichOneof("value") == "trigger_value" and w.trigger_value
+                   for w in msg.rerun_script.widget_states.widgets)
+
+
+def status(page) -> str:
+    return page.locator("[data-testid='stProgress']").first.inner_text().strip()
+
+
+def test_a_press_dropped_on_its_way_is_sent_again_and_applied_once(streamlit_server, page):
+    dropper = Dropper(page)
+    page.goto(f"{streamlit_server}/train?cfg=" + quote(json.dumps({"streak": 5000})))
+    wait_for_app(page)
+    expect(page.locator(CHART)).to_have_count(6, timeout=60_000)
+    go = page.locator(GO).filter(visible=True).first
+    go.click()
+    expect(go).to_have_accessible_name(re.compile("^Pause"))
+    page.wait_for_function("() => /running\\s*$/.test(document.querySelector(\"[data-testid='stProgress']\")"
+                           "?.innerText || '')", timeout=60_000)
+    dropper.drop = 1
+    go.click()                                          # Pause: the message carrying it is lost ...
+    expect(go).to_have_attribute("aria-busy", "true")  # ... the button says the press is in flight
+    go.click(force=True)                                # a second press while in flight changes nothing
+    expect(go).to_have_accessible_name(re.compile("^Resume"), timeout=60_000)   # ... re-sent and answered
+    expect(page.get_by_text(re.compile(r"paused\s*$")).first).to_be_visible()
+    expect(go).not_to_have_attribute("aria-busy", "true")
+    assert dropper.dropped == 1 and dropper.presses >= 2, vars(dropper)   # (the re-sent copies carry no trigger)
+    assert status(page).endswith("paused"), status(page)
+    expect(page.locator("[data-testid='stException']")).to_have_count(0)
+
+
+def test_the_click_torture_short_form_loses_nothing(streamlit_server, browser):
+    """benchmarks/click_torture.py, 16 actions on this (loaded) machine: every action answered and the
+    final state the actions applied in order. No timing is asserted here (the benchmark reports it)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import click_torture
+
+    out = click_torture.torture(browser, streamlit_server, actions=16, seed=7, answer_seconds=60.0)
+    assert out["lost"] == 0, out
+    assert out["answered"] == 16, out
