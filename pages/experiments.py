@@ -116,6 +116,8 @@ def page() -> None:
                   args=(values,), disabled=running or ok.error is not None)
         c2.button(_("Stop"), key=state.wkey(PAGE, "stop"), icon=":material/stop:", on_click=jobs.stop,
                   args=(PAGE, "run"), disabled=not running)
+        if job is not None and job.settings["experiment"] == values["experiment"]:
+            jobs.settings_note(job, values, _("Run"))      # another experiment's run has its own caption
         full = paper_size(values)
         if red:
             st.button(_("Paper-size settings"), key=state.wkey(PAGE, "paper_size"), icon=":material/open_in_full:",

@@ -1,7 +1,6 @@
 """Bias lab: the grid view — start a sweep, its live heat maps, a clicked cell's networks."""
 from __future__ import annotations
 
-import json
 
 import streamlit as st
 
@@ -134,9 +133,7 @@ def grid_section(values: dict) -> None:
                       "Criterion: {criterion}")).format(
             n=p.networks, nx=len(p.x), ny=len(p.y) if p.y else 1, seeds=len(p.seeds), budget=f"{p.train.budget:,}",
             criterion=_(p.task.criterion.description), streak=f"{p.train.streak:,}"))
-    if job is not None and not job.running and json.dumps(job.settings, sort_keys=True) != json.dumps(values, sort_keys=True):
-        st.info(_("The results below are from the settings you trained with; the settings have changed since — "
-                  "press **Train the sweep** to train the new grid."))
+    jobs.settings_note(job, values, _("Train the sweep"))
     jobs.live(PAGE, "grid", draw_grid)
     precomputed.section()
 

@@ -131,6 +131,7 @@ def abuse(values: dict) -> None:
     with st.expander(_("Demo settings"), expanded=False):
         form.render_fields(PAGE, SCHEMA, ["abuse_first", "abuse_step"])
     _buttons("abuse", values, N_("Train both settings"))
+    jobs.settings_note(jobs.get(PAGE, "abuse"), values, _("Train both settings"))
     jobs.live(PAGE, "abuse", _draw_abuse)
 
 
@@ -187,6 +188,7 @@ def drift(values: dict) -> None:
     with st.expander(_("Demo settings"), expanded=False):
         form.render_fields(PAGE, SCHEMA, ["drift_first", "drift_step"])
     _buttons("drift", values, N_("Train both settings"))
+    jobs.settings_note(jobs.get(PAGE, "drift"), values, _("Train both settings"))
     outcome = state.keep_good(PAGE, "drift_plan", lambda: lab_settings.demo_plan(values, "drift"))
     state.report(outcome, N_("these demo settings"))
     jobs.live(PAGE, "drift", lambda job: _draw_drift(job, outcome.value))

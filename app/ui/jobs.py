@@ -11,6 +11,7 @@ The work object only needs ``advance(n) -> progress``, ``done`` and ``fraction()
 """
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -126,6 +127,20 @@ def status_line(job: Job) -> str:
             seconds=f"{job.elapsed:.1f}", what=_(job.label))
     return _("Finished in {seconds} s ({what}); {training} s of it training.").format(
         seconds=f"{job.elapsed:.1f}", what=_(job.label), training=f"{job.compute:.1f}")
+
+
+def settings_note(job: Job | None, values: dict, button: str) -> None:
+    """Nothing is thrown away by a setting change: the results shown stay the job's, and this says that the
+    next press of ``button`` (its label, translated) trains with the new settings."""
+    if job is None or json.dumps(job.settings, sort_keys=True, default=str) == json.dumps(values, sort_keys=True,
+                                                                                            default=str):
+        return
+    if job.running:
+        st.info(_("You changed the settings while this run trains: it goes on with the settings it started with; "
+                  "press **{button}** afterwards to train with the new ones.").format(button=button))
+    else:
+        st.info(_("The results below are from the settings you trained with; the settings have changed since — "
+                  "press **{button}** to train with the new ones.").format(button=button))
 
 
 def live(page: str, slot: str, draw: Callable[[Job | None], None]) -> None:
