@@ -10,8 +10,9 @@ the server and the browser. Then ``--actions`` actions, each after a random paus
 main button), Keep as run A, Clear run A, a drag-zoom on the loss chart, a move of Step's output-gate
 "Initial weights ±" slider while it plays. After each action the page must show its answer within ``ANSWER_SECONDS``
 (the button's new label and the progress bar's status word; "Clear run A" enabled or disabled again; the
-zoomed axis; the slider's value in Step's link, which the server writes), else the action is *lost*.
-At the end the state the pages show must equal the actions applied in order (a mismatch counts lost too).
+zoomed axis; Step's chart drawn for the slider's new value), else the action is *lost*.
+At the end the state the pages show must equal the actions applied in order (Train's status and run A, the
+slider's last value in Step's link, which the server's run writes; a mismatch counts lost too).
 
 Prints one JSON line: ``{"actions", "answered", "lost", "p95_s", "median_s", "worst_s", "load", ...}``.
 ``tests/e2e/test_click_torture.py`` runs a short form of it in ``make test``; issue 42's goal: lost = 0 over
@@ -42,6 +43,7 @@ STEP_CFG = {"adding.T": 400, "speed": 10}
 VALUE = "(e) => [e.getAttribute('aria-valuenow') ?? e.value, e.getAttribute('aria-valuemin') ?? e.min, " \
         "e.getAttribute('aria-valuemax') ?? e.max].map(Number)"
 SLIDER = "init_range"         # Step's "Initial weights ±": a slider that changes the model while it plays
+STEP_CHART = 2                # the Step chart whose lines the slider changes (its gates; as live_speed.py)
 
 
 @dataclass
@@ -92,20 +94,32 @@ class Torture:
             "() => document.querySelector('.st-key-train-loss .gatelab-live')?._fullLayout?.xaxis.autorange === false"))
 
     def step_slider(self) -> None:
+        """A notch on Step's slider while it plays: answered when the chart's lines change (drawn from the
+        slider preview or the page's run: what the user sees); the link, which the server's run writes, is
+        checked at the end."""
+        from live_speed import CHANGED, SIGNATURE
+
         page = self.step
+        play = page.get_by_role("radio", name="Play")
+        if play.get_attribute("aria-checked") != "true":          # it played to the end: play again
+            play.click()
+            page.wait_for_function("() => document.querySelector(\"[data-testid='stApp']\")"
+                                   "?.getAttribute('data-test-script-state') === 'notRunning'", timeout=60_000)
         thumb = page.locator(f".st-key-step-{SLIDER}").get_by_role("slider").first
         now, lo, hi = thumb.evaluate(VALUE)
         key = "ArrowLeft" if now >= hi else "ArrowRight" if now <= lo else self.rng.choice(["ArrowLeft", "ArrowRight"])
+        before = page.evaluate(SIGNATURE, STEP_CHART)
         t0 = time.perf_counter()
         thumb.press(key)
-        want = thumb.evaluate(VALUE)[0]
-        self.slider = want
-        self._answered("step_slider", t0, lambda: _link_value(page.url, SLIDER) == want)
+        self.slider = thumb.evaluate(VALUE)[0]
+        self._answered("step_slider", t0, lambda: page.evaluate(CHANGED, [STEP_CHART, before]))
 
     ACTIONS = (("toggle", 5), ("keep_a", 2), ("clear_a", 2), ("zoom", 1), ("step_slider", 2))
 
+    only: tuple[str, ...] = ()
+
     def one(self) -> None:
-        names, weights = zip(*self.ACTIONS)
+        names, weights = zip(*[(n, w) for n, w in self.ACTIONS if not self.only or n in self.only])
         getattr(self, self.rng.choices(names, weights)[0])()
 
     # --------------------------------------------------------------- answers
@@ -190,10 +204,10 @@ def open_pages(browser, base: str) -> tuple[object, object]:
 
 
 def torture(browser, base: str, actions: int, seed: int, pause: tuple[float, float] = (0.1, 1.5),
-            answer_seconds: float = ANSWER_SECONDS) -> dict:
+            answer_seconds: float = ANSWER_SECONDS, only: tuple[str, ...] = ()) -> dict:
     """``actions`` random actions on a fresh pair of windows; the result (without the load figure)."""
     train, step = open_pages(browser, base)
-    t = Torture(train, step, random.Random(seed), answer_seconds=answer_seconds)
+    t = Torture(train, step, random.Random(seed), answer_seconds=answer_seconds, only=only)
     try:
         for _ in range(actions):
             time.sleep(t.rng.uniform(*pause))                      # a random moment, not a wait for state
@@ -221,6 +235,7 @@ def main() -> int:
     ap.add_argument("--busy", type=int, default=3, help="busy loops beside the server and the browser")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--url", help="a running server (else one is started on a free port)")
+    ap.add_argument("--only", nargs="*", default=[], help="only these actions (toggle keep_a clear_a zoom step_slider)")
     args = ap.parse_args()
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -234,7 +249,7 @@ def main() -> int:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             t0 = time.perf_counter()
-            out = torture(browser, base, args.actions, args.seed)
+            out = torture(browser, base, args.actions, args.seed, only=tuple(args.only))
             browser.close()
         out.update(busy_loops=args.busy, seconds=round(time.perf_counter() - t0, 1),
                    load=round(os.getloadavg()[0], 2), cpus=os.cpu_count())

@@ -21,7 +21,7 @@ from app.experiments.run import (DEFAULTS, PAGE, SCHEMA, check, fit_budget_to_ex
                                  here_result, paper_size,
                                  reductions, start, use_paper_size)
 from app.i18n import N_, _
-from app.ui import export, form, jobs, live, saving, state
+from app.ui import actions, export, form, jobs, live, saving, state
 from lstm_core.training import PRESETS
 
 
@@ -112,17 +112,18 @@ def page() -> None:
         job = jobs.get(PAGE, "run")
         running = job is not None and job.running
         c1, c2 = st.columns(2)
-        c1.button(_("Run"), key=state.wkey(PAGE, "run"), type="primary", icon=":material/play_arrow:", on_click=start,
-                  args=(values,), disabled=running or ok.error is not None)
-        c2.button(_("Stop"), key=state.wkey(PAGE, "stop"), icon=":material/stop:", on_click=jobs.stop,
-                  args=(PAGE, "run"), disabled=not running)
+        actions.button(c1, PAGE, _("Run"), state.wkey(PAGE, "run"), start, (values,), type="primary",
+                       icon=":material/play_arrow:", disabled=running or ok.error is not None)
+        actions.button(c2, PAGE, _("Stop"), state.wkey(PAGE, "stop"), jobs.stop, (PAGE, "run"), icon=":material/stop:",
+                       disabled=not running)
         if job is not None and job.settings["experiment"] == values["experiment"]:
             jobs.settings_note(job, values, _("Run"))      # another experiment's run has its own caption
         full = paper_size(values)
         if red:
-            st.button(_("Paper-size settings"), key=state.wkey(PAGE, "paper_size"), icon=":material/open_in_full:",
-                      on_click=use_paper_size, args=(values,), disabled=running,
-                      help=_("No reductions and the preset's budget (as far as a run here may go)."))
+            actions.button(st, PAGE, _("Paper-size settings"), state.wkey(PAGE, "paper_size"), use_paper_size,
+                           (values,), icon=":material/open_in_full:", disabled=running,
+                           help=_("No reductions and the preset's budget (as far as a run here may go)."))
+        actions.page_witness(PAGE)          # presses never lost (app/ui/actions.py)
         if full["budget"] < p.train.budget:
             st.caption(_("A run here stops at {cap} sequences of this length (the server's cap); the paper's budget "
                          "of {budget} runs with `{command}`.").format(

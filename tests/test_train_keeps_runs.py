@@ -78,18 +78,19 @@ def test_a_press_the_browser_reported_is_applied_once_as_the_user_saw_it(monkeyp
     monkeypatch.setattr(state, "st", fake)
     controls.press("start")                          # no report from the browser: the drawn action
     assert run.status == "running"
-    pause = {"button": "train.go", "action": "pause", "run": run.name, "id": 1_000, "sent": 1}
-    session["gatelab-witness"] = {"press": pause}
-    controls.press("pause")
+    pause = {"button": "train.go", "action": "pause", "run": run.name, "id": 1_000, "sent": 2}
+    session["gatelab-witness-train"] = {"press": pause}
+    controls.witnessed()                             # the re-sent copy arrives first ...
     assert run.status == "paused"
-    controls.press("start")                          # the same press again (drawn as "Resume" meanwhile)
-    controls.witnessed()                             # ... or re-sent by the browser
-    session["gatelab-witness"] = {"press": {**pause, "sent": 2}}
-    controls.witnessed()
+    session["gatelab-witness-train"] = {"press": {**pause, "sent": 1}}
+    controls.press("start")                          # ... then the first message, late, on a button drawn as
+    controls.witnessed()                             # "Resume" meanwhile: a copy, nothing more happens
     assert run.status == "paused", "a copy of the Pause press resumed the run"
-    session["gatelab-witness"] = {"press": {**pause, "action": "start", "id": 1_001}}   # a real Resume press
-    controls.press("start")
+    session["gatelab-witness-train"] = {"press": {**pause, "action": "start", "id": 1_001, "sent": 1}}
+    controls.press("start")                          # a real Resume press
     assert run.status == "running"
-    session["gatelab-witness"] = {"press": {**pause, "run": "an-older-run", "id": 1_002}}
-    controls.press("pause")
-    assert run.status == "running" and "no longer shown" in session["_page.train"]["notice"]
+    controls.press("pause")                          # a press the script did not see (a shortcut key):
+    assert run.status == "paused"                    # the button's drawn action
+    session["gatelab-witness-train"] = {"press": {**pause, "action": "start", "run": "an-older-run", "id": 1_002}}
+    controls.press("start")
+    assert run.status == "paused" and "no longer shown" in session["_page.train"]["notice"]

@@ -8,7 +8,7 @@ from app.bias_lab import figures as lab_figures
 from app.i18n import N_, _
 from app.i18n.core_errors import translate
 from app.bias_lab import precomputed
-from app.ui import figures, jobs, live, saving, state, theme, words
+from app.ui import actions, figures, jobs, live, saving, state, theme, words
 from app.bias_lab import settings as lab_settings
 from lstm_core.sweeps.sweep import Sweep
 
@@ -120,10 +120,11 @@ def grid_section(values: dict) -> None:
     job = jobs.get(PAGE, "grid")
     c1, c2, c3 = st.columns([1.2, 1, 3], vertical_alignment="center")
     running = job is not None and job.running
-    c1.button(_("Train the sweep"), key=state.wkey(PAGE, "train"), type="primary", icon=":material/play_arrow:",
-              on_click=start_grid, args=(values,), disabled=running or outcome.error is not None)
-    c2.button(_("Stop"), key=state.wkey(PAGE, "stop"), icon=":material/stop:", on_click=jobs.stop,
-              args=(PAGE, "grid"), disabled=not running)
+    actions.button(c1, PAGE, _("Train the sweep"), state.wkey(PAGE, "train"), start_grid, (values,), type="primary",
+                   icon=":material/play_arrow:", disabled=running or outcome.error is not None)
+    actions.button(c2, PAGE, _("Stop"), state.wkey(PAGE, "stop"), jobs.stop, (PAGE, "grid"), icon=":material/stop:",
+                   disabled=not running)
+    actions.page_witness(PAGE)              # presses never lost (app/ui/actions.py)
     if outcome.value is not None:
         p = outcome.value
         reduced = p.train.streak != p.task.criterion.streak

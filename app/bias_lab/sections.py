@@ -17,7 +17,7 @@ from app.bias_lab import figures as lab_figures
 from app.bias_lab import settings as lab_settings
 from app.i18n import N_, _
 from app.i18n.core_errors import translate
-from app.ui import figures, form, jobs, live, netconfig, saving, state, words
+from app.ui import actions, figures, form, jobs, live, netconfig, saving, state, words
 from lstm_core.sweeps import bias_demos as bd
 from lstm_core.sweeps.sweep import Sweep
 from lstm_core.training import PRESETS
@@ -85,15 +85,16 @@ def _buttons(kind: str, values: dict, label: str) -> None:
     job = jobs.get(PAGE, kind)
     running = job is not None and job.running
     c1, c2, c3 = st.columns([1.3, 1, 3], vertical_alignment="center")
-    c1.button(_(label), key=state.wkey(PAGE, f"run_{kind}"), type="primary", icon=":material/play_arrow:",
-              on_click=_start, args=(kind, values), disabled=running)
-    c2.button(_("Stop"), key=state.wkey(PAGE, f"stop_{kind}"), icon=":material/stop:", on_click=jobs.stop,
-              args=(PAGE, kind), disabled=not running)
-    st.button(_("Use the paper's setup for this demo"), key=state.wkey(PAGE, f"paper_{kind}"), on_click=_paper,
-              args=(kind,), icon=":material/restart_alt:",
-              help=_("The paper preset “{title}”: {settings}").format(
-                  title=_(PRESETS[DEMO[kind][0]].title),
-                  settings=", ".join(f"{k} = {v}" for k, v in paper_setup(kind).items())))
+    actions.button(c1, PAGE, _(label), state.wkey(PAGE, f"run_{kind}"), _start, (kind, values), type="primary",
+                   icon=":material/play_arrow:", disabled=running)
+    actions.button(c2, PAGE, _("Stop"), state.wkey(PAGE, f"stop_{kind}"), jobs.stop, (PAGE, kind),
+                   icon=":material/stop:", disabled=not running)
+    actions.button(st, PAGE, _("Use the paper's setup for this demo"), state.wkey(PAGE, f"paper_{kind}"), _paper,
+                   (kind,), icon=":material/restart_alt:",
+                   help=_("The paper preset “{title}”: {settings}").format(
+                       title=_(PRESETS[DEMO[kind][0]].title),
+                       settings=", ".join(f"{k} = {v}" for k, v in paper_setup(kind).items())))
+    actions.page_witness(PAGE)              # presses never lost (app/ui/actions.py)
     c3.caption(_("Both settings train together (one population) with the sidebar's network, task, seeds and "
                  "training settings: {seeds} seeds, budget {budget}, {algorithm}, lr {lr}.").format(
         seeds=values["n_seeds"], budget=f"{values['budget']:,}", algorithm=values["algorithm"].upper(),

@@ -85,34 +85,82 @@ export default function (component) {
 """.replace("%RESEND_MS%", str(int(RESEND_SECONDS * 1000)))
 
 CSS = """
-.st-key-gatelab-witness { display: none; }
+[class*='st-key-gatelab-witness'] { display: none; }
 [aria-busy='true'] { cursor: progress; opacity: 0.8; }
 """
 
 _component = st.components.v2.component("gatelab_witness", js=JS, css=CSS, isolate_styles=False)
 
 
+def witness_key(page: str) -> str:
+    return f"gatelab-witness-{page}"
+
+
 def witness(page: str, buttons: dict[str, dict[str, Any]], on_press: Callable[[], None],
-            key: str = "gatelab-witness") -> None:
+            key: str | None = None) -> None:
     """Watch the page's ``buttons`` (widget key -> what a press of it means, e.g. ``{"action": "pause",
     "run": "…"}``): draw it in the same fragment as the buttons. ``on_press`` runs when a press arrives
     that no button callback claimed (a re-sent one)."""
-    _component(key=key, data={"buttons": buttons, "answered": state.page_state(page).get("_answered", 0)},
+    _component(key=key or witness_key(page), data={"buttons": buttons, "answered": state.page_state(page).get("_answered", 0)},
                height=0, on_press_change=on_press)
 
 
-def claim(page: str, key: str = "gatelab-witness") -> dict[str, Any] | bool | None:
-    """The press the browser reported, the first time it is asked for (it is then answered).
+def claim(page: str, key: str | None = None) -> dict[str, Any] | bool | None:
+    """The press the browser reported with this message, the first time it arrives (it is then answered).
 
-    False when the browser's last report was applied already (a re-sent or late copy: do nothing);
-    None when this session's browser never reported one (no script: AppTest, a protocol client), so the
-    caller applies the action its button was drawn with."""
-    value = st.session_state.get(key)
+    False for a copy of a press applied already (re-sent, or the first message arriving late: do
+    nothing); None when this message brought no new report (no script: AppTest, a protocol client; or a
+    press the script cannot see, e.g. a Streamlit shortcut key), so the caller applies the action its
+    button was drawn with."""
+    value = st.session_state.get(key or witness_key(page))
     press = value.get("press") if value is not None else None
     if not isinstance(press, dict) or not isinstance(press.get("id"), (int, float)):
         return None
     ps = state.page_state(page)
+    if press == ps.get("_last_report"):
+        return None
+    ps["_last_report"] = dict(press)
     if press["id"] <= ps.get("_answered", 0):
         return False
     ps["_answered"] = press["id"]
     return press
+
+
+# ----------------------------------------------------------------------------- any page's buttons
+PRESSABLE = "_pressable"      # page state: widget key -> (callback, args) the button was last drawn with
+
+
+def button(where: Any, page: str, label: str, key: str, on_press: Callable[..., None], args: tuple = (),
+           **kwargs: Any) -> bool:
+    """``st.button`` whose press is witnessed (draw ``page_witness(page)`` after the page's buttons):
+    ``on_press(*args)`` runs once for each press the user made, even when the message carrying it was
+    lost and re-sent. For buttons that are not toggles (a toggle's meaning changes with what the user saw:
+    Train and watch reports the drawn action itself)."""
+    state.page_state(page).setdefault(PRESSABLE, {})[key] = (on_press, args)
+    return where.button(label, key=key, on_click=_clicked, args=(page, key), **kwargs)
+
+
+def page_witness(page: str) -> None:
+    """The witness of every ``button`` of ``page`` (one per page, after its buttons)."""
+    witness(page, {k: {"action": k} for k in state.page_state(page).get(PRESSABLE, {})}, lambda: _resent(page))
+
+
+def _clicked(page: str, key: str) -> None:
+    seen = claim(page)
+    if seen is None:                        # no witness script: the press of this button
+        _run(page, key)
+    elif seen:                              # the press as the browser reported it (normally this button)
+        _run(page, str(seen.get("button")))
+
+
+def _resent(page: str) -> None:
+    seen = claim(page)
+    if seen:
+        _run(page, str(seen.get("button")))
+
+
+def _run(page: str, key: str) -> None:
+    found = state.page_state(page).get(PRESSABLE, {}).get(key)
+    if found is not None:
+        on_press, args = found
+        on_press(*args)
