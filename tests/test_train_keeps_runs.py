@@ -78,19 +78,26 @@ def test_a_press_the_browser_reported_is_applied_once_as_the_user_saw_it(monkeyp
     monkeypatch.setattr(state, "st", fake)
     controls.press("start")                          # no report from the browser: the drawn action
     assert run.status == "running"
-    pause = {"button": "train.go", "action": "pause", "run": run.name, "id": 1_000, "sent": 2}
-    session["gatelab-witness-train"] = {"press": pause}
-    controls.witnessed()                             # the re-sent copy arrives first ...
+    train_run.tick(run)                              # a first point (Keep as run A keeps curves)
+    pause = {"button": "train.go", "action": "pause", "run": run.name, "id": 1_000, "label": "Pause"}
+
+    def report(*presses, sent):
+        session["gatelab-witness-train"] = {"report": {"presses": list(presses), "sent": sent}}
+
+    report(pause, sent=2)
+    controls.witnessed()                             # the re-sent report arrives first ...
     assert run.status == "paused"
-    session["gatelab-witness-train"] = {"press": {**pause, "sent": 1}}
+    report(pause, sent=1)
     controls.press("start")                          # ... then the first message, late, on a button drawn as
     controls.witnessed()                             # "Resume" meanwhile: a copy, nothing more happens
     assert run.status == "paused", "a copy of the Pause press resumed the run"
-    session["gatelab-witness-train"] = {"press": {**pause, "action": "start", "id": 1_001, "sent": 1}}
-    controls.press("start")                          # a real Resume press
-    assert run.status == "running"
+    resume = {**pause, "action": "start", "id": 1_001, "label": "Resume"}
+    keep = {**pause, "button": "train.keep_a", "action": "keep_a", "id": 1_002, "label": "Keep as run A"}
+    report(pause, resume, keep, sent=3)              # two presses in one report (the first still listed)
+    controls.press("start")
+    assert run.status == "running" and session["_page.train"].get("run_a") is not None
     controls.press("pause")                          # a press the script did not see (a shortcut key):
     assert run.status == "paused"                    # the button's drawn action
-    session["gatelab-witness-train"] = {"press": {**pause, "action": "start", "run": "an-older-run", "id": 1_002}}
+    report({**resume, "run": "an-older-run", "id": 1_003}, sent=4)
     controls.press("start")
     assert run.status == "paused" and "no longer shown" in session["_page.train"]["notice"]

@@ -84,7 +84,9 @@ def test_choosing_a_variant_switches_to_an_algorithm_it_supports():
     assert any("switched to BPTT" in i.value for i in at.info), [i.value for i in at.info]
     algo = at.segmented_control(key="train.algorithm")
     assert algo.value == "bptt" and "rtrl" not in algo.options
-    new = run_of(at)                                                   # a running run restarts on the new network
+    assert run_of(at) is run and run.status == "paused"               # the trained run is kept, paused ...
+    at.button(key="train.go").click().run()                            # ... until "Start a new run"
+    new = run_of(at)
     assert new is not run and new.trainer.model.config.variant == "rnn"
     assert new.trainer.config.algorithm == "bptt"
 
@@ -223,7 +225,8 @@ def test_keep_as_run_a_draws_it_under_the_next_run():
     at.button(key="train.keep_a").click().run()
     kept = at.session_state["_page.train"]["run_a"]
     assert kept.label == f"A: {a.label}" and len(kept) >= 3
-    at.number_input(key="train.lr").set_value(0.5).run()           # run B starts with the new setting
+    at.number_input(key="train.lr").set_value(0.5).run()           # run B: "Start a new run" with the new setting
+    at.button(key="train.go").click().run()
     at.run()
     charts = specs(at)
     names = [t["name"] for t in charts["train-loss"]["data"]]
@@ -272,4 +275,6 @@ def test_bad_uploaded_configuration_gives_an_error_and_keeps_the_run():
     good = export.config_document(train_settings.PAGE, None, {**train_settings.DEFAULTS, "lr": 0.3, "seed": 4})
     at.file_uploader[0].set_value(("good.json", good.encode(), "application/json")).run()
     assert not errors(at) and at.number_input(key="train.lr").value == 0.3
+    assert run_of(at) is run                                       # kept on screen until a new run is started
+    at.button(key="train.go").click().run()
     assert run_of(at).trainer.config.lr == 0.3 and run_of(at).trainer.model.config.seed == 4

@@ -43,19 +43,19 @@ def apply_preset() -> None:
 
 
 def press(action: str) -> None:
-    """A button's callback (before the script runs): the press as the browser saw it (``app/ui/actions.py``),
-    or, from a client without the witness script, the action the button was drawn with."""
-    seen = actions.claim(PAGE)
-    if seen is None:
+    """A button's callback (before the script runs): the presses as the browser saw them
+    (``app/ui/actions.py``), or, from a client without the witness script, the action the button was drawn
+    with."""
+    fresh = actions.claim(PAGE)
+    if fresh is None:
         act(action)
-    elif seen:
+    for seen in fresh or ():
         act(str(seen.get("action")), seen.get("run"))
 
 
 def witnessed() -> None:
-    """The witness's callback: a press the browser sent again that no button callback claimed."""
-    seen = actions.claim(PAGE)
-    if seen:
+    """The witness's callback: presses the browser sent again that no button callback claimed."""
+    for seen in actions.claim(PAGE) or ():
         act(str(seen.get("action")), seen.get("run"))
 
 

@@ -12,13 +12,15 @@ fragment rerun whose fragment it no longer holds; neither tells the user.
 So one tiny ``st.components.v2`` component (no iframe) per page part, the *witness*, drawn in the same
 fragment as the buttons and sent with them, watches clicks on those buttons (one capture-phase listener
 on the window: mouse, Enter, and the keys ``app/ui/keys.py`` binds, which click). On a click it sets its
-state to the press as the browser saw it — ``{"button", "action", "run", "id"}``, the action and run the
-server drew that button with — in the same event, so Streamlit sends the button's trigger and the
-witness's state in one message. The server applies that press once (``claim``: a press id it has applied
-is not applied again) and answers with the id (``answered``) when it draws the buttons again. Until the
-answer has arrived the browser marks the button busy (``aria-busy``), refuses further presses of those
-buttons (a second press never cancels a first still in flight), and re-sends the same press every
-``RESEND_SECONDS``: a press is done, or refused with a message by the page, never silently dropped.
+state to a report of the presses not answered yet, this one included, each as the browser saw it —
+``{"button", "action", "run", "id", "label"}``: the action and run the server drew that button with — in
+the same event, so Streamlit sends the button's trigger and the report in one message. The server applies
+each press once (``claim``: an id it has applied is not applied again) and answers with the ids
+(``answered``) when it draws the buttons again. Until then the browser marks the button busy
+(``aria-busy``), refuses a second press of that button while it still looks as it did at the first (with a
+note beside it, read out by screen readers: a second press never repeats or cancels a first still in
+flight), and re-sends the report every ``RESEND_SECONDS``: a press is done, or refused with a message,
+never silently dropped.
 
 A client without the script (AppTest, the benchmarks' protocol client) sends only the button's trigger:
 the page then applies the action the button was drawn with, as before.
@@ -29,6 +31,7 @@ from typing import Any, Callable
 
 import streamlit as st
 
+from app.i18n import _
 from app.ui import state
 
 RESEND_SECONDS = 2.0      # a press not answered after this long is sent again (same id: applied once)
@@ -36,57 +39,79 @@ RESEND_SECONDS = 2.0      # a press not answered after this long is sent again (
 JS = r"""
 const RESEND_MS = %RESEND_MS%;
 const cls = (k) => 'st-key-' + k.replace(/[^A-Za-z0-9_-]/g, '-');
-function busy(w, on) {
-  for (const b of document.querySelectorAll('.' + cls(w.pending ? w.pending.button : '') + ' button'))
-    on ? b.setAttribute('aria-busy', 'true') : b.removeAttribute('aria-busy');
+const label = (b) => b.textContent.trim();
+function mark(w) {                                     // aria-busy on the buttons with a press in flight
+  const busy = new Set(Object.values(w.pending).map((p) => p.button));
+  for (const name of Object.keys(w.data.buttons))
+    for (const b of document.querySelectorAll('.' + cls(name) + ' button'))
+      busy.has(name) ? b.setAttribute('aria-busy', 'true') : b.removeAttribute('aria-busy');
 }
-function answered(w) {
-  busy(w, false);
-  clearInterval(w.timer);
-  w.pending = null;
+function send(w) {                                     // every press not answered yet, in one report
+  w.sent += 1;
+  w.set('report', { presses: Object.values(w.pending), sent: w.sent });
+}
+function refused(b, text) {
+  let note = document.getElementById('gatelab-press-note');
+  if (!note) {
+    note = document.createElement('div');
+    note.id = 'gatelab-press-note';
+    note.setAttribute('role', 'status');               // read out by a screen reader
+    document.body.appendChild(note);
+  }
+  const r = b.getBoundingClientRect();
+  note.textContent = text;
+  note.style.left = `${Math.max(8, r.left)}px`;
+  note.style.top = `${r.bottom + 6}px`;
+  note.hidden = false;
+  clearTimeout(note.__timer);
+  note.__timer = setTimeout(() => { note.hidden = true; }, 2500);
 }
 export default function (component) {
   const { data, parentElement, setStateValue } = component;
-  const w = parentElement.__witness || (parentElement.__witness = { pending: null, timer: null, last: 0 });
+  const w = parentElement.__witness || (parentElement.__witness = { pending: {}, timer: null, last: 0, sent: 0 });
   w.data = data;
   w.set = setStateValue;
-  parentElement.dataset.answered = data.answered;
-  if (w.pending && data.answered >= w.pending.id) answered(w);
-  if (w.pending) busy(w, true);                        // the button may have been drawn again
+  const answered = new Set(data.answered);
+  for (const id of Object.keys(w.pending)) if (answered.has(Number(id))) delete w.pending[id];
+  parentElement.dataset.answered = data.answered.length ? Math.max(...data.answered) : 0;
+  mark(w);
+  if (!w.timer) w.timer = setInterval(() => {
+    if (!parentElement.isConnected) { clearInterval(w.timer); return; }   // the page changed
+    if (Object.keys(w.pending).length) send(w);        // not answered yet: the same presses again
+  }, RESEND_MS);
   if (w.listener) return;
   w.listener = (e) => {
     const b = e.target && e.target.closest ? e.target.closest('button') : null;
     if (!b) return;
     const name = Object.keys(w.data.buttons).find((k) => b.closest('.' + cls(k)));
     if (!name) return;
-    if (w.pending) {                                   // one press at a time: the first is still in flight
-      e.stopImmediatePropagation();
-      e.preventDefault();
+    if (Object.values(w.pending).some((p) => p.button === name && p.label === label(b))) {
+      e.stopImmediatePropagation();                    // this button, as it was, is still being answered:
+      e.preventDefault();                              // a second press would repeat (or cancel) the first
+      refused(b, w.data.wait);                         // refused visibly, never silently
       return;
     }
     if (b.disabled || b.getAttribute('aria-disabled') === 'true') return;
-    w.last = Math.max(Date.now(), w.last + 1, w.data.answered + 1);
-    w.pending = { button: name, ...w.data.buttons[name], id: w.last, sent: 1 };
-    w.set('press', w.pending);                         // sent with the button's own trigger
-    busy(w, true);
-    w.timer = setInterval(() => {
-      if (!w.pending) return;
-      w.pending = { ...w.pending, sent: w.pending.sent + 1 };
-      w.set('press', w.pending);                       // not answered yet: the same press again
-    }, RESEND_MS);
+    w.last = Math.max(Date.now(), w.last + 1);
+    w.pending[w.last] = { button: name, ...w.data.buttons[name], id: w.last, label: label(b) };
+    send(w);                                           // in the same event as the button's own trigger
+    mark(w);
   };
   window.addEventListener('click', w.listener, true);
+  // Cleanup keeps the presses in flight (and the re-send timer, which stops once the element is gone): a
+  // redraw of the component must not forget a press it has not seen answered.
   return () => {
     window.removeEventListener('click', w.listener, true);
-    clearInterval(w.timer);
-    parentElement.__witness = null;
+    w.listener = null;
   };
 }
 """.replace("%RESEND_MS%", str(int(RESEND_SECONDS * 1000)))
 
 CSS = """
 [class*='st-key-gatelab-witness'] { display: none; }
-[aria-busy='true'] { cursor: progress; opacity: 0.8; }
+#gatelab-press-note { position: fixed; z-index: 1000; max-width: 24rem; padding: 0.4rem 0.7rem; border-radius: 0.5rem;
+  background: #fff4d6; color: #3d2c00; border: 1px solid #c79a00; font-size: 0.9rem; pointer-events: none; }
+[data-testid='stButton'] button[aria-busy='true'] { cursor: progress; opacity: 0.8; }
 """
 
 _component = st.components.v2.component("gatelab_witness", js=JS, css=CSS, isolate_styles=False)
@@ -99,31 +124,40 @@ def witness_key(page: str) -> str:
 def witness(page: str, buttons: dict[str, dict[str, Any]], on_press: Callable[[], None],
             key: str | None = None) -> None:
     """Watch the page's ``buttons`` (widget key -> what a press of it means, e.g. ``{"action": "pause",
-    "run": "…"}``): draw it in the same fragment as the buttons. ``on_press`` runs when a press arrives
-    that no button callback claimed (a re-sent one)."""
-    _component(key=key or witness_key(page), data={"buttons": buttons, "answered": state.page_state(page).get("_answered", 0)},
-               height=0, on_press_change=on_press)
+    "run": "…"}``): draw it in the same fragment as the buttons. ``on_press`` runs when a report arrives
+    without a button's trigger (presses sent again)."""
+    _component(key=key or witness_key(page),
+               data={"buttons": buttons, "answered": state.page_state(page).get(APPLIED, [])[-KEEP:],
+                     "wait": _("Still answering your last press: this one was not taken. Press again once the "
+                               "button has changed.")},
+               height=0, on_report_change=on_press)
 
 
-def claim(page: str, key: str | None = None) -> dict[str, Any] | bool | None:
-    """The press the browser reported with this message, the first time it arrives (it is then answered).
+APPLIED = "_applied"      # page state: the ids of the presses applied (the last KEEP are sent back as answers)
+KEEP = 50
 
-    False for a copy of a press applied already (re-sent, or the first message arriving late: do
-    nothing); None when this message brought no new report (no script: AppTest, a protocol client; or a
-    press the script cannot see, e.g. a Streamlit shortcut key), so the caller applies the action its
-    button was drawn with."""
+
+def claim(page: str, key: str | None = None) -> list[dict[str, Any]] | None:
+    """The presses the browser reported with this message that were not applied yet, oldest first (each
+    is then applied by the caller and answered); [] when all of them were applied already (copies).
+
+    None when this message brought no new report (no script: AppTest, a protocol client; or a press the
+    script cannot see, e.g. a Streamlit shortcut key): the caller applies the action its button was drawn
+    with."""
     value = st.session_state.get(key or witness_key(page))
-    press = value.get("press") if value is not None else None
-    if not isinstance(press, dict) or not isinstance(press.get("id"), (int, float)):
+    report = value.get("report") if value is not None else None
+    if not isinstance(report, dict) or not isinstance(report.get("presses"), list):
         return None
     ps = state.page_state(page)
-    if press == ps.get("_last_report"):
+    if report == ps.get("_last_report"):
         return None
-    ps["_last_report"] = dict(press)
-    if press["id"] <= ps.get("_answered", 0):
-        return False
-    ps["_answered"] = press["id"]
-    return press
+    ps["_last_report"] = report
+    applied = ps.setdefault(APPLIED, [])
+    fresh = sorted((p for p in report["presses"] if isinstance(p, dict) and isinstance(p.get("id"), (int, float))
+                    and p["id"] not in applied), key=lambda p: p["id"])
+    applied.extend(p["id"] for p in fresh)
+    del applied[:-KEEP]
+    return fresh
 
 
 # ----------------------------------------------------------------------------- any page's buttons
@@ -146,17 +180,16 @@ def page_witness(page: str) -> None:
 
 
 def _clicked(page: str, key: str) -> None:
-    seen = claim(page)
-    if seen is None:                        # no witness script: the press of this button
+    fresh = claim(page)
+    if fresh is None:                       # no report with this message: the press of this button
         _run(page, key)
-    elif seen:                              # the press as the browser reported it (normally this button)
-        _run(page, str(seen.get("button")))
+    for press in fresh or ():               # the presses as the browser reported them (normally this one)
+        _run(page, str(press.get("button")))
 
 
 def _resent(page: str) -> None:
-    seen = claim(page)
-    if seen:
-        _run(page, str(seen.get("button")))
+    for press in claim(page) or ():
+        _run(page, str(press.get("button")))
 
 
 def _run(page: str, key: str) -> None:

@@ -93,9 +93,9 @@ def slow_motion(page) -> None:
 
 def training_running(page) -> None:
     go = page.locator(".st-key-train-go").filter(visible=True).first      # Start, then Pause: one button
-    go.get_by_role("button", name=re.compile("^Start Shortcut")).click()
+    go.get_by_role("button", name=re.compile("^Start")).click()
     expect(page.locator("[data-testid='stProgress']").first).to_be_visible()
-    expect(go.get_by_role("button", name=re.compile("^Pause Shortcut"))).to_be_visible()
+    expect(go.get_by_role("button", name=re.compile("^Pause"))).to_be_visible()
     page.wait_for_function("() => [...document.querySelectorAll('.gatelab-live')].some(d => Number(d.dataset.draws) > 1)")
 
 

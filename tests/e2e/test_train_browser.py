@@ -59,7 +59,7 @@ def button(page, key: str):
     """A page button by its Streamlit key (labels such as "Start" also occur in help texts); for the
     main button, by what it says ("start", "pause", "resume", "again")."""
     if key in MAIN:
-        # its accessible name ends in Streamlit's "Shortcut Space"
+        # (its accessible name may end in a Streamlit shortcut's "Shortcut …")
         return page.locator(".st-key-train-go").filter(visible=True).first.get_by_role(
             "button", name=re.compile(rf"^{MAIN[key]}( Shortcut .*)?$"))
     return page.locator(f".st-key-train-{key} [data-testid^='stBaseButton']").filter(visible=True).first
