@@ -38,6 +38,7 @@ RESEND_SECONDS = 2.0      # a press not answered after this long is sent again (
 
 JS = r"""
 const RESEND_MS = %RESEND_MS%;
+const REFUSE_MS = 4 * RESEND_MS;     // an older unanswered press no longer holds the button back
 const cls = (k) => 'st-key-' + k.replace(/[^A-Za-z0-9_-]/g, '-');
 const label = (b) => b.textContent.trim();
 function mark(w) {                                     // aria-busy on the buttons with a press in flight
@@ -68,24 +69,30 @@ function refused(b, text) {
 }
 export default function (component) {
   const { data, parentElement, setStateValue } = component;
-  const w = parentElement.__witness || (parentElement.__witness = { pending: {}, timer: null, last: 0, sent: 0 });
+  // Kept per page in the window, not on the element: Streamlit may mount the component anew (a reconnect,
+  // an element drawn above it), and a press in flight must survive that.
+  const all = window.__gatelabWitness || (window.__gatelabWitness = {});
+  const w = all[data.key] || (all[data.key] = { pending: {}, timer: null, last: 0, sent: 0 });
   w.data = data;
   w.set = setStateValue;
+  w.element = parentElement;
   const answered = new Set(data.answered);
   for (const id of Object.keys(w.pending)) if (answered.has(Number(id))) delete w.pending[id];
   parentElement.dataset.answered = data.answered.length ? Math.max(...data.answered) : 0;
   mark(w);
   if (!w.timer) w.timer = setInterval(() => {
-    if (!parentElement.isConnected) { clearInterval(w.timer); return; }   // the page changed
+    if (!w.element.isConnected) return;                // this page is not shown (or not yet drawn again)
     if (Object.keys(w.pending).length) send(w);        // not answered yet: the same presses again
   }, RESEND_MS);
   if (w.listener) return;
   w.listener = (e) => {
+    if (!w.element.isConnected) return;
     const b = e.target && e.target.closest ? e.target.closest('button') : null;
     if (!b) return;
     const name = Object.keys(w.data.buttons).find((k) => b.closest('.' + cls(k)));
     if (!name) return;
-    if (Object.values(w.pending).some((p) => p.button === name && p.label === label(b))) {
+    if (Object.values(w.pending).some((p) => p.button === name && p.label === label(b)
+                                              && Date.now() - p.id < REFUSE_MS)) {
       e.stopImmediatePropagation();                    // this button, as it was, is still being answered:
       e.preventDefault();                              // a second press would repeat (or cancel) the first
       refused(b, w.data.wait);                         // refused visibly, never silently
@@ -98,11 +105,11 @@ export default function (component) {
     mark(w);
   };
   window.addEventListener('click', w.listener, true);
-  // Cleanup keeps the presses in flight (and the re-send timer, which stops once the element is gone): a
-  // redraw of the component must not forget a press it has not seen answered.
+  // Cleanup keeps the presses in flight and the re-send timer (both per page, in the window).
+  const listener = w.listener;
   return () => {
-    window.removeEventListener('click', w.listener, true);
-    w.listener = null;
+    window.removeEventListener('click', listener, true);
+    if (w.listener === listener) w.listener = null;
   };
 }
 """.replace("%RESEND_MS%", str(int(RESEND_SECONDS * 1000)))
@@ -127,7 +134,8 @@ def witness(page: str, buttons: dict[str, dict[str, Any]], on_press: Callable[[]
     "run": "…"}``): draw it in the same fragment as the buttons. ``on_press`` runs when a report arrives
     without a button's trigger (presses sent again)."""
     _component(key=key or witness_key(page),
-               data={"buttons": buttons, "answered": state.page_state(page).get(APPLIED, [])[-KEEP:],
+               data={"key": key or witness_key(page), "buttons": buttons,
+                     "answered": state.page_state(page).get(APPLIED, [])[-KEEP:],
                      "wait": _("Still answering your last press: this one was not taken. Press again once the "
                                "button has changed.")},
                height=0, on_report_change=on_press)
