@@ -17,10 +17,10 @@ state to a report of the presses not answered yet, this one included, each as th
 the same event, so Streamlit sends the button's trigger and the report in one message. The server applies
 each press once (``claim``: an id it has applied is not applied again) and answers with the ids
 (``answered``) when it draws the buttons again. Until then the browser marks the button busy
-(``aria-busy``), refuses a second press of that button while it still looks as it did at the first (with a
-note beside it, read out by screen readers: a second press never repeats or cancels a first still in
-flight), and re-sends the report every ``RESEND_SECONDS``: a press is done, or refused with a message,
-never silently dropped.
+(``aria-busy``) and re-sends the report every ``RESEND_SECONDS``: a press is done, or refused with a message
+by the page, never silently dropped. A second press while the first is in flight is a press of its own, as
+the user saw it: on Train and watch, "pause the run I see running" twice pauses once (the page's actions
+are idempotent by what the user saw), never "pause, then resume".
 
 A client without the script (AppTest, the benchmarks' protocol client) sends only the button's trigger:
 the page then applies the action the button was drawn with, as before.
@@ -31,14 +31,12 @@ from typing import Any, Callable
 
 import streamlit as st
 
-from app.i18n import _
 from app.ui import state
 
 RESEND_SECONDS = 2.0      # a press not answered after this long is sent again (same id: applied once)
 
 JS = r"""
 const RESEND_MS = %RESEND_MS%;
-const REFUSE_MS = 4 * RESEND_MS;     // an older unanswered press no longer holds the button back
 const cls = (k) => 'st-key-' + k.replace(/[^A-Za-z0-9_-]/g, '-');
 const label = (b) => b.textContent.trim();
 function mark(w) {                                     // aria-busy on the buttons with a press in flight
@@ -50,22 +48,6 @@ function mark(w) {                                     // aria-busy on the butto
 function send(w) {                                     // every press not answered yet, in one report
   w.sent += 1;
   w.set('report', { presses: Object.values(w.pending), sent: w.sent });
-}
-function refused(b, text) {
-  let note = document.getElementById('gatelab-press-note');
-  if (!note) {
-    note = document.createElement('div');
-    note.id = 'gatelab-press-note';
-    note.setAttribute('role', 'status');               // read out by a screen reader
-    document.body.appendChild(note);
-  }
-  const r = b.getBoundingClientRect();
-  note.textContent = text;
-  note.style.left = `${Math.max(8, r.left)}px`;
-  note.style.top = `${r.bottom + 6}px`;
-  note.hidden = false;
-  clearTimeout(note.__timer);
-  note.__timer = setTimeout(() => { note.hidden = true; }, 2500);
 }
 export default function (component) {
   const { data, parentElement, setStateValue } = component;
@@ -91,13 +73,6 @@ export default function (component) {
     if (!b) return;
     const name = Object.keys(w.data.buttons).find((k) => b.closest('.' + cls(k)));
     if (!name) return;
-    if (Object.values(w.pending).some((p) => p.button === name && p.label === label(b)
-                                              && Date.now() - p.id < REFUSE_MS)) {
-      e.stopImmediatePropagation();                    // this button, as it was, is still being answered:
-      e.preventDefault();                              // a second press would repeat (or cancel) the first
-      refused(b, w.data.wait);                         // refused visibly, never silently
-      return;
-    }
     if (b.disabled || b.getAttribute('aria-disabled') === 'true') return;
     w.last = Math.max(Date.now(), w.last + 1);
     w.pending[w.last] = { button: name, ...w.data.buttons[name], id: w.last, label: label(b) };
@@ -116,8 +91,6 @@ export default function (component) {
 
 CSS = """
 [class*='st-key-gatelab-witness'] { display: none; }
-#gatelab-press-note { position: fixed; z-index: 1000; max-width: 24rem; padding: 0.4rem 0.7rem; border-radius: 0.5rem;
-  background: #fff4d6; color: #3d2c00; border: 1px solid #c79a00; font-size: 0.9rem; pointer-events: none; }
 [data-testid='stButton'] button[aria-busy='true'] { cursor: progress; opacity: 0.8; }
 """
 
@@ -135,9 +108,7 @@ def witness(page: str, buttons: dict[str, dict[str, Any]], on_press: Callable[[]
     without a button's trigger (presses sent again)."""
     _component(key=key or witness_key(page),
                data={"key": key or witness_key(page), "buttons": buttons,
-                     "answered": state.page_state(page).get(APPLIED, [])[-KEEP:],
-                     "wait": _("Still answering your last press: this one was not taken. Press again once the "
-                               "button has changed.")},
+                     "answered": state.page_state(page).get(APPLIED, [])[-KEEP:]},
                height=0, on_report_change=on_press)
 
 
