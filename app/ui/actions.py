@@ -13,7 +13,7 @@ So one tiny ``st.components.v2`` component (no iframe) per page part, the *witne
 fragment as the buttons and sent with them, watches clicks on those buttons (one capture-phase listener
 on the window: mouse, Enter, and the keys ``app/ui/keys.py`` binds, which click). On a click it sets its
 state to a report of the presses not answered yet, this one included, each as the browser saw it —
-``{"button", "action", "run", "id", "label"}``: the action and run the server drew that button with — in
+``{"button", "action", "run", "id"}``: the action and run the server drew that button with — in
 the same event, so Streamlit sends the button's trigger and the report in one message. The server applies
 each press once (``claim``: an id it has applied is not applied again) and answers with the ids
 (``answered``) when it draws the buttons again. Until then the browser marks the button busy
@@ -38,7 +38,6 @@ RESEND_SECONDS = 2.0      # a press not answered after this long is sent again (
 JS = r"""
 const RESEND_MS = %RESEND_MS%;
 const cls = (k) => 'st-key-' + k.replace(/[^A-Za-z0-9_-]/g, '-');
-const label = (b) => b.textContent.trim();
 function mark(w) {                                     // aria-busy on the buttons with a press in flight
   const busy = new Set(Object.values(w.pending).map((p) => p.button));
   for (const name of Object.keys(w.data.buttons))
@@ -60,7 +59,6 @@ export default function (component) {
   w.element = parentElement;
   const answered = new Set(data.answered);
   for (const id of Object.keys(w.pending)) if (answered.has(Number(id))) delete w.pending[id];
-  parentElement.dataset.answered = data.answered.length ? Math.max(...data.answered) : 0;
   mark(w);
   if (!w.timer) w.timer = setInterval(() => {
     if (!w.element.isConnected) return;                // this page is not shown (or not yet drawn again)
@@ -75,7 +73,7 @@ export default function (component) {
     if (!name) return;
     if (b.disabled || b.getAttribute('aria-disabled') === 'true') return;
     w.last = Math.max(Date.now(), w.last + 1);
-    w.pending[w.last] = { button: name, ...w.data.buttons[name], id: w.last, label: label(b) };
+    w.pending[w.last] = { button: name, ...w.data.buttons[name], id: w.last };
     send(w);                                           // in the same event as the button's own trigger
     mark(w);
   };
@@ -101,13 +99,13 @@ def witness_key(page: str) -> str:
     return f"gatelab-witness-{page}"
 
 
-def witness(page: str, buttons: dict[str, dict[str, Any]], on_press: Callable[[], None],
-            key: str | None = None) -> None:
+def witness(page: str, buttons: dict[str, dict[str, Any]], on_press: Callable[[], None]) -> None:
     """Watch the page's ``buttons`` (widget key -> what a press of it means, e.g. ``{"action": "pause",
     "run": "…"}``): draw it in the same fragment as the buttons. ``on_press`` runs when a report arrives
     without a button's trigger (presses sent again)."""
-    _component(key=key or witness_key(page),
-               data={"key": key or witness_key(page), "buttons": buttons,
+    key = witness_key(page)
+    _component(key=key,
+               data={"key": key, "buttons": buttons,
                      "answered": state.page_state(page).get(APPLIED, [])[-KEEP:]},
                height=0, on_report_change=on_press)
 
@@ -116,14 +114,14 @@ APPLIED = "_applied"      # page state: the ids of the presses applied (the last
 KEEP = 50
 
 
-def claim(page: str, key: str | None = None) -> list[dict[str, Any]] | None:
+def claim(page: str) -> list[dict[str, Any]] | None:
     """The presses the browser reported with this message that were not applied yet, oldest first (each
     is then applied by the caller and answered); [] when all of them were applied already (copies).
 
     None when this message brought no new report (no script: AppTest, a protocol client; or a press the
     script cannot see, e.g. a Streamlit shortcut key): the caller applies the action its button was drawn
     with."""
-    value = st.session_state.get(key or witness_key(page))
+    value = st.session_state.get(witness_key(page))
     report = value.get("report") if value is not None else None
     if not isinstance(report, dict) or not isinstance(report.get("presses"), list):
         return None
