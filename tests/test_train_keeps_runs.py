@@ -63,7 +63,9 @@ def test_a_press_the_browser_reported_is_applied_once_as_the_user_saw_it(monkeyp
     """The press witness (app/ui/actions.py): the button callback applies the press as the browser saw it
     ("pause the run I see running"), once; a re-sent or late copy of it changes nothing, even when the
     button was drawn again meanwhile with another action (a second "Pause" never resumes); a press for a
-    run no longer shown is refused with a message; a client without the script gets the drawn action."""
+    run no longer shown is refused with a message; a client without the script gets the drawn action, and
+    once the script has reported, a trigger without a new report (Streamlit dispatching on_click twice) is
+    ignored."""
     import types
 
     from app.train import controls
@@ -96,8 +98,11 @@ def test_a_press_the_browser_reported_is_applied_once_as_the_user_saw_it(monkeyp
     report(pause, resume, keep, sent=3)              # two presses in one report (the first still listed)
     controls.press("start")
     assert run.status == "running" and session["_page.train"].get("run_a") is not None
-    controls.press("pause")                          # a press the script did not see (a shortcut key):
-    assert run.status == "paused"                    # the button's drawn action
-    report({**resume, "run": "an-older-run", "id": 1_003}, sent=4)
-    controls.press("start")
-    assert run.status == "paused" and "no longer shown" in session["_page.train"]["notice"]
+    controls.press("pause")                          # a trigger without a new report, once the script has
+    assert run.status == "running"                   # reported: Streamlit running on_click again, not a press
+    session.pop("gatelab-witness-train")             # (even when the component's value was cleared)
+    controls.press("pause")
+    assert run.status == "running"
+    report({**pause, "run": "an-older-run", "id": 1_003}, sent=4)
+    controls.press("pause")
+    assert run.status == "running" and "no longer shown" in session["_page.train"]["notice"]
