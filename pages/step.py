@@ -79,7 +79,9 @@ def page() -> None:
     speed = SCHEMA["speed"].render(PAGE, c_speed)
     st.fragment(player, run_every=1.0 / speed if armed else None)(cfg, data, labels, large, speed,
                                                                    preview=byo is None)
-    keys.bind({"Space": keys.other_option(PLAY_KEY)})          # Play <-> Pause (Back/Forward/Reset: shortcuts)
+    keys.bind({"Space": keys.other_option(PLAY_KEY),            # Play <-> Pause
+               "ArrowRight": keys.button(state.wkey(PAGE, "fwd")), "ArrowLeft": keys.button(state.wkey(PAGE, "back")),
+               "Home": keys.button(state.wkey(PAGE, "reset"))})
     keys.help_panel([_("**→ / ←** — one step forward / back"), _("**Space** — play / pause"),
                      _("**Home** — back to the first step")])
 

@@ -140,24 +140,34 @@ def timestep(at):
 
 def test_step_a_lagging_slider_value_never_pulls_playback_or_pause_back():
     """While playing, the browser's slider value lags the page (late timer ticks: 15+ steps seen in
-    a browser); neither a tick nor the Pause click carrying such a value moves the cursor back."""
+    a browser); neither a tick nor the Pause click carrying such a value moves the cursor back. (Playback
+    follows the clock, and a late tick catches up: on a busy machine a tick may move more than one step,
+    so the steps are compared, not named.)"""
     at = open_page("step")
+    at.session_state["step.speed"] = 0.5        # the slowest playback: far from the end however slow the runs
     at.segmented_control(key="step.play").set_value("play").run()
     at.run()
-    assert metric(at).startswith("3 / ") and timestep(at).disabled       # playing: the slider only shows
+    shown = step(at)
+    assert shown >= 3 and timestep(at).disabled                          # playing: the slider only shows
     stale = timestep(at).key        # (AppTest refuses to set a disabled slider; the browser sends it anyway)
     at.session_state[stale] = 1
     at.run()                                                              # a tick carrying step 1
-    assert metric(at).startswith("4 / ")
+    assert step(at) > shown, "a tick's lagging slider value pulled playback back"
+    shown = step(at)
     at.session_state[stale] = 2                                           # Pause carrying step 2
     at.segmented_control(key="step.play").set_value("pause").run()
-    assert metric(at).startswith("4 / ")                                  # stops where the page was
+    assert step(at) == shown                                              # stops where the page was
     assert timestep(at).key != stale and not timestep(at).disabled
     at.run()                                                              # a tick still in flight
-    assert metric(at).startswith("4 / ")
+    assert step(at) == shown
     timestep(at).set_value(2).run()                                       # the user drags back
     assert metric(at).startswith("2 / ")
     assert fig(at, "step-input")["layout"]["shapes"][0]["x0"] == 2
+
+
+def step(at) -> int:
+    """The step the page shows ("7 / 22" -> 7)."""
+    return int(metric(at).split("/")[0])
 
 
 def test_step_play_stops_at_the_end_and_plays_again_from_the_start():

@@ -6,6 +6,8 @@ Buttons change them in ``on_click`` callbacks, the only moment Streamlit allows 
 """
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 
 from app import i18n
@@ -14,7 +16,7 @@ from app.lessons import progress
 from app.lessons.compute import Outcome
 from app.lessons.content import LESSONS, Lesson, Question
 from app.lessons.figures import chart
-from app.ui import classlink, controls, figures, form, keys, routes, saving, state
+from app.ui import actions, classlink, controls, figures, form, keys, routes, saving, state
 from app.ui.form import Field
 
 PAGE = "lessons"
@@ -111,23 +113,27 @@ def lesson_view(values: dict, answered: dict[str, list[int]], large: bool) -> No
                 text=_("Question {i} of {n} · {done} revealed").format(i=step + 1, n=len(L.questions), done=len(done)))
     question(L, step, done, seed, large)
     nav = st.columns(3)
-    # Keys: the arrows are the buttons' shortcuts; a presenter clicker's PageDown / PageUp and Enter
-    # (Reveal, also right after picking an answer) come through app.ui.keys.
-    nav[0].button(i18n.pgettext("question", "Back"), key=state.wkey(PAGE, "back"), icon=":material/arrow_back:", disabled=step == 0,
-                  on_click=_set, kwargs=dict(step=step - 1), width="stretch", shortcut="Left")
+    # Every button here is witnessed (app/ui/actions.py): a press is applied once, with the question it was
+    # drawn on, even when its message is lost or Streamlit runs its callback twice. So the keys go through
+    # app.ui.keys, which clicks (Streamlit's own shortcut calls the handler without a click, unseen):
+    # the arrows, a presenter clicker's PageDown / PageUp, and Enter (Reveal, also right after picking).
+    actions.button(nav[0], PAGE, i18n.pgettext("question", "Back"), state.wkey(PAGE, "back"),
+                   partial(_set, step=step - 1), icon=":material/arrow_back:", disabled=step == 0, width="stretch")
     last = step == len(L.questions) - 1
     if not last:
-        nav[1].button(_("Next question"), key=state.wkey(PAGE, "next"), icon=":material/arrow_forward:",
-                      type="primary", disabled=step >= len(done), on_click=_set, kwargs=dict(step=step + 1),
-                      width="stretch", help=_("Reveal this question's answer first."), shortcut="Right")
-    nav[2].button(_("Start this lesson again"), key=state.wkey(PAGE, "restart"), icon=":material/replay:",
-                  on_click=_restart, args=(key,), width="stretch")
-    keys.bind({"PageDown": keys.button(state.wkey(PAGE, "next")), "PageUp": keys.button(state.wkey(PAGE, "back")),
+        actions.button(nav[1], PAGE, _("Next question"), state.wkey(PAGE, "next"), partial(_set, step=step + 1),
+                       icon=":material/arrow_forward:", type="primary", disabled=step >= len(done),
+                       width="stretch", help=_("Reveal this question's answer first."))
+    actions.button(nav[2], PAGE, _("Start this lesson again"), state.wkey(PAGE, "restart"), _restart, (key,),
+                   icon=":material/replay:", width="stretch")
+    keys.bind({"ArrowRight": keys.button(state.wkey(PAGE, "next")), "ArrowLeft": keys.button(state.wkey(PAGE, "back")),
+               "PageDown": keys.button(state.wkey(PAGE, "next")), "PageUp": keys.button(state.wkey(PAGE, "back")),
                "Enter": f"[class*='st-key-{keys.widget_class(state.wkey(PAGE, 'reveal.'))}'] button"})
     keys.help_panel([_("**Enter** — reveal the answer"), _("**→ / PageDown** (a presenter clicker) — next question"),
                      _("**← / PageUp** — previous question")])
     if len(done) == len(L.questions):
         takeaway(L, values)
+    actions.page_witness(PAGE)              # after every button of the page (presses never lost)
 
 
 def question(L: Lesson, index: int, done: list[int], seed: int, large: bool) -> None:
@@ -142,9 +148,9 @@ def question(L: Lesson, index: int, done: list[int], seed: int, large: bool) -> 
     picked = st.radio(_("Your prediction"), range(len(q.choices)), format_func=labels.__getitem__,
                       index=None, key=key, disabled=revealed, label_visibility="collapsed")
     if not revealed:
-        st.button(_("Reveal"), key=state.wkey(PAGE, f"reveal.{L.key}.{index}"), type="primary",
-                  icon=":material/visibility:", disabled=picked is None, on_click=_reveal, args=(L.key, index),
-                  help=_("Run the model and show what it does.") if picked is not None else _("Pick an answer first."))
+        actions.button(st, PAGE, _("Reveal"), state.wkey(PAGE, f"reveal.{L.key}.{index}"), _reveal, (L.key, index),
+                       type="primary", icon=":material/visibility:", disabled=picked is None,
+                       help=_("Run the model and show what it does.") if picked is not None else _("Pick an answer first."))
         return
     result = state.keep_good(PAGE, f"{L.key}.{index}", lambda: outcome(L.key, index, seed))
     state.report(result, N_("this question's computation"))
@@ -173,9 +179,9 @@ def takeaway(L: Lesson, values: dict) -> None:
     i = keys.index(L.key)
     if i + 1 < len(keys) and not classlink.is_locked(PAGE, "lesson"):
         nxt = keys[i + 1]
-        cols[0].button(_("Next lesson: {title}").format(title=_(LESSONS[nxt].title)), key=state.wkey(PAGE, "next_lesson"),
-                       icon=":material/skip_next:", type="primary", on_click=_set,
-                       kwargs=dict(lesson=nxt, step=0), width="stretch")
+        actions.button(cols[0], PAGE, _("Next lesson: {title}").format(title=_(LESSONS[nxt].title)),
+                       state.wkey(PAGE, "next_lesson"), partial(_set, lesson=nxt, step=0),
+                       icon=":material/skip_next:", type="primary", width="stretch")
     r = routes.route(L.see_also)
     if (routes.PAGES_DIR / r.file).exists():
         cols[1].page_link(routes.PAGES_DIR / r.file, label=_("Explore further: {title}").format(title=_(r.title)),

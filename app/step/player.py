@@ -19,7 +19,7 @@ import lstm_core as lc
 from app.step import diagram, equations, slowmo
 from app.step.settings import DEFAULTS, PAGE, SCHEMA, compute
 from app.i18n import N_, _
-from app.ui import figures, form, previews, saving, state
+from app.ui import actions, figures, form, previews, saving, state
 
 PLAY_KEY = state.wkey(PAGE, "play")
 T_KEY = state.wkey(PAGE, "t")          # the cursor (a setting, not a widget: see slider_key)
@@ -119,13 +119,12 @@ def player(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, spee
     # columns "Reset" was cut to "R…" with large fonts at 1280 × 720. On a narrow window the row wraps.
     buttons, b4, b5 = st.columns([3.4, 2.9, 1.3], vertical_alignment="bottom")
     row = buttons.container(horizontal=True, gap="small")
-    # Keys (app.ui.keys): Left / Right a step, Home back to the start; Space is Play/Pause (pages/step.py).
-    row.button(_("Back"), key=state.wkey(PAGE, "back"), on_click=move, args=(-1, T), icon=":material/skip_previous:",
-               shortcut="Left")
-    row.button(_("Forward"), key=state.wkey(PAGE, "fwd"), on_click=move, args=(1, T), icon=":material/skip_next:",
-               shortcut="Right")
-    row.button(_("Reset"), key=state.wkey(PAGE, "reset"), on_click=move, args=(None, T), icon=":material/replay:",
-               shortcut="Home")
+    # Witnessed (app/ui/actions.py): a press is applied once, never lost, never run twice by Streamlit.
+    # Keys (bound in pages/step.py through app.ui.keys, which clicks): Left / Right a step, Home back to
+    # the start; Space is Play/Pause.
+    actions.button(row, PAGE, _("Back"), state.wkey(PAGE, "back"), move, (-1, T), icon=":material/skip_previous:")
+    actions.button(row, PAGE, _("Forward"), state.wkey(PAGE, "fwd"), move, (1, T), icon=":material/skip_next:")
+    actions.button(row, PAGE, _("Reset"), state.wkey(PAGE, "reset"), move, (None, T), icon=":material/replay:")
     if T > 1:
         b4.slider(_("Timestep"), 1, T, key=slider_key(), disabled=is_playing(),
                   help=_("Pause to choose a step here; Back and Forward also work while playing."))
@@ -137,6 +136,7 @@ def player(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, spee
                         persist_state=form.PERSIST)
     snap = equations.snapshot(cfg, data["internals"], t - 1, unit, data["params"])
     op = slowmo.controls_row(cfg, t, T, is_playing(), _set_cursor)
+    actions.page_witness(PAGE)              # after the page's buttons (this fragment holds all of them)
     figs = cursor_figures(cfg, data, large, t, unit, op, snap)
     # Not while playing: the cursor moves on, and each tick would re-send the sliders' list with every chart.
     pv = (previews.attach(PAGE, SCHEMA, lambda v: cursor_figures(*compute(v), large, t, unit, op))

@@ -19,7 +19,7 @@ import streamlit as st
 import lstm_core as lc
 from app.step.equations import G_TEX, H_TEX, OUT_TEX, Row, num
 from app.i18n import N_, _
-from app.ui import form, state, theme
+from app.ui import actions, form, state, theme
 
 OPS = (N_("net inputs"), N_("gate activations"), N_("cell input"), N_("CEC update"), N_("squashing"),
        N_("output gate"), N_("output"))
@@ -159,10 +159,10 @@ def controls_row(cfg: lc.ModelConfig, t: int, T: int, playing: bool, set_cursor:
     if ps.get("op_t") != t:                 # a new timestep (Forward, the slider): start at its first operation
         ps["op"], ps["op_t"] = 0, t
     op = min(max(int(ps.get("op", 0)), 0), len(OPS) - 1)
-    b1.button(_("Previous"), key=state.wkey(PAGE, "op_back"), icon=":material/undo:", width="stretch",
-              help=_("Back one operation (from the first, to the previous timestep's last)."),
-              on_click=_move, args=(-1, t, T, set_cursor), disabled=op == 0 and t <= 1)
-    b2.button(_("Next operation"), key=state.wkey(PAGE, "op_next"), icon=":material/redo:", type="primary",
-              width="stretch", on_click=_move, args=(1, t, T, set_cursor), disabled=op == len(OPS) - 1 and t >= T)
+    actions.button(b1, PAGE, _("Previous"), state.wkey(PAGE, "op_back"), _move, (-1, t, T, set_cursor),
+                   icon=":material/undo:", width="stretch", disabled=op == 0 and t <= 1,
+                   help=_("Back one operation (from the first, to the previous timestep's last)."))
+    actions.button(b2, PAGE, _("Next operation"), state.wkey(PAGE, "op_next"), _move, (1, t, T, set_cursor),
+                   icon=":material/redo:", type="primary", width="stretch", disabled=op == len(OPS) - 1 and t >= T)
     info.markdown(_("**Operation {k} of {n}: {name}**").format(k=op + 1, n=len(OPS), name=_(OPS[op])))
     return op

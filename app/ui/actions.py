@@ -17,8 +17,9 @@ state to a report of the presses not answered yet, this one included, each as th
 the same event, so Streamlit sends the button's trigger and the report in one message. The server applies
 each press once (``claim``: an id it has applied is not applied again) and answers with the ids
 (``answered``) when it draws the buttons again. Until then the browser marks the button busy
-(``aria-busy``) and re-sends the report every ``RESEND_SECONDS``: a press is done, or refused with a message
-by the page, never silently dropped. A second press while the first is in flight is a press of its own, as
+(``aria-busy``) and re-sends the report once the page has been idle for ``RESEND_SECONDS`` (no run in
+flight, whose widget values would be stale), or after ``LONG_SECONDS``: a press is done, or refused with a
+message by the page, never silently dropped. A second press while the first is in flight is a press of its own, as
 the user saw it: on Train and watch, "pause the run I see running" twice pauses once (the page's actions
 are idempotent by what the user saw), never "pause, then resume".
 
@@ -27,43 +28,59 @@ the page then applies the action the button was drawn with, as before.
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 import streamlit as st
 
 from app.ui import state
 
-RESEND_SECONDS = 2.0      # a press not answered after this long is sent again (same id: applied once)
+RESEND_SECONDS = 2.0      # a press not answered after the page was idle this long is sent again (same id)
+LONG_SECONDS = 10.0       # ... and after this long in any case
 
 JS = r"""
-const RESEND_MS = %RESEND_MS%;
+const RESEND_MS = %RESEND_MS%, LONG_MS = %LONG_MS%;
 const cls = (k) => 'st-key-' + k.replace(/[^A-Za-z0-9_-]/g, '-');
 function mark(w) {                                     // aria-busy on the buttons with a press in flight
-  const busy = new Set(Object.values(w.pending).map((p) => p.button));
-  for (const name of Object.keys(w.data.buttons))
-    for (const b of document.querySelectorAll('.' + cls(name) + ' button'))
-      busy.has(name) ? b.setAttribute('aria-busy', 'true') : b.removeAttribute('aria-busy');
+  const busy = new Set(Object.values(w.pending).map((p) => p.cls || cls(p.button)));
+  const known = new Set([...Object.keys(w.data.buttons).map(cls), ...busy]);
+  for (const c of known)
+    for (const b of document.querySelectorAll('.' + c + ' button'))
+      busy.has(c) ? b.setAttribute('aria-busy', 'true') : b.removeAttribute('aria-busy');
 }
 function send(w) {                                     // every press not answered yet, in one report
   w.sent += 1;
-  w.set('report', { presses: Object.values(w.pending), sent: w.sent });
+  w.sentAt = Date.now();
+  const presses = Object.values(w.pending).map(({ sent, ...press }) => press);
+  for (const p of Object.values(w.pending)) p.sent = true;
+  w.set('report', { presses, sent: w.sent });
 }
 export default function (component) {
   const { data, parentElement, setStateValue } = component;
   // Kept per page in the window, not on the element: Streamlit may mount the component anew (a reconnect,
   // an element drawn above it), and a press in flight must survive that.
   const all = window.__gatelabWitness || (window.__gatelabWitness = {});
-  const w = all[data.key] || (all[data.key] = { pending: {}, timer: null, last: 0, sent: 0 });
+  const w = all[data.key] || (all[data.key] = { pending: {}, timer: null, last: 0, sent: 0, sentAt: 0, busy: 0 });
   w.data = data;
   w.set = setStateValue;
   w.element = parentElement;
   const answered = new Set(data.answered);
   for (const id of Object.keys(w.pending)) if (answered.has(Number(id))) delete w.pending[id];
   mark(w);
+  // A press seen while the witness was being drawn again (not sent then): sent now that it is back.
+  if (Object.values(w.pending).some((p) => !p.sent) && w.element.isConnected) send(w);
+  // Sent again only after the page has been idle for RESEND_MS (no script run, none requested): a message
+  // the browser sends while a run is in flight carries the widget values from before that run, and
+  // Streamlit takes them as the user's — a "Next lesson" then undone by the old lesson picker value (seen
+  // under load). Idle, the values are the ones last drawn. After LONG_MS it is sent anyway (a state stuck).
   if (!w.timer) w.timer = setInterval(() => {
-    if (!w.element.isConnected) return;                // this page is not shown (or not yet drawn again)
-    if (Object.keys(w.pending).length) send(w);        // not answered yet: the same presses again
-  }, RESEND_MS);
+    const now = Date.now();
+    const app = document.querySelector("[data-testid='stApp']");
+    if (app && ['running', 'rerunRequested', 'stopRequested'].includes(app.getAttribute('data-test-script-state')))
+      w.busy = now;
+    if (!w.element.isConnected || !Object.keys(w.pending).length) return;
+    if (now - Math.max(w.busy, w.sentAt) >= RESEND_MS || now - w.sentAt >= LONG_MS) send(w);
+  }, 250);
   // One listener per page and window, never removed: the server ignores a button's trigger that comes
   // without a report once this script has reported (a trigger Streamlit dispatched twice), so a press
   // this script missed — between one mount's cleanup and the next — would be lost.
@@ -71,19 +88,25 @@ export default function (component) {
   w.listener = (e) => {
     const b = e.target && e.target.closest ? e.target.closest('button') : null;
     if (!b) return;
-    const name = Object.keys(w.data.buttons).find((k) => b.closest('.' + cls(k)));
-    if (!name) return;                                 // not this page's button (keys name their page)
     if (b.disabled || b.getAttribute('aria-disabled') === 'true') return;
+    const name = Object.keys(w.data.buttons).find((k) => b.closest('.' + cls(k)));
+    let press = name ? { button: name, ...w.data.buttons[name] } : null;
+    if (!press && w.data.prefix) {                     // a button of this page drawn before this data arrived
+      const el = b.closest('[class*="' + w.data.prefix + '"]');
+      const c = el && [...el.classList].find((x) => x.startsWith(w.data.prefix));
+      if (c) press = { cls: c };
+    }
+    if (!press) return;                                // not this page's button (keys name their page)
     w.last = Math.max(Date.now(), w.last + 1);
-    w.pending[w.last] = { button: name, ...w.data.buttons[name], id: w.last };
-    // In the same event as the button's own trigger; while the witness is being drawn again, the timer
-    // sends it once it is back.
+    w.pending[w.last] = { ...press, id: w.last };
+    // In the same event as the button's own trigger; while the witness is being drawn again, it is sent
+    // when the witness is back (mounted again).
     if (w.element.isConnected) send(w);
     mark(w);
   };
   window.addEventListener('click', w.listener, true);
 }
-""".replace("%RESEND_MS%", str(int(RESEND_SECONDS * 1000)))
+""".replace("%RESEND_MS%", str(int(RESEND_SECONDS * 1000))).replace("%LONG_MS%", str(int(LONG_SECONDS * 1000)))
 
 CSS = """
 [class*='st-key-gatelab-witness'] { display: none; }
@@ -97,13 +120,16 @@ def witness_key(page: str) -> str:
     return f"gatelab-witness-{page}"
 
 
-def witness(page: str, buttons: dict[str, dict[str, Any]], on_press: Callable[[], None]) -> None:
+def witness(page: str, buttons: dict[str, dict[str, Any]], on_press: Callable[[], None],
+            prefix: str | None = None) -> None:
     """Watch the page's ``buttons`` (widget key -> what a press of it means, e.g. ``{"action": "pause",
     "run": "…"}``): draw it in the same fragment as the buttons. ``on_press`` runs when a report arrives
-    without a button's trigger (presses sent again)."""
+    without a button's trigger (presses sent again). ``prefix``: report a press of any button whose key
+    starts with ``prefix + "."`` too (by its element's class, ``{"cls": …}``), for buttons drawn before the
+    witness's data reached the browser."""
     key = witness_key(page)
     _component(key=key,
-               data={"key": key, "buttons": buttons,
+               data={"key": key, "buttons": buttons, "prefix": element_class(prefix + ".") if prefix else None,
                      "answered": state.page_state(page).get(APPLIED, [])[-KEEP:]},
                height=0, on_report_change=on_press)
 
@@ -146,33 +172,52 @@ PRESSABLE = "_pressable"      # page state: widget key -> (callback, args) the b
 def button(where: Any, page: str, label: str, key: str, on_press: Callable[..., None], args: tuple = (),
            **kwargs: Any) -> bool:
     """``st.button`` whose press is witnessed (draw ``page_witness(page)`` after the page's buttons):
-    ``on_press(*args)`` runs once for each press the user made, even when the message carrying it was
-    lost and re-sent. For buttons that are not toggles (a toggle's meaning changes with what the user saw:
-    Train and watch reports the drawn action itself)."""
+    ``on_press(*args)`` runs once for each press the user made — never lost, never run twice by Streamlit
+    — with the arguments the button was last drawn with: what the page shows unless another press is
+    still in flight (two quick presses of "Next question" move two questions). Not for toggles, whose
+    meaning changes with what the user saw (Train and watch reports the drawn action itself).
+
+    Why not the arguments of the draw the user pressed (a draw number reported with the press): the
+    browser can show a button's new draw before the witness's new data, and a press then reported the
+    *previous* draw — seen under load: "Next lesson: 5" applied as the previous lesson's "Next lesson: 4"."""
     state.page_state(page).setdefault(PRESSABLE, {})[key] = (on_press, args)
     return where.button(label, key=key, on_click=_clicked, args=(page, key), **kwargs)
 
 
 def page_witness(page: str) -> None:
-    """The witness of every ``button`` of ``page`` (one per page, after its buttons)."""
-    witness(page, {k: {"action": k} for k in state.page_state(page).get(PRESSABLE, {})}, lambda: _resent(page))
+    """The witness of every ``button`` of ``page`` (one per page part, after its buttons). A press of a
+    button of the page that the witness does not know yet (drawn for the first time, the witness's data
+    not there yet) is reported by its element's class and found here by its key."""
+    witness(page, {k: {"action": k} for k in state.page_state(page).get(PRESSABLE, {})}, lambda: _resent(page),
+            prefix=page)
 
 
 def _clicked(page: str, key: str) -> None:
     fresh = claim(page)
-    if fresh is None:                       # no report with this message: the press of this button
+    if fresh is None:                       # a client without the script: the press of this button
         _run(page, key)
     for press in fresh or ():               # the presses as the browser reported them (normally this one)
-        _run(page, str(press.get("button")))
+        _run(page, _key_of(page, press))
 
 
 def _resent(page: str) -> None:
     for press in claim(page) or ():
-        _run(page, str(press.get("button")))
+        _run(page, _key_of(page, press))
 
 
-def _run(page: str, key: str) -> None:
-    found = state.page_state(page).get(PRESSABLE, {}).get(key)
+def _key_of(page: str, press: dict[str, Any]) -> str | None:
+    if isinstance(press.get("button"), str):
+        return press["button"]
+    return next((k for k in state.page_state(page).get(PRESSABLE, {}) if element_class(k) == press.get("cls")), None)
+
+
+def element_class(key: str) -> str:
+    """The class Streamlit gives the element of the widget ``key`` (as the witness's script reads it)."""
+    return "st-key-" + re.sub(r"[^A-Za-z0-9_-]", "-", key)
+
+
+def _run(page: str, key: str | None) -> None:
+    found = state.page_state(page).get(PRESSABLE, {}).get(key) if key else None
     if found is not None:
         on_press, args = found
         on_press(*args)

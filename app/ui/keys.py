@@ -1,19 +1,19 @@
 """Keyboard and presenter clicker: the keys a page listens to, and its small "Keyboard" help.
 
-Streamlit's own button shortcuts (``st.button(..., shortcut="Right")``) come first: they show the
-key on the button and stand back while a text field has the focus. Two things they cannot do are
-done here with a tiny script (one ``st.components.v2`` component, no iframe):
-
-* a second key for the same button — a presenter clicker sends PageDown / PageUp, and Lessons'
-  *Next question* also answers the Right arrow (Streamlit takes one shortcut per button);
-* a key for a widget that is not a button (Step's Play/Pause switch, a segmented control).
+Why not Streamlit's own button shortcuts (``st.button(..., shortcut="Right")``): they call the
+button's handler without a click, which the press witness (``app/ui/actions.py``) cannot see, and
+a press it does not see is not applied on a page it watches. They also take one key per button,
+and a presenter clicker sends PageDown / PageUp. So keys are bound here, with a tiny script (one
+``st.components.v2`` component, no iframe) that *clicks* what the key is for — a button, or a
+widget that is not a button (Step's Play/Pause switch, a segmented control).
 
 ``bind`` maps a key (``KeyboardEvent.key``, " " written "Space") to a CSS selector of what to
 click; the script clicks the first match that exists and is not disabled. It ignores keys while
 a text field, a select or an editable element has the focus, with Ctrl/Alt/Cmd held, and Space
 or Enter on a focused button or link of another widget, Space on its radio or checkbox (the
 browser's own action there; Enter on a radio just picked does reach Lessons' *Reveal*);
-Space on the bound widget itself (Play just clicked, still focused) switches it.
+Space on the bound widget itself (Play just clicked, still focused) switches it; the arrows,
+Home and End on a focused slider, radio group, tab list or list box move it.
 """
 from __future__ import annotations
 
@@ -32,6 +32,10 @@ export default function (component) {
   const OWN = { Space: { tags: ['BUTTON', 'A', 'SUMMARY'], types: ['radio', 'checkbox'],
                          roles: ['button', 'link', 'radio', 'checkbox', 'switch', 'tab'] },
                 Enter: { tags: ['BUTTON', 'A', 'SUMMARY'], types: [], roles: ['button', 'link', 'tab'] } };
+  // the arrows and Home move a focused slider, radio group, tab list or list box
+  const MOVES = { tags: [], types: ['radio', 'range'],
+                  roles: ['slider', 'radio', 'tab', 'spinbutton', 'option', 'listbox', 'combobox', 'menuitem'] };
+  for (const k of ['ArrowLeft', 'ArrowRight', 'Home', 'End']) OWN[k] = MOVES;
   function onKey(e) {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
     const key = e.key === ' ' ? 'Space' : e.key;
