@@ -178,8 +178,9 @@ def button(where: Any, page: str, label: str, key: str, on_press: Callable[..., 
     meaning changes with what the user saw (Train and watch reports the drawn action itself).
 
     Why not the arguments of the draw the user pressed (a draw number reported with the press): the
-    browser can show a button's new draw before the witness's new data, and a press then reported the
-    *previous* draw — seen under load: "Next lesson: 5" applied as the previous lesson's "Next lesson: 4"."""
+    witness is drawn after the buttons, so the browser can show a button's new draw before the witness's
+    new data, and a press would then report the *previous* draw ("Next lesson: 5" applied as the previous
+    lesson's "Next lesson: 4")."""
     state.page_state(page).setdefault(PRESSABLE, {})[key] = (on_press, args)
     return where.button(label, key=key, on_click=_clicked, args=(page, key), **kwargs)
 
