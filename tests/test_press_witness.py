@@ -1,7 +1,7 @@
 """The press witness for any page's buttons (``app/ui/actions.button``): each press the browser reports is
 applied once, with the arguments the button was last drawn with; a trigger without a new report (Streamlit
-running ``on_click`` twice) is not a press; a press of a button the witness did not know yet (reported by
-its element's class) is found by its key; a client without the script gets the button as drawn."""
+running ``on_click`` twice) is not a press; buttons named before they are drawn are witnessed from their
+first draw; a client without the script gets the button as drawn."""
 from __future__ import annotations
 
 import types
@@ -66,12 +66,13 @@ def test_a_press_whose_message_was_lost_is_applied_once_from_the_report_sent_aga
     assert page.moved == [3, 3]                  # (drawn again only by the page's run: the same question)
 
 
-def test_a_button_the_witness_did_not_know_yet_is_found_by_its_class(page):
-    page.draw(4, key="lessons.reveal.vanishing.1")
-    page.press(13, sent=1, cls="st-key-lessons-reveal-vanishing-1")
-    actions._clicked(PAGE, "lessons.reveal.vanishing.1")
-    assert page.moved == [5]
-    page.press(14, sent=2, cls="st-key-lessons-other")       # a button of the page that is not witnessed
+def test_buttons_named_before_they_are_drawn_are_in_the_witness_data(page, monkeypatch):
+    seen = {}
+    monkeypatch.setattr(actions, "witness", lambda p, buttons, on_press: seen.update(buttons))
+    page.draw(1)
+    actions.expect(PAGE, ["lessons.reveal.vanishing.1", KEY])
+    actions.page_witness(PAGE)
+    assert set(seen) == {KEY, "lessons.reveal.vanishing.1"}
+    page.press(13, sent=1, button="lessons.other", action="lessons.other")   # not a button of the page's
     actions._resent(PAGE)
-    assert page.moved == [5]
-    assert actions.element_class("lessons.next_lesson") == "st-key-lessons-next_lesson"
+    assert page.moved == []

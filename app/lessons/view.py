@@ -112,6 +112,8 @@ def lesson_view(values: dict, answered: dict[str, list[int]], large: bool) -> No
     st.progress((len(done)) / len(L.questions),
                 text=_("Question {i} of {n} · {done} revealed").format(i=step + 1, n=len(L.questions), done=len(done)))
     question(L, step, done, seed, large)
+    actions.expect(PAGE, [state.wkey(PAGE, n) for n in ("back", "next", "restart", "next_lesson")] +
+                   [state.wkey(PAGE, f"reveal.{k}.{i}") for k, les in LESSONS.items() for i in range(len(les.questions))])
     nav = st.columns(3)
     # Every button here is witnessed (app/ui/actions.py): a press is applied once, with the question it was
     # drawn on, even when its message is lost or Streamlit runs its callback twice. So the keys go through

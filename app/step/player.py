@@ -120,6 +120,7 @@ def player(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, spee
     buttons, b4, b5 = st.columns([3.4, 2.9, 1.3], vertical_alignment="bottom")
     row = buttons.container(horizontal=True, gap="small")
     # Witnessed (app/ui/actions.py): a press is applied once, never lost, never run twice by Streamlit.
+    actions.expect(PAGE, [state.wkey(PAGE, n) for n in ("back", "fwd", "reset", "op_back", "op_next")])
     # Keys (bound in pages/step.py through app.ui.keys, which clicks): Left / Right a step, Home back to
     # the start; Space is Play/Pause.
     actions.button(row, PAGE, _("Back"), state.wkey(PAGE, "back"), move, (-1, T), icon=":material/skip_previous:")

@@ -28,8 +28,7 @@ the page then applies the action the button was drawn with, as before.
 """
 from __future__ import annotations
 
-import re
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import streamlit as st
 
@@ -42,11 +41,10 @@ JS = r"""
 const RESEND_MS = %RESEND_MS%, LONG_MS = %LONG_MS%;
 const cls = (k) => 'st-key-' + k.replace(/[^A-Za-z0-9_-]/g, '-');
 function mark(w) {                                     // aria-busy on the buttons with a press in flight
-  const busy = new Set(Object.values(w.pending).map((p) => p.cls || cls(p.button)));
-  const known = new Set([...Object.keys(w.data.buttons).map(cls), ...busy]);
-  for (const c of known)
-    for (const b of document.querySelectorAll('.' + c + ' button'))
-      busy.has(c) ? b.setAttribute('aria-busy', 'true') : b.removeAttribute('aria-busy');
+  const busy = new Set(Object.values(w.pending).map((p) => p.button));
+  for (const name of Object.keys(w.data.buttons))
+    for (const b of document.querySelectorAll('.' + cls(name) + ' button'))
+      busy.has(name) ? b.setAttribute('aria-busy', 'true') : b.removeAttribute('aria-busy');
 }
 function send(w) {                                     // every press not answered yet, in one report
   w.sent += 1;
@@ -89,16 +87,13 @@ export default function (component) {
     const b = e.target && e.target.closest ? e.target.closest('button') : null;
     if (!b) return;
     if (b.disabled || b.getAttribute('aria-disabled') === 'true') return;
+    // Only the buttons the page named: a report sent with any other click (a segmented control's option is
+    // a button too) would carry that click's rerun into this fragment's scope, and the page outside it
+    // would not run (seen: Step's network source switched, the page did not).
     const name = Object.keys(w.data.buttons).find((k) => b.closest('.' + cls(k)));
-    let press = name ? { button: name, ...w.data.buttons[name] } : null;
-    if (!press && w.data.prefix) {                     // a button of this page drawn before this data arrived
-      const el = b.closest('[class*="' + w.data.prefix + '"]');
-      const c = el && [...el.classList].find((x) => x.startsWith(w.data.prefix));
-      if (c) press = { cls: c };
-    }
-    if (!press) return;                                // not this page's button (keys name their page)
+    if (!name) return;
     w.last = Math.max(Date.now(), w.last + 1);
-    w.pending[w.last] = { ...press, id: w.last };
+    w.pending[w.last] = { button: name, ...w.data.buttons[name], id: w.last };
     // In the same event as the button's own trigger; while the witness is being drawn again, it is sent
     // when the witness is back (mounted again).
     if (w.element.isConnected) send(w);
@@ -120,16 +115,13 @@ def witness_key(page: str) -> str:
     return f"gatelab-witness-{page}"
 
 
-def witness(page: str, buttons: dict[str, dict[str, Any]], on_press: Callable[[], None],
-            prefix: str | None = None) -> None:
+def witness(page: str, buttons: dict[str, dict[str, Any]], on_press: Callable[[], None]) -> None:
     """Watch the page's ``buttons`` (widget key -> what a press of it means, e.g. ``{"action": "pause",
     "run": "…"}``): draw it in the same fragment as the buttons. ``on_press`` runs when a report arrives
-    without a button's trigger (presses sent again). ``prefix``: report a press of any button whose key
-    starts with ``prefix + "."`` too (by its element's class, ``{"cls": …}``), for buttons drawn before the
-    witness's data reached the browser."""
+    without a button's trigger (presses sent again)."""
     key = witness_key(page)
     _component(key=key,
-               data={"key": key, "buttons": buttons, "prefix": element_class(prefix + ".") if prefix else None,
+               data={"key": key, "buttons": buttons,
                      "answered": state.page_state(page).get(APPLIED, [])[-KEEP:]},
                height=0, on_report_change=on_press)
 
@@ -167,6 +159,7 @@ def claim(page: str) -> list[dict[str, Any]] | None:
 
 # ----------------------------------------------------------------------------- any page's buttons
 PRESSABLE = "_pressable"      # page state: widget key -> (callback, args) the button was last drawn with
+EXPECTED = "_expected"        # page state: keys of buttons named before they are drawn (``expect``)
 
 
 def button(where: Any, page: str, label: str, key: str, on_press: Callable[..., None], args: tuple = (),
@@ -185,12 +178,19 @@ def button(where: Any, page: str, label: str, key: str, on_press: Callable[..., 
     return where.button(label, key=key, on_click=_clicked, args=(page, key), **kwargs)
 
 
+def expect(page: str, keys: Iterable[str]) -> None:
+    """Name buttons of ``page`` before they are drawn (e.g. each question's *Reveal*): the witness is drawn
+    after the buttons, so a button drawn for the first time is on screen before the witness's data names
+    it, and a press of it then would not be reported — once the page has reported, not applied either."""
+    state.page_state(page).setdefault(EXPECTED, set()).update(keys)
+
+
 def page_witness(page: str) -> None:
-    """The witness of every ``button`` of ``page`` (one per page part, after its buttons). A press of a
-    button of the page that the witness does not know yet (drawn for the first time, the witness's data
-    not there yet) is reported by its element's class and found here by its key."""
-    witness(page, {k: {"action": k} for k in state.page_state(page).get(PRESSABLE, {})}, lambda: _resent(page),
-            prefix=page)
+    """The witness of every ``button`` of ``page`` and of those it ``expect``s (one per page part, after its
+    buttons)."""
+    ps = state.page_state(page)
+    known = [*ps.get(PRESSABLE, {}), *sorted(ps.get(EXPECTED, set()) - set(ps.get(PRESSABLE, {})))]
+    witness(page, {k: {"action": k} for k in known}, lambda: _resent(page))
 
 
 def _clicked(page: str, key: str) -> None:
@@ -198,27 +198,16 @@ def _clicked(page: str, key: str) -> None:
     if fresh is None:                       # a client without the script: the press of this button
         _run(page, key)
     for press in fresh or ():               # the presses as the browser reported them (normally this one)
-        _run(page, _key_of(page, press))
+        _run(page, str(press.get("button")))
 
 
 def _resent(page: str) -> None:
     for press in claim(page) or ():
-        _run(page, _key_of(page, press))
+        _run(page, str(press.get("button")))
 
 
-def _key_of(page: str, press: dict[str, Any]) -> str | None:
-    if isinstance(press.get("button"), str):
-        return press["button"]
-    return next((k for k in state.page_state(page).get(PRESSABLE, {}) if element_class(k) == press.get("cls")), None)
-
-
-def element_class(key: str) -> str:
-    """The class Streamlit gives the element of the widget ``key`` (as the witness's script reads it)."""
-    return "st-key-" + re.sub(r"[^A-Za-z0-9_-]", "-", key)
-
-
-def _run(page: str, key: str | None) -> None:
-    found = state.page_state(page).get(PRESSABLE, {}).get(key) if key else None
+def _run(page: str, key: str) -> None:
+    found = state.page_state(page).get(PRESSABLE, {}).get(key)
     if found is not None:
         on_press, args = found
         on_press(*args)

@@ -41,7 +41,10 @@ export default function (component) {
     const key = e.key === ' ' ? 'Space' : e.key;
     const sel = bindings[key];
     if (!sel) return;
-    const target = document.querySelector(sel);
+    // The live, visible match: while a rerun is in flight Streamlit can keep a stale copy of an element
+    // (data-stale) beside or before the new one, and a click on it does nothing.
+    const target = [...document.querySelectorAll(sel)].find((el) =>
+      !el.closest('[data-stale="true"]') && el.getClientRects().length > 0) || document.querySelector(sel);
     if (!target || target.disabled || target.getAttribute('aria-disabled') === 'true') return;
     const t = (e.composedPath && e.composedPath()[0]) || e.target;
     const group = target.closest('.stElementContainer');
