@@ -99,10 +99,6 @@ def traces_csv(outputs: np.ndarray, internals: dict[str, np.ndarray], targets: n
     return frame.to_csv(index=False).encode()
 
 
-def table_csv(columns: dict[str, Any]) -> bytes:
-    return pd.DataFrame(columns).to_csv(index=False).encode()
-
-
 # ----------------------------------------------------------------------------- typed sequences
 _SPLIT = re.compile(r"[,;\s]+")
 

@@ -42,11 +42,6 @@ def time_batch_sum(delta: Array) -> Array:
     return delta.sum(axis=0).sum(axis=-2)
 
 
-def linear(x: Array, wt: Array) -> Array:
-    """x (..., B, m) @ W^T given wt = W^T (..., m, n) -> (..., B, n)."""
-    return x @ wt
-
-
 def stack_records(recs: list[dict], name: str) -> Array:
     """One named quantity of every step record, stacked over time: (T, ...)."""
     return np.stack([r[name] for r in recs])

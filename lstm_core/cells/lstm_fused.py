@@ -42,11 +42,6 @@ def column_scale(H: int) -> Array:
     return s
 
 
-def to_public(H: int) -> Array:
-    """Index taking internal (o, i, f, g) blocks to PyTorch's (i, f, g, o)."""
-    return np.r_[H:4 * H, 0:H]
-
-
 def swap_major(a: Array) -> Array:
     """Swap the last two axes: feature-major (..., n, B) <-> public (..., B, n) (a view)."""
     return np.swapaxes(a, -1, -2)
