@@ -9,12 +9,12 @@ from .gradients import backward, gradients
 from .model import Model, build, build_population, stack
 from .numerics import NonFiniteError
 from .rtrl import RTRL, rtrl_gradients
-from .sequence import Run, forward
+from .sequence import Run, forward, shown_names
 from .io.torch_io import from_torch, to_torch
 from .io.model_files import LoadedModel, load_model_file
 
 __all__ = ["VARIANTS", "REGISTRY", "Variant", "variant", "LIMITS", "ModelConfig", "Model", "build", "build_population", "stack",
-           "forward", "Run", "gradients", "backward", "error_flow", "ErrorFlow", "RTRL",
+           "forward", "Run", "shown_names", "gradients", "backward", "error_flow", "ErrorFlow", "RTRL",
            "rtrl_gradients", "from_torch", "to_torch", "NonFiniteError", "LoadedModel", "load_model_file"]
 from .tasks import TASKS, Batch, Criterion, Report, Task, get_task
 

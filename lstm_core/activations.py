@@ -42,16 +42,6 @@ ACTIVATIONS: dict[str, tuple[Callable[[Array], Array], Callable[[Array, Array], 
     "identity": (lambda x: x, _ones_like),
 }
 
-DESCRIPTIONS = {
-    "sigmoid": "σ(x) = 1/(1+e^−x) ∈ (0, 1)",
-    "tanh": "tanh(x) ∈ (−1, 1)",
-    "g1997": "g(x) = 4σ(x) − 2 ∈ (−2, 2)  (1997 cell input)",
-    "h1997": "h(x) = 2σ(x) − 1 ∈ (−1, 1)  (1997 cell output)",
-    "half_tanh": "f(a) = tanh(a/2), max f' = ½  (Frasconi et al. 1992)",
-    "identity": "identity",
-}
-
-
 def get(name: str) -> tuple[Callable[[Array], Array], Callable[[Array, Array], Array]]:
     """Return ``(f, f_prime)`` for an activation name; ValueError lists the valid names."""
     try:

@@ -95,6 +95,10 @@ def connection_masks(cfg: ModelConfig, shapes: dict[str, tuple]) -> dict[str, Ar
 
 @dataclass
 class Model:
+    # the output layer's per-step record that only the backward pass reads (its input; the cell's own
+    # are ``cell.CACHE``)
+    CACHE = ("hidden",)
+
     config: ModelConfig
     params: dict[str, Array]
     cell: object = field(repr=False)

@@ -39,11 +39,11 @@ class RTRL:
         m, c = self.model, self.model.cell
         self.state = m.initial_state(batch)
         lead = m.lead + (batch,)
-        nb, bs, nz = c.nb, c.bs, c.n_z
-        self.e = {"W_c": np.zeros(lead + (c.nc, nz)), "b_c": np.zeros(lead + (c.nc,))}
+        nb, bs, nxr = c.nb, c.bs, c.n_xr
+        self.e = {"W_c": np.zeros(lead + (c.nc, nxr)), "b_c": np.zeros(lead + (c.nc,))}
         gates = ["ig"] + (["fg"] if c.fg else [])
         for g in gates:
-            self.e[f"W_{g}"] = np.zeros(lead + (nb, bs, nz))
+            self.e[f"W_{g}"] = np.zeros(lead + (nb, bs, nxr))
             self.e[f"b_{g}"] = np.zeros(lead + (nb, bs))
             if c.peep:
                 self.e[f"u_{g}"] = np.zeros(lead + (nb, bs, bs))
@@ -85,20 +85,20 @@ class RTRL:
         return y
 
     def _update_traces(self, rec: dict) -> None:
-        # in place (the traces belong to this object; reset() makes fresh ones): e ← f e + coef z,
-        # the same two roundings as e = f e + coef z, without a new array per trace per step
+        # in place (the traces belong to this object; reset() makes fresh ones): e ← f e + coef xr,
+        # the same two roundings as e = f e + coef xr, without a new array per trace per step
         c, e = self.model.cell, self.e
         blocks = c._blocks
-        z = rec["z"]
+        xr = rec["xr"]
         per_cell = (lambda a: a) if c.bs == 1 else (lambda a: np.repeat(a, c.bs, axis=-1))  # noqa: E731
         gc, yig = rec["g"], rec["y_ig"]
-        # cell input weights: e_c = f e_c + y_ig g'(net_c) z
+        # cell input weights: e_c = f e_c + y_ig g'(net_c) xr
         coef_c = per_cell(yig) * c.gprime(rec["net_c"], gc)
         if c.fg:
             fc = per_cell(rec["y_fg"])
             e["W_c"] *= fc[..., None]
             e["b_c"] *= fc
-        e["W_c"] += coef_c[..., None] * z[..., None, :]
+        e["W_c"] += coef_c[..., None] * xr[..., None, :]
         e["b_c"] += coef_c
         sp4 = blocks(rec["s_prev"])
         coefs = {"ig": blocks(gc) * (yig * (1.0 - yig))[..., None]}
@@ -111,7 +111,7 @@ class RTRL:
             if c.fg:
                 e[f"W_{g}"] *= fg_w
                 e[f"b_{g}"] *= fg_b
-            e[f"W_{g}"] += coef[..., None] * z[..., None, None, :]
+            e[f"W_{g}"] += coef[..., None] * xr[..., None, None, :]
             e[f"b_{g}"] += coef
             if c.peep:
                 if c.fg:
@@ -133,7 +133,7 @@ class RTRL:
             yog = rec["y_og"]
             ds = dyc * hp * np.repeat(yog, c.bs, axis=-1)               # δ_s(t), truncated
             dnet_og = (c._blocks(dyc) * c._blocks(hs)).sum(-1) * yog * (1.0 - yog)
-            grads["W_og"], grads["b_og"] = outer(dnet_og, rec["z"]), dnet_og.sum(-2)
+            grads["W_og"], grads["b_og"] = outer(dnet_og, rec["xr"]), dnet_og.sum(-2)
             if c.peep:
                 grads["u_og"] = (dnet_og[..., None] * c._blocks(s)).sum(-3)
         else:

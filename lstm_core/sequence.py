@@ -29,9 +29,14 @@ class Internals(Mapping):
     (a training step needs two of them; stacking all would double the cost of a forward pass).
     A value given as a callable is computed on first access."""
 
-    def __init__(self, recs: Sequence[dict], stacked: dict[str, Array]) -> None:
+    def __init__(self, recs: Sequence[dict], stacked: dict[str, Array], cache: Sequence[str] = ()) -> None:
         self._recs, self._stacked = recs, dict(stacked)
         self._names = list(recs[0]) + list(stacked) if recs else list(stacked)
+        self.cache = tuple(cache)       # the names only the backward pass reads (the cells' ``CACHE``)
+
+    def shown(self) -> list[str]:
+        """The quantities a run shows: every record but the backward pass's cache."""
+        return [n for n in self._names if n not in self.cache]
 
     def __getitem__(self, name: str) -> Array:
         if callable(self._stacked.get(name)):
@@ -80,8 +85,7 @@ class Run:
         """Tidy table: one row per (t, [member], batch, quantity, unit) with its value."""
         import pandas as pd
 
-        names = names or [n for n in self.internals if n not in ("x", "z", "s_prev", "h_prev", "c_prev",
-                                                                 "a_net_prev", "h_act_prev")]
+        names = names or shown_names(self.internals)
         frames = []
         for name in names:
             a = self.internals[name]
@@ -92,6 +96,12 @@ class Run:
             cols.update(batch=idx[-2], quantity=name, unit=idx[-1], value=a.reshape(-1))
             frames.append(pd.DataFrame(cols))
         return pd.concat(frames, ignore_index=True)
+
+
+def shown_names(internals: Mapping[str, Array]) -> list[str]:
+    """The quantities ``internals`` shows: a run's ``Internals`` leave out the backward pass's cache; a
+    plain mapping (e.g. a file's) is shown whole."""
+    return internals.shown() if isinstance(internals, Internals) else list(internals)
 
 
 def forward(model: Model, xs: Array, state: dict | None = None, check: bool = True,
@@ -121,11 +131,12 @@ def forward(model: Model, xs: Array, state: dict | None = None, check: bool = Tr
                 recs.append(rec)
             hidden = np.stack(hiddens)
             net_out, y = model.output(hidden)
+    hide = tuple(cell.CACHE) + model.CACHE
     if cache is not None:
-        internals = Internals([], {**stacked, "hidden": hidden, "net_out": net_out, "y": y})
+        internals = Internals([], {**stacked, "hidden": hidden, "net_out": net_out, "y": y}, hide)
         recs = StepViews(internals, list(stacked), xs.shape[0])
     else:
-        internals = Internals(recs, {"hidden": hidden, "net_out": net_out, "y": y})
+        internals = Internals(recs, {"hidden": hidden, "net_out": net_out, "y": y}, hide)
     if check:
         # every internal, not only y: a squashed output can stay finite while a net input
         # (rnn 'net', lstm2000 'net_ig', local_feedback 'a_net') is already ±inf

@@ -271,6 +271,6 @@ def _columns_in_words() -> str:
 
 def missing_note(command: str, source: str) -> str:
     """A row with unsolved networks but no diagnostics (an older results file, or the markdown table)."""
-    return _("No failure diagnostics for the unsolved networks of `{command}` in {source}: the command records "
-             "them in its JSON results file since issue 13 (`{command} --json docs/results.json`).").format(
+    return _("No failure diagnostics for the unsolved networks of `{command}` in {source} (an older results "
+             "file): the command records them in its JSON results file (`{command} --json docs/results.json`).").format(
         command=command, source=source)

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-import lstm_core as lc
 from app.ui import pacing
 from lstm_core.training import Progress, ProbeTrace, Trainer
 
@@ -198,19 +197,6 @@ def wall_rate(run: LiveRun, window: int = 10) -> float:
         seqs, wall = c.data["sequences"], c.data["wall"]
         dt = wall[-1] - wall[i]
         return (seqs[-1] - seqs[i]) / dt if dt > 0 else 0.0
-
-
-def probe_view(run: LiveRun) -> ProbeTrace:
-    """The probe trace to draw. The trainer's trace leaves out internals named like the 1997
-    cells' source vector ``z``, which for a GRU is its update gate; then the (cheap) forward
-    pass over the probe sequence is redone here so every gate can be shown."""
-    p = run.probe
-    gate_names = {name for name, _ in run.trainer.model.config.record.gates}
-    if "z" not in gate_names or "z" in p.internals:
-        return p
-    with run.lock, np.errstate(over="ignore", invalid="ignore"):      # not while a tick changes the weights
-        full = lc.forward(run.trainer.model, p.xs, check=False).internals
-    return ProbeTrace(p.xs, p.targets, p.mask, p.outputs, {**p.internals, "z": full["z"]})
 
 
 def keep_as_a(run: LiveRun) -> Curves:

@@ -293,7 +293,7 @@ def inside(large: bool) -> None:
     head.subheader(_("Inside the network: the probe sequence"))
     unit = pick.selectbox(_("Block / unit in the gate chart"), range(len(labels)), format_func=labels.__getitem__,
                           key=unit_key, persist_state=form.PERSIST)
-    probe = train_run.probe_view(run)
+    probe = run.probe
     gates, states, outputs = train_figures.probe_panels(cfg.variant, cfg.block_size, probe, unit, labels[unit],
                                                         large, tr.task.symbols)
     every = " " + _("While training, these charts are redrawn every {s} s.").format(s=f"{SLOW_EVERY:g}") \

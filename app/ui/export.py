@@ -84,13 +84,11 @@ def parse_config_upload(data: bytes, page: str, schema: Schema,
 
 
 # ----------------------------------------------------------------------------- CSV
-EXPORT_SKIP = ("z", "s_prev", "h_prev", "c_prev", "a_net_prev", "h_act_prev", "hidden")
-
-
 def traces_csv(outputs: np.ndarray, internals: dict[str, np.ndarray], targets: np.ndarray | None = None,
                mask: np.ndarray | None = None) -> bytes:
-    """Every recorded quantity of a run as a tidy CSV (t counts from 1, as on screen)."""
-    arrays = {k: v for k, v in internals.items() if k not in EXPORT_SKIP}
+    """Every quantity a run shows as a tidy CSV (t counts from 1, as on screen): its records but the
+    backward pass's cache (``lc.shown_names``)."""
+    arrays = {k: internals[k] for k in lc.shown_names(internals)}
     if targets is not None:
         arrays["target"] = targets
     if mask is not None:
@@ -99,10 +97,6 @@ def traces_csv(outputs: np.ndarray, internals: dict[str, np.ndarray], targets: n
     frame = run.to_frame(list(arrays))
     frame["t"] += 1
     return frame.to_csv(index=False).encode()
-
-
-def table_csv(columns: dict[str, Any]) -> bytes:
-    return pd.DataFrame(columns).to_csv(index=False).encode()
 
 
 # ----------------------------------------------------------------------------- typed sequences

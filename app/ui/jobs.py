@@ -110,12 +110,6 @@ def tick(job: Job, seconds: float = TICK) -> None:
         job.running, job.finished = False, time.perf_counter()
 
 
-def run_to_end(job: Job) -> None:
-    """Run without the browser (AppTest does not fire ``run_every`` timers)."""
-    while job.running:
-        tick(job, seconds=3600)
-
-
 def status_line(job: Job) -> str:
     if job.error:
         return _("Stopped with an error after {seconds} s: {why}").format(seconds=f"{job.elapsed:.0f}", why=job.error)

@@ -64,10 +64,6 @@ def set_widget_values(page: str, values: dict[str, Any], overwrite: bool = True)
         ss[key] = value
 
 
-def get_widget_value(page: str, name: str, default: Any = None) -> Any:
-    return st.session_state.get(wkey(page, name), default)
-
-
 # ----------------------------------------------------------------------------- messages
 def flash(page: str, message: str, kind: str = "error", where: str = "page") -> None:
     """Queue a message for the page's next run (callbacks cannot draw elements themselves).

@@ -17,8 +17,8 @@ Every array carries leading ``...`` axes (population K, batch B) before its last
 
 Optional whole-sequence fast path (lstm, gru; used by ``lc.forward`` / ``lc.backward``):
 ``forward_sequence(P, xs, state, xp)`` and ``backward_sequence(P, cache, dhidden, k)`` run all
-T steps into preallocated buffers (see ``lstm_fused.py``); ``step`` then runs the same code
-on T = 1, and the per-step methods above remain the generic path the tests compare against.
+T steps into preallocated buffers (see ``lstm_fused.py``). ``step`` stays the readable per-step
+code, the generic path: the tests hold the two paths to the same numbers (1e-12).
 """
 from __future__ import annotations
 
@@ -40,11 +40,6 @@ def outer_sum(delta: Array, inp: Array) -> Array:
 def time_batch_sum(delta: Array) -> Array:
     """Σ over time (axis 0) and batch (axis −2): (T, ..., B, n) -> (..., n)."""
     return delta.sum(axis=0).sum(axis=-2)
-
-
-def linear(x: Array, wt: Array) -> Array:
-    """x (..., B, m) @ W^T given wt = W^T (..., m, n) -> (..., B, n)."""
-    return x @ wt
 
 
 def stack_records(recs: list[dict], name: str) -> Array:

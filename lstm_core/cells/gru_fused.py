@@ -1,8 +1,8 @@
 """Whole-sequence forward and backward of the GRU into preallocated buffers.
 
 The same idea as ``lstm_fused`` (read that module first): (T, ..., B, ·) buffers written
-with ``out=``, per-step factors computed for all t at once, and ``GRUCell.step`` runs this
-forward on T = 1 so ``Model.step`` and ``lc.forward`` agree bit for bit. Gate order r, z, n
+with ``out=``, per-step factors computed for all t at once; ``GRUCell.step`` is the readable
+per-gate code of the same equations, held to the same numbers (1e-12) by the tests. Gate order r, z, n
 (PyTorch's). With the column scale s = ½ on r, z and 1 on n, folded into W, U, b_i, b_h:
     gi(t) = s ⊙ (W x(t) + b_i),   gh(t) = s ⊙ (U h(t−1) + b_h)       (hn = gh_n, unscaled)
     [r, z] = ½ tanh(gi_rz + gh_rz) + ½                            (σ(x) = ½ tanh(x/2) + ½)

@@ -5,8 +5,8 @@ timestep; at small sizes NumPy's per-call overhead then costs more than the arit
 at large sizes fresh memory (page faults) and extra passes over it do. Here the T steps write
 into a few (T, ...) buffers with ``out=``, everything that does not depend on the recurrence
 is computed for all t in one call, and the Python loop keeps only what is truly sequential.
-``LSTMCell.step`` runs this same forward on a length-1 sequence, so ``Model.step`` and
-``lc.forward`` agree bit for bit.
+``LSTMCell.step`` is the readable per-gate code of the same equations (``lc.forward`` without
+``fast``); the tests hold the two paths to the same numbers (1e-12).
 
 Layout: inside this module every per-step quantity is stored feature-major, (..., n, B)
 (the transpose of the public (..., B, n)), so that one gate of one step is a contiguous
@@ -40,11 +40,6 @@ def column_scale(H: int) -> Array:
     s = np.full(4 * H, 0.5)
     s[3 * H:] = 1.0
     return s
-
-
-def to_public(H: int) -> Array:
-    """Index taking internal (o, i, f, g) blocks to PyTorch's (i, f, g, o)."""
-    return np.r_[H:4 * H, 0:H]
 
 
 def swap_major(a: Array) -> Array:

@@ -3,15 +3,15 @@
 n_blocks blocks of block_size cells; block k has one input gate, one output gate and
 (2000/2002) one forget gate shared by its cells. Recurrent sources
 r(t−1) = [y_ig, y_og, y_fg, y_c](t−1) (or only y_c if ``gates_as_sources`` is off), zero at
-t = 0; z(t) = [x(t), r(t−1)]. For block k, cell j:
+t = 0; xr(t) = [x(t), r(t−1)] (the concatenated input). For block k, cell j:
 
-    y_ig_k(t) = σ(W_ig_k·z(t) + u_ig_k ⊙ s_k(t−1) + b_ig_k)          # peephole term: lstm2002
-    y_fg_k(t) = σ(W_fg_k·z(t) + u_fg_k ⊙ s_k(t−1) + b_fg_k)          # lstm2000/2002 (else 1)
-    s_kj(t)   = y_fg_k(t) s_kj(t−1) + y_ig_k(t) g(W_c_kj·z(t) + b_c_kj)   # the CEC
-    y_og_k(t) = σ(W_og_k·z(t) + u_og_k ⊙ s_k(t) + b_og_k)            # (≡ 1 without output gate)
+    y_ig_k(t) = σ(W_ig_k·xr(t) + u_ig_k ⊙ s_k(t−1) + b_ig_k)          # peephole term: lstm2002
+    y_fg_k(t) = σ(W_fg_k·xr(t) + u_fg_k ⊙ s_k(t−1) + b_fg_k)          # lstm2000/2002 (else 1)
+    s_kj(t)   = y_fg_k(t) s_kj(t−1) + y_ig_k(t) g(W_c_kj·xr(t) + b_c_kj)   # the CEC
+    y_og_k(t) = σ(W_og_k·xr(t) + u_og_k ⊙ s_k(t) + b_og_k)            # (≡ 1 without output gate)
     y_c_kj(t) = y_og_k(t) h(s_kj(t))
 
-Shapes (Z = n_in + size of r): W_ig, W_og, W_fg (..., n_blocks, Z); W_c (..., n_cells, Z);
+Shapes (XR = n_in + size of r): W_ig, W_og, W_fg (..., n_blocks, XR); W_c (..., n_cells, XR);
 b_ig, b_og, b_fg (..., n_blocks); b_c (..., n_cells); u_ig, u_fg, u_og (..., n_blocks,
 block_size); state s (..., B, n_cells), r (..., B, size of r).
 
@@ -30,6 +30,8 @@ from .base import outer_sum, stack_records, time_batch_sum
 
 class MemoryCell:
     flow_states = {"s": "ds", "y_c": "dyc"}
+    # per-step records only the backward pass reads (the rest are the quantities a run shows)
+    CACHE = ("xr", "s_prev")
 
     def __init__(self, cfg) -> None:
         self.cfg = cfg
@@ -51,15 +53,15 @@ class MemoryCell:
         src = ([f"y_{g}" for g in self.gates] if cfg.gates_as_sources else []) + ["y_c"]
         self.sources = src
         self.n_r = sum(self.nc if s == "y_c" else self.nb for s in src)
-        self.n_z = cfg.n_in + self.n_r
+        self.n_xr = cfg.n_in + self.n_r
         self.recurrent = tuple(f"W_{n}" for n in self.gates + ["c"])
 
     def shapes(self) -> dict[str, tuple]:
         s = {}
         for name in self.gates:
-            s[f"W_{name}"] = (self.nb, self.n_z)
+            s[f"W_{name}"] = (self.nb, self.n_xr)
             s[f"b_{name}"] = (self.nb,)
-        s["W_c"], s["b_c"] = (self.nc, self.n_z), (self.nc,)
+        s["W_c"], s["b_c"] = (self.nc, self.n_xr), (self.nc,)
         if self.peep:
             for name in ("ig", "fg", "og"):
                 if name in self.gates:
@@ -68,7 +70,7 @@ class MemoryCell:
 
     def prepare(self, p: dict) -> dict:
         order = self.gates + ["c"]
-        W = np.concatenate([p[f"W_{n}"] for n in order], axis=-2)      # (..., rows, Z)
+        W = np.concatenate([p[f"W_{n}"] for n in order], axis=-2)      # (..., rows, XR)
         Wt = np.swapaxes(W, -1, -2)
         n_in = self.cfg.n_in
         P = {"W": W, "Wxt": np.ascontiguousarray(Wt[..., :n_in, :]), "Wrt": np.ascontiguousarray(Wt[..., n_in:, :]),
@@ -92,11 +94,11 @@ class MemoryCell:
         R = self.rows
         s_prev = state["s"]
         lead = state["r"].shape[:-1]
-        z = np.concatenate([x if x.shape[:-1] == lead else np.broadcast_to(x, lead + x.shape[-1:]), state["r"]],
-                           axis=-1)
+        xr = np.concatenate([x if x.shape[:-1] == lead else np.broadcast_to(x, lead + x.shape[-1:]), state["r"]],
+                            axis=-1)
         net = (self.project_inputs(P, x) if xp is None else xp) + state["r"] @ P["Wrt"]
         sp4 = self._blocks(s_prev)
-        rec = {"x": x, "z": z, "s_prev": s_prev}
+        rec = {"x": x, "xr": xr, "s_prev": s_prev}
         net_ig = net[..., R["ig"]]
         if self.peep:
             net_ig = net_ig + (sp4 * P["u_ig"]).sum(-1)
@@ -186,12 +188,12 @@ class MemoryCell:
         if truncated:
             dr_prev = np.zeros_like(dstate["r"])
         else:
-            dr_prev = (dnet @ P["W"])[..., self.cfg.n_in:]              # z(t) = [x(t), r(t−1)]
+            dr_prev = (dnet @ P["W"])[..., self.cfg.n_in:]              # xr(t) = [x(t), r(t−1)]
         return {"s": ds_prev, "r": dr_prev}, delta
 
     def param_grads(self, P, recs, deltas) -> dict:
         dnet = stack_records(deltas, "dnet")
-        gW = outer_sum(dnet, stack_records(recs, "z"))
+        gW = outer_sum(dnet, stack_records(recs, "xr"))
         gb = time_batch_sum(dnet)
         grads = {}
         for name in self.gates + ["c"]:

@@ -239,15 +239,6 @@ def summarise(name: str, trials: int, settings: dict | None, reduced: bool, budg
                    ran_on)
 
 
-def run_experiment(name: str, trials: int, settings: dict | None = None, reduced: bool = False,
-                   budget: int | None = None, seed: int = 0, quiet: bool = False) -> Outcome:
-    """Train ``trials`` networks of preset ``name`` as one population (in this process) and summarise."""
-    if not quiet:
-        print(_preset(name, settings).describe(reduced, budget), flush=True)
-    spec = units_for(name, trials, settings, reduced, budget, seed)[0].spec
-    return summarise(name, trials, settings, reduced, budget, seed, [run_unit(spec)])
-
-
 def _best(out: Outcome, d: dict) -> str:
     """A failed network's best streak in words (with a fixed-set criterion: its best check)."""
     if SET_CRITERION in out.setup:

@@ -72,18 +72,6 @@ def input_dependence(y: np.ndarray, valid: np.ndarray) -> pd.DataFrame:
                          "bias_unit": (share <= 1 - BIAS_UNIT_SHARE) & (rms >= MIN_RMS)})
 
 
-def gate_opening(tr: Trace, early: int = 10, k: int | None = None) -> pd.DataFrame:
-    """Per block: mean output-gate activation over the first ``early`` steps and over the sequence."""
-    g = tr.internals.get("y_og")
-    if g is None:
-        raise ValueError("this network has no output gates (output_gate=False)")
-    g = g[:, k, 0] if k is not None else g[:, 0]                            # (T, n_blocks)
-    first = np.argmax(g > 0.5, axis=0).astype(float)
-    first[~(g > 0.5).any(0)] = np.nan
-    return pd.DataFrame({"block": np.arange(1, g.shape[1] + 1), "early_mean": g[:early].mean(0),
-                         "mean": g.mean(0), "first_step_open": first + 1})
-
-
 def drift_profile(tr: Trace, cfg: ModelConfig, k: int | None = None) -> dict[str, np.ndarray]:
     """Over the probe: mean |s(t)| and mean h'(s(t)) over cells, and the largest |s|."""
     _memory(cfg)

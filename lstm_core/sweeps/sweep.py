@@ -358,8 +358,3 @@ def run_separately(sweep: Sweep, chunk: int | None = None,
     out["x_gate"], out["y_gate"] = sweep.x.gate, sweep.y.gate if sweep.y is not None else ""
     return out
 
-
-def final_params(sweep: Sweep) -> dict[str, np.ndarray]:
-    """The population's current parameters (K, ...) — a copy."""
-    return {n: p.copy() for n, p in sweep.trainer.model.params.items()}
-

@@ -12,19 +12,36 @@ non-finite values (``_forward_failures``, ``_check_grads``, ``_check_weights``) 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import numpy as np
 
 from ..gradients import backward
+from ..model import Model
 from ..sequence import forward, loss_and_output_error
 from ..tasks.base import Batch
 from .data import stop_streams
 
-if TYPE_CHECKING:
-    from .trainer import Trainer
-
 Array = np.ndarray
+
+
+class Trainer(Protocol):
+    """What the procedures use of ``trainer.Trainer`` (a protocol, so this file does not import that one
+    and the two are no import circle)."""
+
+    model: Model
+    config: Any                 # its TrainConfig
+    task: Any
+    opt: Any                    # its SGD
+    rtrl: Any                   # lc.RTRL (algorithm "rtrl") or None
+    last_grads: dict[str, Array] | None
+
+    def _member_mask(self, mask: Array) -> Array | bool: ...
+    def _check_grads(self, grads: dict, alive: Array, step: int | None = None) -> tuple[dict, Array]: ...
+    def _check_weights(self, snapshot: dict, active: Array, where: str, since: str = ...,
+                       counted: bool = ...) -> None: ...
+    def _forward_failures(self, loss: Array, alive: Array, internals: dict | None = None,
+                          step: int | None = None, offset: int = ...) -> Array: ...
 
 
 def bptt(tr: Trainer, batch: Batch, active: Array, steps: Array) -> tuple:

@@ -49,7 +49,6 @@ from .stuck import PINNED_CHECKS, StuckWatch, advice, saturated_fractions
 Array = np.ndarray
 PROBE_STREAM = 2**32 - 1        # the probe's rng is default_rng([seed, PROBE_STREAM])
 CHECK_STREAM = 2**32 - 2        # the stuck check's sequence: default_rng([seed, CHECK_STREAM])
-_HIDDEN_INTERNALS = ("x", "z", "s_prev", "h_prev", "c_prev", "a_net_prev", "h_act_prev", "hidden", "net_out")
 _ADVICE = "try a smaller learning rate, gradient clipping or a smaller init range"
 
 
@@ -264,7 +263,8 @@ class Trainer:
         b = self.probe_batch
         with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
             run = forward(self.model, b.xs, check=False)
-        internals = {n: a for n, a in run.internals.items() if n not in _HIDDEN_INTERNALS and n != "y"}
+        # the quantities the run shows; y is the outputs, held apart
+        internals = {n: run.internals[n] for n in run.internals.shown() if n != "y"}
         return ProbeTrace(b.xs, b.targets, b.mask, run.outputs, internals)
 
     def status(self) -> str:
