@@ -11,7 +11,10 @@ Initialisation specs (``bias`` values and ``init`` values) are one of
     {"uniform": [lo, hi]}    -> drawn uniformly from [lo, hi] with the config's seed
     {"linspace": [a, b]}     -> evenly spaced from a to b over the blocks / units
 so the papers' staggered output-gate biases −1, −2, −3, −4 are ``[-1, -2, -3, -4]`` or
-``{"linspace": [-1, -4]}``.
+``{"linspace": [-1, -4]}``. A config holds each as a value of one of four small classes
+(``Constant``, ``PerUnit``, ``Uniform``, ``Linspace``: ``parse_spec``), each with what its callers
+need: ``values`` / ``draw`` (the model), ``to_json``, ``evenly`` (a page's "value plus a per-block
+change"), ``staggered`` (a random range shown evenly), ``describe``; no caller tests a tag.
 """
 from __future__ import annotations
 
@@ -39,39 +42,137 @@ LOSSES = ("mse", "ce")
 ABSENT_MEMORY_CELL = ("b_c", "b_ig", "b_og", "b_fg", "b_out", "recurrent")
 
 
-def _check_spec(name: str, spec: Any) -> Any:
-    """Validate one initialisation spec and return it in canonical JSON-able form."""
+# ----------------------------------------------------------------------------- initialisation specs
+@dataclass(frozen=True)
+class Constant:
+    """Every entry of the vector gets ``value``."""
+
+    value: float
+    random = False                      # (a class attribute: drawn from the seed or not)
+
+    def values(self, rows: int, rng: Any) -> Any:
+        return [self.value] * rows
+
+    def to_json(self) -> Any:
+        return self.value
+
+    def evenly(self, n: int) -> tuple[float, float]:
+        """(first value, per-block change): how a page that sets "a value plus a change" shows it."""
+        return self.value, 0.0
+
+    def describe(self) -> str:
+        return f"{self.value}"
+
+
+@dataclass(frozen=True)
+class PerUnit:
+    """One value per block (the memory-cell family's gates) or per unit."""
+
+    items: tuple[float, ...]
+    random = False
+
+    def values(self, rows: int, rng: Any) -> Any:
+        return list(self.items)
+
+    def to_json(self) -> Any:
+        return list(self.items)
+
+    def evenly(self, n: int) -> tuple[float, float]:
+        step = self.items[1] - self.items[0] if len(self.items) > 1 else 0.0
+        if any(abs(self.items[0] + k * step - v) > 1e-9 for k, v in enumerate(self.items)):
+            raise ValueError(f"{list(self.items)} is not evenly spaced")
+        return self.items[0], step
+
+    def describe(self) -> str:
+        return str(list(self.items))
+
+
+@dataclass(frozen=True)
+class Linspace:
+    """Evenly spaced from ``first`` to ``last`` over the blocks / units."""
+
+    first: float
+    last: float
+    random = False
+
+    def values(self, rows: int, rng: Any) -> Any:
+        import numpy as np
+
+        return list(np.linspace(self.first, self.last, rows))
+
+    def to_json(self) -> Any:
+        return {"linspace": [self.first, self.last]}
+
+    def evenly(self, n: int) -> tuple[float, float]:
+        return self.first, (self.last - self.first) / (n - 1) if n > 1 else 0.0
+
+    def describe(self) -> str:
+        return f"linspace [{self.first:g}, {self.last:g}]"
+
+
+@dataclass(frozen=True)
+class Uniform:
+    """Drawn uniformly from [``lo``, ``hi``] with the config's seed (one draw per entry)."""
+
+    lo: float
+    hi: float
+    random = True
+
+    def values(self, rows: int, rng: Any) -> Any:
+        return None                     # drawn per entry of the full shape: see ``draw``
+
+    def draw(self, shape: tuple, rng: Any) -> Any:
+        return rng.uniform(self.lo, self.hi, size=shape)
+
+    def to_json(self) -> Any:
+        return {"uniform": [self.lo, self.hi]}
+
+    def evenly(self, n: int) -> tuple[float, float]:
+        raise ValueError(f"drawn at random ({{'uniform': [{self.lo:g}, {self.hi:g}]}})")
+
+    def staggered(self) -> Linspace:
+        """The same range staggered evenly, highest first (a page without random biases)."""
+        return Linspace(self.hi, self.lo)
+
+    def describe(self) -> str:
+        return f"uniform [{self.lo:g}, {self.hi:g}]"
+
+
+Spec = Constant | PerUnit | Linspace | Uniform
+
+
+def parse_spec(name: str, spec: Any) -> Spec:
+    """An initialisation spec (a number, a list, ``{"uniform": [lo, hi]}``, ``{"linspace": [a, b]}`` or a
+    spec already) as one of the spec classes; ValueError with a message a student can act on."""
+    if isinstance(spec, (Constant, PerUnit, Linspace, Uniform)):
+        return spec
     if isinstance(spec, bool):
         raise ValueError(f"{name}: expected a number, a list of numbers or a range, got {spec!r}")
     if isinstance(spec, (int, float)):
-        if not finite_number(spec):
-            raise ValueError(f"{name}: initial value must be a finite number, got {spec!r}")
-        return float(spec)
+        return Constant(_number(name, spec))
     if isinstance(spec, (list, tuple)):
         if len(spec) == 0:
             raise ValueError(f"{name}: the list of values is empty; give one value per block/unit")
-        return tuple(_check_spec(name, v) for v in spec)
+        return PerUnit(tuple(_number(name, v) for v in spec))
     if isinstance(spec, dict) and len(spec) == 1:
         (kind, rng), = spec.items()
         if kind in ("uniform", "linspace") and isinstance(rng, (list, tuple)) and len(rng) == 2:
-            lo, hi = (_check_spec(name, v) for v in rng)
+            lo, hi = (_number(name, v) for v in rng)
             if kind == "uniform" and lo > hi:
                 raise ValueError(f"{name}: uniform range [{lo}, {hi}] is empty; put the smaller value first")
-            return (kind, lo, hi)
-    if isinstance(spec, tuple) and len(spec) == 3 and spec[0] in ("uniform", "linspace"):
-        return spec
+            return Uniform(lo, hi) if kind == "uniform" else Linspace(lo, hi)
     raise ValueError(
         f"{name}: cannot read initial value {spec!r}; use a number, a list with one value per "
         'block/unit, {"uniform": [lo, hi]} or {"linspace": [first, last]}'
     )
 
 
-def _spec_to_json(spec: Any) -> Any:
-    if isinstance(spec, tuple) and spec and spec[0] in ("uniform", "linspace"):
-        return {spec[0]: [spec[1], spec[2]]}
-    if isinstance(spec, tuple):
-        return list(spec)
-    return spec
+def _number(name: str, v: Any) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise ValueError(f"{name}: expected a number, a list of numbers or a range, got {v!r}")
+    if not finite_number(v):
+        raise ValueError(f"{name}: initial value must be a finite number, got {v!r}")
+    return float(v)
 
 
 def _int_setting(name: str, value: Any, lo: int, hi: int) -> int:
@@ -182,7 +283,7 @@ class ModelConfig:
             pairs = [(str(k), v) for k, v in items]
         except (TypeError, ValueError):
             raise ValueError(f"{what} must map names to initial values, e.g. {{'output': [-1, -2]}}") from None
-        return tuple(sorted((k, _check_spec(f"{what}[{k!r}]", v)) for k, v in pairs))
+        return tuple(sorted(((k, parse_spec(f"{what}[{k!r}]", v)) for k, v in pairs), key=lambda kv: kv[0]))
 
     # -- derived sizes -----------------------------------------------------------------
     @property
@@ -216,8 +317,8 @@ class ModelConfig:
     def to_dict(self) -> dict:
         d = dataclasses.asdict(self)
         d["absent"] = list(self.absent)
-        d["bias"] = {k: _spec_to_json(v) for k, v in self.bias}
-        d["init"] = {k: _spec_to_json(v) for k, v in self.init}
+        d["bias"] = {k: v.to_json() for k, v in self.bias}
+        d["init"] = {k: v.to_json() for k, v in self.init}
         return d
 
     @classmethod

@@ -17,30 +17,25 @@ import numpy as np
 
 from . import activations
 from .cells import make_cell
-from .config import ModelConfig
+from .config import ModelConfig, Spec, Uniform
 
 Array = np.ndarray
 _STRUCTURE_FREE = ("seed", "bias", "init", "init_range", "recurrent_scale")
 
 
-def _resolve_spec(spec, shape: tuple, name: str, cfg: ModelConfig, rng: np.random.Generator) -> Array:
+def _resolve_spec(spec: Spec, shape: tuple, name: str, cfg: ModelConfig, rng: np.random.Generator) -> Array:
     """Turn an initialisation spec into an array of ``shape`` (see config docstring)."""
     rows = shape[0]
-    if isinstance(spec, float):
-        return np.full(shape, spec)
-    if isinstance(spec, tuple) and spec and spec[0] == "uniform":
-        return rng.uniform(spec[1], spec[2], size=shape)
-    if isinstance(spec, tuple) and spec and spec[0] == "linspace":
-        values = np.linspace(spec[1], spec[2], rows)
-    else:
-        values = np.asarray(spec, dtype=float)
-        per_block = cfg.record.bias_unit == "block" and rows == cfg.n_cells and len(values) == cfg.n_blocks
-        if per_block:                                    # a per-block list for a per-cell vector
-            values = np.repeat(values, cfg.block_size)
-        elif len(values) != rows:
-            unit = cfg.record.bias_unit
-            raise ValueError(f"{name}: got {len(values)} values but this {cfg.variant} network needs "
-                             f"{rows} (one per {unit})")
+    if isinstance(spec, Uniform):
+        return spec.draw(shape, rng)
+    values = np.asarray(spec.values(rows, rng), dtype=float)
+    per_block = cfg.record.bias_unit == "block" and rows == cfg.n_cells and len(values) == cfg.n_blocks
+    if per_block:                                        # a per-block list for a per-cell vector
+        values = np.repeat(values, cfg.block_size)
+    elif len(values) != rows:
+        unit = cfg.record.bias_unit
+        raise ValueError(f"{name}: got {len(values)} values but this {cfg.variant} network needs "
+                         f"{rows} (one per {unit})")
     return np.broadcast_to(values.reshape((rows,) + (1,) * (len(shape) - 1)), shape).copy()
 
 

@@ -302,4 +302,4 @@ def test_config_upload_validation_directly():
     values, _ = netconfig.values_from_model(staggered, SCHEMA)
     assert (values["b_output"], values["b_output_step"]) == (-1.0, -1.0)
     rebuilt = netconfig.model_config({**DEFAULTS, **values}, 2, 1)
-    assert dict(rebuilt.bias)["output"] == (-1.0, -2.0, -3.0, -4.0)
+    assert dict(rebuilt.bias)["output"].to_json() == [-1.0, -2.0, -3.0, -4.0]

@@ -32,7 +32,7 @@ CONTROLS = [
     ("number_input", "streak", 0, lambda r: r.trainer.required == 10_000),
     ("slider", "n_blocks", 2, lambda r: r.trainer.model.config.n_blocks == 2),
     ("slider", "init_range", 0.5, lambda r: r.trainer.model.config.init_range == 0.5),
-    ("checkbox", "b_input.on", True, lambda r: dict(r.trainer.model.config.bias).get("input") == 0.0),
+    ("checkbox", "b_input.on", True, lambda r: dict(r.trainer.model.config.bias)["input"].to_json() == 0.0),
     ("toggle", "input_to_output", False, lambda r: r.trainer.model.config.input_to_output is False),
     ("number_input", "long_lag.p", 20, lambda r: r.trainer.task.settings()["p"] == 20),
     ("number_input", "seed", 3, lambda r: r.trainer.model.config.seed == 3 and r.trainer.config.seed == 3),
@@ -193,7 +193,7 @@ def test_preset_fills_every_control_with_the_papers_values(name):
     run = run_of(at)
     built, ref = run.trainer.model.config.to_dict(), p.model_config(seed=0).to_dict()
     if name == "multiplication":          # random biases shown as the even stagger −3, −6 (said so)
-        assert dict(run.trainer.model.config.bias)["input"] == (-3.0, -6.0)
+        assert dict(run.trainer.model.config.bias)["input"].to_json() == [-3.0, -6.0]
         assert any("staggers them evenly" in s.value for s in at.success)
         built.pop("bias"), ref.pop("bias")
     assert built == ref

@@ -159,19 +159,21 @@ def _model_values(cfg: lc.ModelConfig) -> tuple[dict, list[str]]:
     out_bias = init.pop("b_out", None)
     if out_bias is not None and not isinstance(out_bias, (int, float)):
         raise ValueError(_("init['b_out'] must be one number on this page, got {value}").format(value=repr(out_bias)))
-    bias = dict(d.get("bias") or {})
-    for gate, spec in list(bias.items()):
-        if isinstance(spec, dict) and "uniform" in spec:
-            hi, lo = spec["uniform"][1], spec["uniform"][0]
-            bias[gate] = {"linspace": [hi, lo]}
+    bias = {}
+    for gate, spec in cfg.bias:
+        if spec.random:
+            staggered = bias[gate] = spec.staggered()
             notes.append(_("The paper draws the {gate} gate biases at random in [{lo}, {hi}]; this page "
                            "staggers them evenly from {hi} to {lo} instead.").format(
-                gate=_(GATE_WORDS.get(gate, gate)), lo=f"{lo:g}", hi=f"{hi:g}"))
+                gate=_(GATE_WORDS.get(gate, gate)), lo=f"{staggered.last:g}", hi=f"{staggered.first:g}"))
+        else:
+            bias[gate] = spec
     if d.get("absent"):
         # this page has no control for absent connections: say so instead of dropping them silently
         notes.append(_("The paper's network has no {names} (never trained, held at 0); this page "
                        "trains them, starting from their random initial values.").format(names=", ".join(d["absent"])))
-    cfg = lc.ModelConfig.from_dict({**d, "bias": bias, "init": init, "absent": []})
+    cfg = lc.ModelConfig.from_dict({**d, "bias": {g: s.to_json() for g, s in bias.items()}, "init": init,
+                                    "absent": []})
     values, _notes = netconfig.values_from_model(cfg, SCHEMA)
     values["input_to_output"] = cfg.input_to_output
     values["out_bias"] = None if out_bias is None else float(out_bias)

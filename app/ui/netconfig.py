@@ -14,7 +14,7 @@ from typing import Any
 import lstm_core as lc
 from app.i18n import _
 from app.ui.form import Schema
-from lstm_core.config import _check_spec
+from lstm_core.config import Spec, parse_spec
 from lstm_core.variants import variant as variant_record
 
 # Settings a variant reads that the app shows under other names (local feedback's self-weights
@@ -63,23 +63,20 @@ def model_config(values: dict, n_in: int, n_out: int, output_activation: str = "
 
 
 # ----------------------------------------------------------------------------- model -> settings
-def _bias_values(gate: str, spec: Any, n: int) -> tuple[float | None, float]:
+def _bias_values(gate: str, spec: Spec | None, n: int) -> tuple[float | None, float]:
+    """(value, per-block change) of a bias spec for a network with ``n`` blocks/units."""
     if spec is None:
         return None, 0.0
-    if isinstance(spec, float):
-        return spec, 0.0
-    if isinstance(spec, tuple) and spec and spec[0] == "linspace":
-        return spec[1], (spec[2] - spec[1]) / (n - 1) if n > 1 else 0.0
-    if isinstance(spec, tuple) and spec and spec[0] == "uniform":
+    if spec.random:
         raise ValueError(_("bias['{gate}'] is drawn at random ({spec}); this page "
                            "sets biases as a value plus a per-block change — use a number or a list").format(
-            gate=gate, spec=f"{{'uniform': [{spec[1]}, {spec[2]}]}}"))
-    vals = list(spec)
-    step = vals[1] - vals[0] if len(vals) > 1 else 0.0
-    if any(abs(vals[0] + k * step - x) > 1e-9 for k, x in enumerate(vals)):
+            gate=gate, spec=_json(spec.to_json())))
+    try:
+        return spec.evenly(n)
+    except ValueError:
         raise ValueError(_("bias['{gate}'] = {values} is not evenly spaced; this page sets biases as a "
-                           "value plus a per-block change (e.g. −1, −2, −3)").format(gate=gate, values=vals))
-    return vals[0], step
+                           "value plus a per-block change (e.g. −1, −2, −3)").format(
+            gate=gate, values=spec.to_json())) from None
 
 
 def values_from_model(cfg: lc.ModelConfig, schema: Schema) -> tuple[dict, list[str]]:
@@ -90,7 +87,7 @@ def values_from_model(cfg: lc.ModelConfig, schema: Schema) -> tuple[dict, list[s
             "cell_input", "cell_output", "gates_as_sources", "seed"]
     out = {k: d[k] for k in keys if k in schema.fields}
     notes = []
-    init = dict(cfg.init)
+    init = {k: v.to_json() for k, v in cfg.init}       # (JSON form: a number is a float)
     for p in ("u", "v"):
         spec = init.pop(p, None)
         if spec is not None and not isinstance(spec, float):
@@ -119,11 +116,10 @@ def settings_from(d: dict, variant: str) -> dict:
     for gate, spec in (d.get("bias") or {}).items():
         if gate not in v.gate_biases:
             continue
-        spec = _check_spec(f"bias[{gate!r}]", spec)
-        if isinstance(spec, tuple) and spec and spec[0] == "uniform":     # random in a range: staggered evenly
-            spec = ("linspace", spec[2], spec[1])
-        n = len(spec) if isinstance(spec, tuple) and spec[0] not in ("linspace",) else d.get("n_blocks", 2)
-        out[f"b_{gate}"], out[f"b_{gate}_step"] = _bias_values(gate, spec, n)
+        spec = parse_spec(f"bias[{gate!r}]", spec)
+        if spec.random:                     # random in a range: staggered evenly
+            spec = spec.staggered()
+        out[f"b_{gate}"], out[f"b_{gate}_step"] = _bias_values(gate, spec, d.get("n_blocks", 2))
     init = d.get("init") or {}
     for f in SELF_WEIGHT_FIELDS if v.local_feedback else ():
         if isinstance(init.get(f[3:]), (int, float)):

@@ -178,7 +178,7 @@ def grid_configs(base: ModelConfig, x: Axis, y: Axis | None,
             if y is not None:
                 bias[y.gate] = y.spec(j, units)
             for s in seeds:
-                # via the JSON form: ModelConfig.replace cannot re-read a {"uniform": ...} spec
+                # the base's settings in their JSON form, with this cell's biases
                 configs.append(ModelConfig.from_dict({**d, "bias": bias, "seed": s}))
                 rows.append({"member": len(rows), "i": i, "j": j, "x": x.label(i, units),
                              "y": y.label(j, units) if y is not None else "", "seed": s})

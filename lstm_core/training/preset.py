@@ -91,7 +91,7 @@ class Preset:
 
 
 def _with(cfg: ModelConfig, **changes: Any) -> ModelConfig:
-    # via the JSON form: ModelConfig.replace cannot re-read a {"uniform": ...} bias spec
+    # changes in the JSON form (e.g. a bias {"uniform": [lo, hi]}), read as a file's would be
     return ModelConfig.from_dict({**cfg.to_dict(), **changes})
 
 
@@ -110,12 +110,8 @@ def _model_summary(m: ModelConfig) -> str:
         s = f", {m.n_static} static + {m.n_net_fb} net-feedback + {m.n_act_fb} activation-feedback units"
     else:
         s = f", {m.n_hidden} hidden units"
-    def spec(v):
-        if isinstance(v, tuple) and v and isinstance(v[0], str):        # ("uniform", lo, hi)
-            return f"{v[0]} [{v[1]:g}, {v[2]:g}]"
-        return [float(x) for x in v] if isinstance(v, tuple) else v
-    bias = ", ".join(f"{g} {spec(v)}" for g, v in m.bias)
-    init = ", ".join(f"{n} = {spec(v)}" for n, v in m.init)
+    bias = ", ".join(f"{g} {v.describe()}" for g, v in m.bias)
+    init = ", ".join(f"{n} = {v.describe()}" for n, v in m.init)
     absent = (", without " + ", ".join(_ABSENT_WORDS.get(a, a) for a in m.absent)) if m.absent else ""
     return (s + f", init ±{m.init_range:g}" + (f", gate biases: {bias}" if bias else "")
             + (f", start values: {init}" if init else "") + absent
