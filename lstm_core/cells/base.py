@@ -7,6 +7,8 @@ A cell is a small object built from a ``ModelConfig`` with five methods:
 * ``zero_state(lead) -> state``: the state at t = 0 for leading shape ``lead = (..., B)``;
 * ``step(P, state, x) -> (state, hidden, rec)``: one timestep; ``rec`` names every
   internal of that step (and is the backward pass's cache);
+* ``CACHE``: the names in ``rec`` that only the backward pass reads (e.g. ``h_prev``); every other
+  record is a quantity a run shows (``Run.to_frame``, the traces CSV, Train's probe);
 * ``backward_step(P, rec, dstate, dhidden, truncated) -> (dstate_prev, delta)``: one
   step of the chain rule; ``delta`` holds this step's errors at the net inputs (and the
   total error at the state, for ``error_flow``);

@@ -29,7 +29,6 @@ def T(w: np.ndarray) -> np.ndarray:
 
 class GRUCell:
     flow_states = {"h": "dh"}
-    # per-step records only the backward pass reads (the rest are the quantities a run shows)
     CACHE = ("h_prev",)
 
     def __init__(self, cfg) -> None:

@@ -21,7 +21,6 @@ from .base import outer_sum, stack_records, time_batch_sum
 
 class LocalFeedbackCell:
     flow_states = {"net_fb": "da", "act_fb": "dha"}
-    # per-step records only the backward pass reads (the rest are the quantities a run shows)
     CACHE = ("a_net_prev", "h_act_prev")
 
     def __init__(self, cfg) -> None:

@@ -32,7 +32,6 @@ ORDER = lstm_fused.ORDER                      # internal order of the stacked ga
 
 class LSTMCell:
     flow_states = {"c": "dc", "h": "dh"}
-    # per-step records only the backward pass reads (the rest are the quantities a run shows)
     CACHE = ("h_prev", "c_prev")
 
     def __init__(self, cfg) -> None:

@@ -30,7 +30,6 @@ from .base import outer_sum, stack_records, time_batch_sum
 
 class MemoryCell:
     flow_states = {"s": "ds", "y_c": "dyc"}
-    # per-step records only the backward pass reads (the rest are the quantities a run shows)
     CACHE = ("xr", "s_prev")
 
     def __init__(self, cfg) -> None:

@@ -16,7 +16,6 @@ from .base import outer_sum, stack_records, time_batch_sum
 
 class RNNCell:
     flow_states = {"h": "dh"}   # error-flow curve label -> delta holding dL/dh(t)
-    # per-step records only the backward pass reads (the rest are the quantities a run shows)
     CACHE = ("h_prev",)
 
     def __init__(self, cfg) -> None:
