@@ -23,6 +23,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from .numerics import finite_number
 from .variants import GATE_BIASES, MEMORY_CELL_VARIANTS, VARIANTS  # noqa: F401 — re-exported
 from .variants import variant as variant_record
@@ -48,9 +50,9 @@ class Constant:
     """Every entry of the vector gets ``value``."""
 
     value: float
-    random = False                      # (a class attribute: drawn from the seed or not)
+    random = False      # (a class attribute) True: ``draw(shape, rng)`` per entry, else ``values(rows)``
 
-    def values(self, rows: int, rng: Any) -> Any:
+    def values(self, rows: int) -> list[float]:
         return [self.value] * rows
 
     def to_json(self) -> Any:
@@ -71,7 +73,7 @@ class PerUnit:
     items: tuple[float, ...]
     random = False
 
-    def values(self, rows: int, rng: Any) -> Any:
+    def values(self, rows: int) -> list[float]:
         return list(self.items)
 
     def to_json(self) -> Any:
@@ -95,9 +97,7 @@ class Linspace:
     last: float
     random = False
 
-    def values(self, rows: int, rng: Any) -> Any:
-        import numpy as np
-
+    def values(self, rows: int) -> list[float]:
         return list(np.linspace(self.first, self.last, rows))
 
     def to_json(self) -> Any:
@@ -117,9 +117,6 @@ class Uniform:
     lo: float
     hi: float
     random = True
-
-    def values(self, rows: int, rng: Any) -> Any:
-        return None                     # drawn per entry of the full shape: see ``draw``
 
     def draw(self, shape: tuple, rng: Any) -> Any:
         return rng.uniform(self.lo, self.hi, size=shape)

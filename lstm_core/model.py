@@ -17,7 +17,7 @@ import numpy as np
 
 from . import activations
 from .cells import make_cell
-from .config import ModelConfig, Spec, Uniform
+from .config import ModelConfig, Spec
 
 Array = np.ndarray
 _STRUCTURE_FREE = ("seed", "bias", "init", "init_range", "recurrent_scale")
@@ -26,9 +26,9 @@ _STRUCTURE_FREE = ("seed", "bias", "init", "init_range", "recurrent_scale")
 def _resolve_spec(spec: Spec, shape: tuple, name: str, cfg: ModelConfig, rng: np.random.Generator) -> Array:
     """Turn an initialisation spec into an array of ``shape`` (see config docstring)."""
     rows = shape[0]
-    if isinstance(spec, Uniform):
+    if spec.random:
         return spec.draw(shape, rng)
-    values = np.asarray(spec.values(rows, rng), dtype=float)
+    values = np.asarray(spec.values(rows), dtype=float)
     per_block = cfg.record.bias_unit == "block" and rows == cfg.n_cells and len(values) == cfg.n_blocks
     if per_block:                                        # a per-block list for a per-cell vector
         values = np.repeat(values, cfg.block_size)
