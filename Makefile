@@ -1,7 +1,8 @@
 # Gate Lab — set-up, run and test in one place. Works on a fresh machine with Python 3.11.
 #
 #   make run          create .venv if missing, install requirements + editable package, start the app
-#   make test         create .venv if missing, install dev requirements + Debian chromium, run the
+#   make lint         ruff check + ruff format --check (config in pyproject.toml); make test runs it first
+#   make test         create .venv if missing, install dev requirements + Debian chromium, run lint and the
 #                     whole pytest suite (unit, AppTest page tests, real-browser tests); PyTorch
 #                     parity runs against committed fixtures, so no torch is installed
 #   make test-torch   install torch (test-only) and check the parity fixtures against live PyTorch
@@ -55,11 +56,12 @@ DEV_STAMP      := $(VENV)/.stamp-dev-$(call hash,requirements.txt requirements-d
 TORCH_STAMP    := $(VENV)/.stamp-torch$(TORCH_VERSION)
 EDITABLE_STAMP := $(VENV)/.stamp-editable-$(shell (cat pyproject.toml; echo $(PKG_DIRS)) | sha256sum | cut -c1-12)
 
-.PHONY: cjk-fonts translations dist bias-baseline nginx help run test test-torch torch-fixtures screenshots constraints bench install install-dev install-torch chromium clean
+.PHONY: lint cjk-fonts translations dist bias-baseline nginx help run test test-torch torch-fixtures screenshots constraints bench install install-dev install-torch chromium clean
 
 help:
 	@echo "make run    - install (first time) and start the app at http://localhost:8501"
 	@echo "make test   - install everything incl. Chromium (first time) and run every test"
+	@echo "make lint   - ruff check and ruff format --check"
 	@echo "make test-torch - check the PyTorch parity fixtures against live torch (installs torch)"
 	@echo "make screenshots - refresh docs/screenshots and docs/measurements.json (browser tests)"
 	@echo "make bench  - run benchmarks/*.py"
@@ -141,7 +143,13 @@ nginx:
 run: install
 	$(VPY) -m streamlit run app/serve.py $(STREAMLIT_ARGS)
 
-test: install-dev chromium nginx cjk-fonts
+# The linter and formatter (ruff, pinned in requirements-dev.txt): `ruff format .` then
+# `ruff check --fix .` makes a change pass.
+lint: install-dev
+	$(VPY) -m ruff check .
+	$(VPY) -m ruff format --check .
+
+test: install-dev chromium nginx cjk-fonts lint
 	$(VPY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist load $(PYTEST_ARGS)
 
 test-torch: install-torch

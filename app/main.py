@@ -17,15 +17,15 @@ import importlib.util
 import sys
 from pathlib import Path
 
-if importlib.util.find_spec("app") is None:          # run from a checkout that is not installed
+if importlib.util.find_spec("app") is None:  # run from a checkout that is not installed
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import streamlit as st  # noqa: E402
 
 from app import i18n  # noqa: E402
 from app.i18n import _  # noqa: E402
-from app.ui.routes import PAGES, PAGES_DIR  # noqa: E402
 from app.ui import live, previews, state, theme  # noqa: E402
+from app.ui.routes import PAGES, PAGES_DIR  # noqa: E402
 
 
 def build_pages() -> list:
@@ -35,28 +35,29 @@ def build_pages() -> list:
         path = PAGES_DIR / r.file
         if not path.is_file():
             continue
-        pages.append(
-            st.Page(path, title=_(r.title), icon=r.icon, url_path=r.url_path, default=not pages)
-        )
+        pages.append(st.Page(path, title=_(r.title), icon=r.icon, url_path=r.url_path, default=not pages))
     return pages
 
 
 def main() -> None:
-    previews.settle()             # a slider's preview goes out before this run's elements (app/ui/previews.py)
-    i18n.from_url()               # ?lang=zh-TW, else this session's choice, else the browser's language
-    state.display_from_url()      # ?present=1 folds the sidebar away from the first view on
-    st.set_page_config(page_title="Gate Lab", layout="wide",
-                       initial_sidebar_state="collapsed" if state.presenting() else "auto")
+    previews.settle()  # a slider's preview goes out before this run's elements (app/ui/previews.py)
+    i18n.from_url()  # ?lang=zh-TW, else this session's choice, else the browser's language
+    state.display_from_url()  # ?present=1 folds the sidebar away from the first view on
+    st.set_page_config(
+        page_title="Gate Lab",
+        layout="wide",
+        initial_sidebar_state="collapsed" if state.presenting() else "auto",
+    )
     pages = build_pages()
     if not pages:
         st.error(_("No pages found in {folder}.").format(folder=PAGES_DIR))
         return
-    theme.style()             # page-wide CSS (equations that a keyboard can reach)
-    live.reset()              # a full run re-creates every live chart: send whole figures
+    theme.style()  # page-wide CSS (equations that a keyboard can reach)
+    live.reset()  # a full run re-creates every live chart: send whole figures
     page = st.navigation(pages)
-    shown = page.url_path or PAGES[0].url_path       # the default page's path reads ""
+    shown = page.url_path or PAGES[0].url_path  # the default page's path reads ""
     if any(r.charts and r.url_path == shown for r in PAGES):
-        live.preload()        # the browser fetches Plotly.js while the page's script still runs
+        live.preload()  # the browser fetches Plotly.js while the page's script still runs
     page.run()
 
 

@@ -8,13 +8,14 @@ measured in docs/benchmarks.md). ``streamlit run`` sees ``st.App`` here and serv
 Starlette server. Hosts that run ``app/main.py`` directly get everything but the feeds (the charts then
 update through the fragment timer and the page's runs).
 """
+
 from __future__ import annotations
 
 import importlib.util
 import sys
 from pathlib import Path
 
-if importlib.util.find_spec("app") is None:          # run from a checkout that is not installed
+if importlib.util.find_spec("app") is None:  # run from a checkout that is not installed
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import streamlit as st  # noqa: E402

@@ -13,12 +13,13 @@ merges the figures into docs/measurements.json (key "bias_sweep").
     python benchmarks/bias_sweep.py                  # full: both sides (member by member ≈ 15 min)
     python benchmarks/bias_sweep.py --members 20     # time 20 networks one by one, extrapolate (labelled)
 """
+
 from __future__ import annotations
 
 import argparse
 import os
 
-os.environ.setdefault("OMP_NUM_THREADS", "1")        # one thread on both sides, set before imports
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # one thread on both sides, set before imports
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("MKL_NUM_THREADS", "1")
 
@@ -55,7 +56,9 @@ def compare(sweep: Sweep, picks, sep: pd.DataFrame, alone: dict) -> tuple[list, 
     res = sweep.results().iloc[list(picks)].reset_index(drop=True)
     diffs = result_differences(res, sep.reset_index(drop=True), COLS[1:])
     pop = sweep.trainer.model.params
-    worst = max(float(np.abs(pop[name][k] - alone[m][name]).max()) for m, k in enumerate(picks) for name in pop)
+    worst = max(
+        float(np.abs(pop[name][k] - alone[m][name]).max()) for m, k in enumerate(picks) for name in pop
+    )
     return diffs, worst
 
 
@@ -63,9 +66,11 @@ def best_sentence(cells: pd.DataFrame, sweep: Sweep) -> str:
     c = cells.sort_values(["success_rate", "median_to_criterion"], ascending=[False, True])
     top = c.iloc[0]
     worst = cells[cells.success_rate == 0]
-    return (f"Best: input-gate biases {top.x} with output-gate biases {top.y} — {top.solved}/{top.networks} "
-            f"networks met the criterion, median {top.median_to_criterion:,.0f} sequences; "
-            f"{len(worst)} of {len(cells)} cells solved nothing within {sweep.train_config.budget:,} sequences.")
+    return (
+        f"Best: input-gate biases {top.x} with output-gate biases {top.y} — {top.solved}/{top.networks} "
+        f"networks met the criterion, median {top.median_to_criterion:,.0f} sequences; "
+        f"{len(worst)} of {len(cells)} cells solved nothing within {sweep.train_config.budget:,} sequences."
+    )
 
 
 def merge(entry: dict) -> None:
@@ -76,13 +81,20 @@ def merge(entry: dict) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--members", type=int, default=None,
-                    help="time only this many networks one by one and extrapolate (labelled as an estimate)")
+    ap.add_argument(
+        "--members",
+        type=int,
+        default=None,
+        help="time only this many networks one by one and extrapolate (labelled as an estimate)",
+    )
     ap.add_argument("--no-save", action="store_true", help="do not write docs/measurements.json")
     args = ap.parse_args()
     sweep = build()
-    print(f"{sweep.K} networks: {len(sweep.x)} × {len(sweep.y)} settings × {len(sweep.seeds)} seeds; "
-          f"{sweep.task.name} T={sweep.task.T}; criterion: {sweep.criterion()}", flush=True)
+    print(
+        f"{sweep.K} networks: {len(sweep.x)} × {len(sweep.y)} settings × {len(sweep.seeds)} seeds; "
+        f"{sweep.task.name} T={sweep.task.T}; criterion: {sweep.criterion()}",
+        flush=True,
+    )
     # wall time is what a user waits; CPU time (one thread) is what the work costs — on a shared,
     # loaded machine the two differ, so both are reported and the ratio is given for both
     t0, c0 = time.perf_counter(), time.process_time()
@@ -90,13 +102,16 @@ def main() -> None:
         pass
     t_pop, c_pop = time.perf_counter() - t0, time.process_time() - c0
     load_pop = os.getloadavg()[0]
-    res = sweep.results()
-    print(f"population (one vectorised run): {t_pop:.1f} s wall, {c_pop:.1f} s CPU "
-          f"(load average {load_pop:.1f} on {os.cpu_count()} CPUs)", flush=True)
+    sweep.results()  # timed with the run: the results table is what a user waits for
+    print(
+        f"population (one vectorised run): {t_pop:.1f} s wall, {c_pop:.1f} s CPU "
+        f"(load average {load_pop:.1f} on {os.cpu_count()} CPUs)",
+        flush=True,
+    )
 
     n = sweep.K if args.members is None else min(args.members, sweep.K)
     picks = np.linspace(0, sweep.K - 1, n).round().astype(int) if n < sweep.K else np.arange(sweep.K)
-    sub = Sweep.__new__(Sweep)               # the same sweep restricted to the timed members
+    sub = Sweep.__new__(Sweep)  # the same sweep restricted to the timed members
     sub.__dict__.update(sweep.__dict__)
     sub.configs = [sweep.configs[k] for k in picks]
     sub.coords = sweep.coords.iloc[picks].assign(member=np.arange(n)).reset_index(drop=True)
@@ -111,30 +126,55 @@ def main() -> None:
     estimate = n < sweep.K
     t_members, c_members = t_sep * sweep.K / n, c_sep * sweep.K / n
     label = f" (estimated from {n} of {sweep.K} networks)" if estimate else ""
-    print(f"member by member: {t_members:.1f} s wall, {c_members:.1f} s CPU{label}; identical results: "
-          f"{'yes' if same else 'NO'} ({len(diffs)} differing result fields, largest final-weight difference "
-          f"{max_weight_diff:g}) (load average {os.getloadavg()[0]:.1f})")
-    print(f"ratio: {t_members / t_pop:.1f}× wall, {c_members / c_pop:.1f}× CPU (goal ≥ 8×; population within "
-          f"2 minutes: {'yes' if t_pop <= 120 else 'no'})")
+    print(
+        f"member by member: {t_members:.1f} s wall, {c_members:.1f} s CPU{label}; identical results: "
+        f"{'yes' if same else 'NO'} ({len(diffs)} differing result fields, largest final-weight difference "
+        f"{max_weight_diff:g}) (load average {os.getloadavg()[0]:.1f})"
+    )
+    print(
+        f"ratio: {t_members / t_pop:.1f}× wall, {c_members / c_pop:.1f}× CPU (goal ≥ 8×; population within "
+        f"2 minutes: {'yes' if t_pop <= 120 else 'no'})"
+    )
     cells = sweep.cells()
     print("\nsuccess rate (rows: input-gate biases, columns: output-gate biases)")
-    print(cells.pivot(index="x", columns="y", values="success_rate").reindex(index=sweep.labels("x"),
-                                                                            columns=sweep.labels("y")).to_string())
+    print(
+        cells.pivot(index="x", columns="y", values="success_rate")
+        .reindex(index=sweep.labels("x"), columns=sweep.labels("y"))
+        .to_string()
+    )
     print("\nmedian sequences to criterion")
-    print(cells.pivot(index="x", columns="y", values="median_to_criterion").reindex(
-        index=sweep.labels("x"), columns=sweep.labels("y")).to_string())
+    print(
+        cells.pivot(index="x", columns="y", values="median_to_criterion")
+        .reindex(index=sweep.labels("x"), columns=sweep.labels("y"))
+        .to_string()
+    )
     sentence = best_sentence(cells, sweep)
     print("\n" + sentence)
     if not args.no_save:
-        merge({"population_seconds": round(t_pop, 1), "member_by_member_seconds": round(t_members, 1),
-               "population_cpu_seconds": round(c_pop, 1), "member_by_member_cpu_seconds": round(c_members, 1),
-               "ratio_cpu": round(c_members / c_pop, 1), "load_avg_1min_end": round(os.getloadavg()[0], 2),
-               "member_by_member_estimated": estimate, "members_timed": int(n), "ratio": round(t_members / t_pop, 1),
-               "identical_results": bool(same), "differing_result_fields": len(diffs),
-               "max_final_weight_difference": max_weight_diff, "networks": sweep.K, "best": sentence,
-               "load_avg_1min_after_population": round(load_pop, 2), "command": COMMAND,
-               "settings": lab_settings.BENCHMARK, "threads": 1, "machine_cpus": os.cpu_count(),
-               "measured_at": time.strftime("%Y-%m-%d %H:%M:%S")})
+        merge(
+            {
+                "population_seconds": round(t_pop, 1),
+                "member_by_member_seconds": round(t_members, 1),
+                "population_cpu_seconds": round(c_pop, 1),
+                "member_by_member_cpu_seconds": round(c_members, 1),
+                "ratio_cpu": round(c_members / c_pop, 1),
+                "load_avg_1min_end": round(os.getloadavg()[0], 2),
+                "member_by_member_estimated": estimate,
+                "members_timed": int(n),
+                "ratio": round(t_members / t_pop, 1),
+                "identical_results": bool(same),
+                "differing_result_fields": len(diffs),
+                "max_final_weight_difference": max_weight_diff,
+                "networks": sweep.K,
+                "best": sentence,
+                "load_avg_1min_after_population": round(load_pop, 2),
+                "command": COMMAND,
+                "settings": lab_settings.BENCHMARK,
+                "threads": 1,
+                "machine_cpus": os.cpu_count(),
+                "measured_at": time.strftime("%Y-%m-%d %H:%M:%S"),
+            }
+        )
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ the same class comes a second time, to see whether memory returns to where the f
 Scenario ``step``: N sessions open Step through a cell and press Forward once a second.
 Without ``--url`` a server is started on a free port (and stopped at the end).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -35,7 +36,7 @@ from session_client import Session, summary  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 TRAIN_QUERY = "cfg=" + quote(json.dumps({"streak": 100_000, "budget": 1_000_000}))
-GO = "train.go"          # Train and watch's main button: Start, Pause, Resume, Start again
+GO = "train.go"  # Train and watch's main button: Start, Pause, Resume, Start again
 
 
 # ----------------------------------------------------------------------------- the server
@@ -43,11 +44,26 @@ def start_server(env: dict | None = None) -> tuple[subprocess.Popen, str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    cmd = [sys.executable, "-m", "streamlit", "run", "app/serve.py", "--server.headless", "true",
-           "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats",
-           "false", "--server.fileWatcherType", "none"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    cmd = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        "app/serve.py",
+        "--server.headless",
+        "true",
+        "--server.port",
+        str(port),
+        "--server.address",
+        "127.0.0.1",
+        "--browser.gatherUsageStats",
+        "false",
+        "--server.fileWatcherType",
+        "none",
+    ]
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     url = f"http://127.0.0.1:{port}"
     for _ in range(600):
         try:
@@ -117,22 +133,24 @@ async def train_class(url: str, n: int, seconds: float, headers: dict | None = N
     sessions = [Session(url, page="train", query=TRAIN_QUERY, headers=dict(headers or {})) for _ in range(n)]
     t0 = time.perf_counter()
     await asyncio.gather(*(s.open() for s in sessions))
-    await asyncio.gather(*(s.wait_for(lambda x: x.labels.get(GO) == "Start" and not x.running, 120)
-                           for s in sessions))
+    await asyncio.gather(
+        *(s.wait_for(lambda x: x.labels.get(GO) == "Start" and not x.running, 120) for s in sessions)
+    )
     opened = time.perf_counter() - t0
     rss_open = rss() if rss else float("nan")
-    await asyncio.gather(*(s.press(GO) for s in sessions))                  # Start: everyone at once
+    await asyncio.gather(*(s.press(GO) for s in sessions))  # Start: everyone at once
     await asyncio.gather(*(s.pump(seconds) for s in sessions))
     started = [_shown_after(s, GO, (f"button {GO} Pause",)) for s in sessions]
     counts0 = [(s.loss_updates(), s.sequences() or 0) for s in sessions]
     t1 = time.perf_counter()
-    await asyncio.gather(*(s.pump(min(10.0, seconds)) for s in sessions))   # a clean window for the rates
+    await asyncio.gather(*(s.pump(min(10.0, seconds)) for s in sessions))  # a clean window for the rates
     dt = time.perf_counter() - t1
     rss_training = rss() if rss else float("nan")
-    rates = [((s.loss_updates() - c) / dt,
-              ((s.sequences() or 0) - q) / dt) for s, (c, q) in zip(sessions, counts0)]
+    rates = [
+        ((s.loss_updates() - c) / dt, ((s.sequences() or 0) - q) / dt) for s, (c, q) in zip(sessions, counts0)
+    ]
     queued = sum(1 for s in sessions if s.texts and "queued" in s.texts[-1])
-    for s in sessions:                                        # Pause, where there is one to press
+    for s in sessions:  # Pause, where there is one to press
         if s.labels.get(GO) == "Pause":
             await s.press(GO)
     await asyncio.gather(*(s.pump(10.0) for s in sessions))
@@ -141,22 +159,29 @@ async def train_class(url: str, n: int, seconds: float, headers: dict | None = N
     await asyncio.gather(*(s.close() for s in sessions))
     training = [r for r, s in zip(rates, sessions) if r[1] > 0]
     return {
-        "sessions": n, "open_seconds": round(opened, 2), "errors": len(errors), "error_examples": errors[:3],
+        "sessions": n,
+        "open_seconds": round(opened, 2),
+        "errors": len(errors),
+        "error_examples": errors[:3],
         "start_click_to_shown_s": summary([x for x in started if x is not None]),
         "start_not_shown": sum(x is None for x in started),
         "pause_click_to_shown_s": summary([x for x in paused if x is not None]),
         "loss_chart_updates_per_s": summary([r[0] for r in rates]),
         "min_updates_per_s_training": round(min((r[0] for r in training), default=float("nan")), 2),
         "sequences_per_s": summary([r[1] for r in rates]),
-        "sessions_training": len(training), "sessions_queued": queued,
-        "server_rss_mb_open": rss_open, "server_rss_mb_training": rss_training,
+        "sessions_training": len(training),
+        "sessions_queued": queued,
+        "server_rss_mb_open": rss_open,
+        "server_rss_mb_training": rss_training,
     }
 
 
 async def step_class(url: str, n: int, seconds: float, headers: dict | None = None) -> dict:
     sessions = [Session(url, page="step", headers=dict(headers or {})) for _ in range(n)]
     await asyncio.gather(*(s.open() for s in sessions))
-    await asyncio.gather(*(s.wait_for(lambda x: "step.fwd" in x.buttons and not x.running, 120) for s in sessions))
+    await asyncio.gather(
+        *(s.wait_for(lambda x: "step.fwd" in x.buttons and not x.running, 120) for s in sessions)
+    )
     latencies: list[float] = []
 
     async def clicker(s: Session) -> None:
@@ -166,7 +191,7 @@ async def step_class(url: str, n: int, seconds: float, headers: dict | None = No
             t = time.perf_counter()
             await s.press("step.fwd")
             try:
-                await s.wait_for(lambda x: x.finished_runs > n0 and not x.running, 30)
+                await s.wait_for(lambda x, n0=n0: x.finished_runs > n0 and not x.running, 30)
                 latencies.append(time.perf_counter() - t)
             except TimeoutError:
                 s.errors.append("a Forward click was not answered within 30 s")
@@ -175,8 +200,13 @@ async def step_class(url: str, n: int, seconds: float, headers: dict | None = No
     await asyncio.gather(*(clicker(s) for s in sessions))
     errors = [e for s in sessions for e in s.errors]
     await asyncio.gather(*(s.close() for s in sessions))
-    return {"sessions": n, "errors": len(errors), "error_examples": errors[:3], "clicks": len(latencies),
-            "forward_click_to_redrawn_s": summary(latencies)}
+    return {
+        "sessions": n,
+        "errors": len(errors),
+        "error_examples": errors[:3],
+        "clicks": len(latencies),
+        "forward_click_to_redrawn_s": summary(latencies),
+    }
 
 
 async def main_async(args: argparse.Namespace) -> dict:
@@ -184,9 +214,14 @@ async def main_async(args: argparse.Namespace) -> dict:
     sampler = Sampler(proc.pid if proc else args.server_pid)
     stop = asyncio.Event()
     sampling = asyncio.create_task(sampler.run(stop))
-    out: dict = {"url": url, "scenario": args.scenario, "seconds": args.seconds, "classes": [],
-                 "machine": {"cpus": os.cpu_count(), "load_avg_1min_start": round(os.getloadavg()[0], 2)},
-                 "rss_idle_mb": None}
+    out: dict = {
+        "url": url,
+        "scenario": args.scenario,
+        "seconds": args.seconds,
+        "classes": [],
+        "machine": {"cpus": os.cpu_count(), "load_avg_1min_start": round(os.getloadavg()[0], 2)},
+        "rss_idle_mb": None,
+    }
     try:
         await asyncio.sleep(2.0)
         out["rss_idle_mb"] = sampler.rss()
@@ -195,8 +230,11 @@ async def main_async(args: argparse.Namespace) -> dict:
                 mark = len(sampler.samples)
                 hold(args.pause_pids, signal.SIGSTOP)
                 try:
-                    res = await (train_class(url, n, args.seconds, rss=sampler.rss) if args.scenario == "train"
-                                 else step_class(url, n, args.seconds))
+                    res = await (
+                        train_class(url, n, args.seconds, rss=sampler.rss)
+                        if args.scenario == "train"
+                        else step_class(url, n, args.seconds)
+                    )
                 finally:
                     hold(args.pause_pids, signal.SIGCONT)
                 res["repeat"] = repeat + 1
@@ -204,8 +242,12 @@ async def main_async(args: argparse.Namespace) -> dict:
                 res["server_cpu_percent"] = summary([c for _, c, _ in during])
                 res["server_rss_mb_max"] = max((r for _, _, r in during), default=float("nan"))
                 if "server_rss_mb_open" in res and out["rss_idle_mb"]:
-                    res["rss_mb_per_idle_session"] = round((res["server_rss_mb_open"] - out["rss_idle_mb"]) / n, 2)
-                    res["rss_mb_per_training_session"] = round((res["server_rss_mb_training"] - out["rss_idle_mb"]) / n, 2)
+                    res["rss_mb_per_idle_session"] = round(
+                        (res["server_rss_mb_open"] - out["rss_idle_mb"]) / n, 2
+                    )
+                    res["rss_mb_per_training_session"] = round(
+                        (res["server_rss_mb_training"] - out["rss_idle_mb"]) / n, 2
+                    )
                 await asyncio.sleep(args.after)
                 res["server_rss_mb_after"] = sampler.rss()
                 res["after_seconds"] = args.after
@@ -222,7 +264,7 @@ async def main_async(args: argparse.Namespace) -> dict:
 
 
 def main() -> None:
-    def resume_and_exit(signum: int, frame: object) -> None:      # never leave other jobs stopped
+    def resume_and_exit(signum: int, frame: object) -> None:  # never leave other jobs stopped
         hold(args.pause_pids, signal.SIGCONT)
         raise SystemExit(128 + signum)
 
@@ -233,12 +275,21 @@ def main() -> None:
     ap.add_argument("--url", help="a running server or proxy (default: start one)")
     ap.add_argument("--server-pid", type=int, help="with --url: the server's pid, to sample CPU and RSS")
     ap.add_argument("--repeat", action="store_true", help="each class twice (memory after a second class)")
-    ap.add_argument("--after", type=float, default=75.0,
-                    help="seconds to wait after a class left before reading RSS (sessions are freed "
-                         "60 s after they disconnect: server.disconnectedSessionTTL)")
-    ap.add_argument("--pause-pids", type=int, nargs="*", default=[],
-                    help="processes to pause while each class trains (other long jobs on this machine; "
-                         "keep a class under the Dask worker TTL of 5 minutes if they are Dask workers)")
+    ap.add_argument(
+        "--after",
+        type=float,
+        default=75.0,
+        help="seconds to wait after a class left before reading RSS (sessions are freed "
+        "60 s after they disconnect: server.disconnectedSessionTTL)",
+    )
+    ap.add_argument(
+        "--pause-pids",
+        type=int,
+        nargs="*",
+        default=[],
+        help="processes to pause while each class trains (other long jobs on this machine; "
+        "keep a class under the Dask worker TTL of 5 minutes if they are Dask workers)",
+    )
     ap.add_argument("--out", help="write the results (JSON) here")
     args = ap.parse_args()
     signal.signal(signal.SIGTERM, resume_and_exit)

@@ -18,6 +18,7 @@ Prints one JSON line: ``{"actions", "answered", "lost", "p95_s", "median_s", "wo
 ``tests/e2e/test_click_torture.py`` runs a short form of it in ``make test``; issue 42's goal: lost = 0 over
 3 runs of 100 actions with three busy loops (load ≥ 4 on 2 cores), p95 ≤ 2 s.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,22 +41,24 @@ STATUS = "() => document.querySelector(\"[data-testid='stProgress']\")?.innerTex
 # the training run never meets its criterion during a torture: a streak of 100,000, a budget far away
 TRAIN_CFG = {"streak": 100_000, "budget": 1_000_000}
 STEP_CFG = {"adding.T": 400, "speed": 10}
-VALUE = "(e) => [e.getAttribute('aria-valuenow') ?? e.value, e.getAttribute('aria-valuemin') ?? e.min, " \
-        "e.getAttribute('aria-valuemax') ?? e.max].map(Number)"
-SLIDER = "init_range"         # Step's "Initial weights ±": a slider that changes the model while it plays
-STEP_CHART = 2                # the Step chart whose lines the slider changes (its gates; as live_speed.py)
+VALUE = (
+    "(e) => [e.getAttribute('aria-valuenow') ?? e.value, e.getAttribute('aria-valuemin') ?? e.min, "
+    "e.getAttribute('aria-valuemax') ?? e.max].map(Number)"
+)
+SLIDER = "init_range"  # Step's "Initial weights ±": a slider that changes the model while it plays
+STEP_CHART = 2  # the Step chart whose lines the slider changes (its gates; as live_speed.py)
 
 
 @dataclass
 class Torture:
     """What the user did and what each action's answer took."""
 
-    train: object                               # the two Playwright pages
+    train: object  # the two Playwright pages
     step: object
     rng: random.Random
-    running: bool = True                        # what the actions applied in order say
+    running: bool = True  # what the actions applied in order say
     has_a: bool = False
-    slider: float | None = None                 # Step's slider, as last moved
+    slider: float | None = None  # Step's slider, as last moved
     waits: list[float] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
     done: list[str] = field(default_factory=list)
@@ -70,13 +73,19 @@ class Torture:
         if not self._enabled(".st-key-train-keep_a button"):
             return self.toggle()
         self.has_a = True
-        self._press(".st-key-train-keep_a button", "keep_a", lambda: self._enabled(".st-key-train-clear_a button"))
+        self._press(
+            ".st-key-train-keep_a button", "keep_a", lambda: self._enabled(".st-key-train-clear_a button")
+        )
 
     def clear_a(self) -> None:
         if not self.has_a:
             return self.keep_a()
         self.has_a = False
-        self._press(".st-key-train-clear_a button", "clear_a", lambda: not self._enabled(".st-key-train-clear_a button"))
+        self._press(
+            ".st-key-train-clear_a button",
+            "clear_a",
+            lambda: not self._enabled(".st-key-train-clear_a button"),
+        )
 
     def zoom(self) -> None:
         page = self.train
@@ -90,8 +99,13 @@ class Torture:
         page.mouse.down()
         page.mouse.move(x0 + box["width"] * self.rng.uniform(0.2, 0.5), y + 3, steps=6)
         page.mouse.up()
-        self._answered("zoom", t0, lambda: page.evaluate(
-            "() => document.querySelector('.st-key-train-loss .gatelab-live')?._fullLayout?.xaxis.autorange === false"))
+        self._answered(
+            "zoom",
+            t0,
+            lambda: page.evaluate(
+                "() => document.querySelector('.st-key-train-loss .gatelab-live')?._fullLayout?.xaxis.autorange === false"
+            ),
+        )
 
     def step_slider(self) -> None:
         """A notch on Step's slider while it plays: answered when the chart's lines change (drawn from the
@@ -101,13 +115,22 @@ class Torture:
 
         page = self.step
         play = page.get_by_role("radio", name="Play")
-        if play.get_attribute("aria-checked") != "true":          # it played to the end: play again
+        if play.get_attribute("aria-checked") != "true":  # it played to the end: play again
             play.click()
-            page.wait_for_function("() => document.querySelector(\"[data-testid='stApp']\")"
-                                   "?.getAttribute('data-test-script-state') === 'notRunning'", timeout=60_000)
+            page.wait_for_function(
+                "() => document.querySelector(\"[data-testid='stApp']\")"
+                "?.getAttribute('data-test-script-state') === 'notRunning'",
+                timeout=60_000,
+            )
         thumb = page.locator(f".st-key-step-{SLIDER}").get_by_role("slider").first
         now, lo, hi = thumb.evaluate(VALUE)
-        key = "ArrowLeft" if now >= hi else "ArrowRight" if now <= lo else self.rng.choice(["ArrowLeft", "ArrowRight"])
+        key = (
+            "ArrowLeft"
+            if now >= hi
+            else "ArrowRight"
+            if now <= lo
+            else self.rng.choice(["ArrowLeft", "ArrowRight"])
+        )
         before = page.evaluate(SIGNATURE, STEP_CHART)
         t0 = time.perf_counter()
         thumb.press(key)
@@ -141,9 +164,11 @@ class Torture:
     def shows(self) -> str:
         """What the pages show now (for a lost action's note)."""
         main = self.train.locator(MAIN).filter(visible=True).first
-        return (f"train: {main.inner_text().split()[-1]!r} busy={main.get_attribute('aria-busy')} "
-                f"{self.train.evaluate(STATUS).strip()[-40:]!r}, run A={self._enabled('.st-key-train-clear_a button')}; "
-                f"step link {SLIDER}={_link_value(self.step.url, SLIDER)}")
+        return (
+            f"train: {main.inner_text().split()[-1]!r} busy={main.get_attribute('aria-busy')} "
+            f"{self.train.evaluate(STATUS).strip()[-40:]!r}, run A={self._enabled('.st-key-train-clear_a button')}; "
+            f"step link {SLIDER}={_link_value(self.step.url, SLIDER)}"
+        )
 
     def _enabled(self, selector: str) -> bool:
         b = self.train.locator(selector).filter(visible=True).first
@@ -159,15 +184,19 @@ class Torture:
     def check_final(self) -> None:
         """The pages' state equals the actions applied in order (after everything settled)."""
         deadline = time.perf_counter() + 4 * self.answer_seconds
-        ok = lambda: (self._train_shows_status()                                    # noqa: E731
-                      and self._enabled(".st-key-train-clear_a button") == self.has_a
-                      and (self.slider is None or _link_value(self.step.url, SLIDER) == self.slider))
+        ok = lambda: (
+            self._train_shows_status()  # noqa: E731
+            and self._enabled(".st-key-train-clear_a button") == self.has_a
+            and (self.slider is None or _link_value(self.step.url, SLIDER) == self.slider)
+        )
         while time.perf_counter() < deadline:
             if ok():
                 return
             time.sleep(0.1)
-        self.lost.append(f"final state: running={self.running} run_a={self.has_a} {SLIDER}={self.slider}; "
-                         f"the pages show {self.shows()}")
+        self.lost.append(
+            f"final state: running={self.running} run_a={self.has_a} {SLIDER}={self.slider}; "
+            f"the pages show {self.shows()}"
+        )
 
 
 def _link_value(url: str, name: str):
@@ -191,8 +220,9 @@ def open_pages(browser, base: str) -> tuple[object, object]:
     train.goto(f"{base}/train?cfg=" + quote(json.dumps(TRAIN_CFG)))
     main = train.locator(MAIN).filter(visible=True).first
     main.wait_for(timeout=120_000)
-    train.wait_for_function("() => document.querySelector('.st-key-train-loss .gatelab-live[data-draws]')",
-                            timeout=120_000)
+    train.wait_for_function(
+        "() => document.querySelector('.st-key-train-loss .gatelab-live[data-draws]')", timeout=120_000
+    )
     main.click()
     deadline = time.perf_counter() + 60
     while not re.search(r"running\s*$", train.evaluate(STATUS)) and time.perf_counter() < deadline:
@@ -203,14 +233,21 @@ def open_pages(browser, base: str) -> tuple[object, object]:
     return train, step
 
 
-def torture(browser, base: str, actions: int, seed: int, pause: tuple[float, float] = (0.1, 1.5),
-            answer_seconds: float = ANSWER_SECONDS, only: tuple[str, ...] = ()) -> dict:
+def torture(
+    browser,
+    base: str,
+    actions: int,
+    seed: int,
+    pause: tuple[float, float] = (0.1, 1.5),
+    answer_seconds: float = ANSWER_SECONDS,
+    only: tuple[str, ...] = (),
+) -> dict:
     """``actions`` random actions on a fresh pair of windows; the result (without the load figure)."""
     train, step = open_pages(browser, base)
     t = Torture(train, step, random.Random(seed), answer_seconds=answer_seconds, only=only)
     try:
         for _ in range(actions):
-            time.sleep(t.rng.uniform(*pause))                      # a random moment, not a wait for state
+            time.sleep(t.rng.uniform(*pause))  # a random moment, not a wait for state
             t.one()
         t.check_final()
     finally:
@@ -218,11 +255,16 @@ def torture(browser, base: str, actions: int, seed: int, pause: tuple[float, flo
         step.context.close()
     waits = sorted(t.waits)
     p95 = statistics.quantiles(waits, n=20)[-1] if len(waits) >= 2 else (waits[0] if waits else None)
-    return {"actions": actions, "answered": len(t.done), "lost": len(t.lost), "lost_what": t.lost[:10],
-            "p95_s": round(p95, 3) if p95 is not None else None,
-            "median_s": round(statistics.median(waits), 3) if waits else None,
-            "worst_s": round(max(waits), 3) if waits else None,
-            "by_action": {n: t.done.count(n) for n in dict(Torture.ACTIONS)}}
+    return {
+        "actions": actions,
+        "answered": len(t.done),
+        "lost": len(t.lost),
+        "lost_what": t.lost[:10],
+        "p95_s": round(p95, 3) if p95 is not None else None,
+        "median_s": round(statistics.median(waits), 3) if waits else None,
+        "worst_s": round(max(waits), 3) if waits else None,
+        "by_action": {n: t.done.count(n) for n in dict(Torture.ACTIONS)},
+    }
 
 
 def busy_loops(n: int) -> list[subprocess.Popen]:
@@ -235,7 +277,9 @@ def main() -> int:
     ap.add_argument("--busy", type=int, default=3, help="busy loops beside the server and the browser")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--url", help="a running server (else one is started on a free port)")
-    ap.add_argument("--only", nargs="*", default=[], help="only these actions (toggle keep_a clear_a zoom step_slider)")
+    ap.add_argument(
+        "--only", nargs="*", default=[], help="only these actions (toggle keep_a clear_a zoom step_slider)"
+    )
     args = ap.parse_args()
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -251,8 +295,12 @@ def main() -> int:
             t0 = time.perf_counter()
             out = torture(browser, base, args.actions, args.seed, only=tuple(args.only))
             browser.close()
-        out.update(busy_loops=args.busy, seconds=round(time.perf_counter() - t0, 1),
-                   load=round(os.getloadavg()[0], 2), cpus=os.cpu_count())
+        out.update(
+            busy_loops=args.busy,
+            seconds=round(time.perf_counter() - t0, 1),
+            load=round(os.getloadavg()[0], 2),
+            cpus=os.cpu_count(),
+        )
     finally:
         for q in loops:
             q.kill()

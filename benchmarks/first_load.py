@@ -26,6 +26,7 @@ time, the longest main-thread tasks and the moment each milestone was reached (t
 A benchmark, not a test: it prints figures; goals (issue 33): first chart ≤ 2 s cold and ≤ 0.5 s
 warm through the proxy, ≤ 3 MB over the wire cold.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -38,7 +39,6 @@ import statistics
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -56,9 +56,9 @@ def path(name: str) -> str:
     return "" if name == "home" else name.replace("_", "-")
 
 
-NO_CHART = {"lessons", "experiments"}     # no chart until the user does something
+NO_CHART = {"lessons", "experiments"}  # no chart until the user does something
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = CHROMIUM_ARGS          # the browser tests' Chromium flags (tests/e2e/conftest.py)
+ARGS = CHROMIUM_ARGS  # the browser tests' Chromium flags (tests/e2e/conftest.py)
 
 # Recorded in the page from the first script on: when the first chart was drawn and the title painted.
 MARKS = r"""
@@ -88,9 +88,23 @@ def free_port() -> int:
 
 def start_room() -> tuple[subprocess.Popen, str, str]:
     port, first = free_port(), free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "gatelab", "room", "--replicas", "1", "--port", str(port),
-                             "--first-port", str(first)], cwd=ROOT, stdout=subprocess.DEVNULL,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gatelab",
+            "room",
+            "--replicas",
+            "1",
+            "--port",
+            str(port),
+            "--first-port",
+            str(first),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     direct, proxy = f"http://127.0.0.1:{first}", f"http://127.0.0.1:{port}"
     wait_ok(direct)
     wait_ok(proxy)
@@ -109,7 +123,10 @@ class Load:
         t0 = time.monotonic()
 
         def sent(e):
-            self.requests[e["requestId"]] = {"url": e["request"]["url"], "start": (time.monotonic() - t0) * 1e3}
+            self.requests[e["requestId"]] = {
+                "url": e["request"]["url"],
+                "start": (time.monotonic() - t0) * 1e3,
+            }
 
         def finished(e):
             r = self.requests.setdefault(e["requestId"], {"url": "?", "start": 0})
@@ -124,30 +141,42 @@ class Load:
         cdp.on("Network.loadingFailed", lambda e: self.requests.get(e["requestId"], {}).update(end=-1))
         cdp.on("Network.webSocketFrameReceived", frame)
         page.goto(url, wait_until="commit")
-        page.wait_for_function(f"() => window.__marks && window.__marks.{'chart' if chart else 'settled'}",
-                               timeout=120_000, polling=50)
+        page.wait_for_function(
+            f"() => window.__marks && window.__marks.{'chart' if chart else 'settled'}",
+            timeout=120_000,
+            polling=50,
+        )
         self.marks = page.evaluate("() => window.__marks")
         self.ms = self.marks["chart" if chart else "settled"]
         self.kind = self.marks.get("kind", "no chart")
         self.bytes = sum(r.get("bytes", 0) for r in self.requests.values()) + self.frames
-        self.marks.update(page.evaluate("() => Object.fromEntries(performance.getEntriesByType('mark')"
-                                        ".filter(m => m.name.startsWith('gatelab:')).map(m => [m.name, m.startTime]))"))
+        self.marks.update(
+            page.evaluate(
+                "() => Object.fromEntries(performance.getEntriesByType('mark')"
+                ".filter(m => m.name.startsWith('gatelab:')).map(m => [m.name, m.startTime]))"
+            )
+        )
         # let what is still loading (Plotly.js behind a Streamlit chart) finish, so it is cached
         # for the warm visit as it would be for a person who stays on the page
         end = time.monotonic() + 15
-        while time.monotonic() < end and any("end" not in r for r in self.requests.values()
-                                              if r["url"].split("?")[0].endswith(".js")):
+        while time.monotonic() < end and any(
+            "end" not in r for r in self.requests.values() if r["url"].split("?")[0].endswith(".js")
+        ):
             page.wait_for_timeout(100)
         if trace:
             self.print_trace()
         page.close()
 
     def print_trace(self) -> None:
-        print(f"  milestones (ms): {json.dumps({k: round(v) if isinstance(v, float) else v for k, v in self.marks.items()})}")
+        print(
+            f"  milestones (ms): {json.dumps({k: round(v) if isinstance(v, float) else v for k, v in self.marks.items()})}"
+        )
         for r in sorted(self.requests.values(), key=lambda r: r["start"]):
             name = r["url"].split("?")[0].rsplit("/", 2)
-            print(f"  {r['start']:7.0f} → {r.get('end', float('nan')):7.0f} ms  {r.get('bytes', 0) / 1e3:9.1f} kB  "
-                  f"{'/'.join(name[-2:])}")
+            print(
+                f"  {r['start']:7.0f} → {r.get('end', float('nan')):7.0f} ms  {r.get('bytes', 0) / 1e3:9.1f} kB  "
+                f"{'/'.join(name[-2:])}"
+            )
         print(f"  websocket frames: {self.frames / 1e3:.1f} kB")
 
 
@@ -177,9 +206,12 @@ def in_app(base: str, page_name: str, browser, rounds: int) -> dict:
         start = "step" if page_name == "home" else "home"
         page = ctx.new_page()
         page.goto(f"{base}/{path(start)}")
-        page.wait_for_function("() => window.__marks && window.__marks.chart && window.__marks.settled",
-                               timeout=120_000, polling=50)
-        page.wait_for_timeout(500)          # what the first page still loads (Plotly.js) has arrived
+        page.wait_for_function(
+            "() => window.__marks && window.__marks.chart && window.__marks.settled",
+            timeout=120_000,
+            polling=50,
+        )
+        page.wait_for_timeout(500)  # what the first page still loads (Plotly.js) has arrived
         page.evaluate(NAV_WATCH, page_name not in NO_CHART)
         page.locator(f"[data-testid='stSidebarNav'] a[href$='/{path(page_name)}']").first.click()
         page.wait_for_function("() => window.__nav.ms", timeout=120_000, polling=50)
@@ -199,9 +231,15 @@ def measure(base: str, page_name: str, browser, rounds: int) -> dict:
         ctx.close()
         cold.append(a.ms), warm.append(b.ms), cold_bytes.append(a.bytes), warm_bytes.append(b.bytes)
         kind = a.kind
-    return {"cold_ms": statistics.median(cold), "warm_ms": statistics.median(warm), "cold_max_ms": max(cold),
-            "warm_max_ms": max(warm), "cold_MB": statistics.median(cold_bytes) / 1e6,
-            "warm_MB": statistics.median(warm_bytes) / 1e6, "first": kind}
+    return {
+        "cold_ms": statistics.median(cold),
+        "warm_ms": statistics.median(warm),
+        "cold_max_ms": max(cold),
+        "warm_max_ms": max(warm),
+        "cold_MB": statistics.median(cold_bytes) / 1e6,
+        "warm_MB": statistics.median(warm_bytes) / 1e6,
+        "first": kind,
+    }
 
 
 def main() -> int:
@@ -218,7 +256,7 @@ def main() -> int:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             warmup = browser.new_context()
             warmup.add_init_script(MARKS)
-            for name in args.pages:                 # the server's caches and imports, not measured
+            for name in args.pages:  # the server's caches and imports, not measured
                 Load(warmup, f"{proxy}/{path(name)}", name not in NO_CHART)
             warmup.close()
             if args.trace:
@@ -230,18 +268,22 @@ def main() -> int:
                 Load(ctx, f"{proxy}/{path(args.trace)}", args.trace not in NO_CHART, trace=True)
                 ctx.close()
                 return 0
-            print(f"{'page':14} {'via':6} {'first':8} {'cold ms':>8} {'(max)':>7} {'warm ms':>8} {'(max)':>7} "
-                  f"{'cold MB':>8} {'warm MB':>8} {'link ms':>8} {'(max)':>7}")
+            print(
+                f"{'page':14} {'via':6} {'first':8} {'cold ms':>8} {'(max)':>7} {'warm ms':>8} {'(max)':>7} "
+                f"{'cold MB':>8} {'warm MB':>8} {'link ms':>8} {'(max)':>7}"
+            )
             for name in args.pages:
                 for via, base in (("direct", direct), ("proxy", proxy)):
                     r = measure(base, name, browser, args.rounds)
                     if via == "proxy":
                         r.update(in_app(base, name, browser, args.rounds))
                     out[f"{name}/{via}"] = r
-                    print(f"{name:14} {via:6} {r['first']:8} {r['cold_ms']:8.0f} {r['cold_max_ms']:7.0f} "
-                          f"{r['warm_ms']:8.0f} {r['warm_max_ms']:7.0f} {r['cold_MB']:8.2f} {r['warm_MB']:8.2f}"
-                          + (f" {r['in_app_ms']:8.0f} {r['in_app_max_ms']:7.0f}" if "in_app_ms" in r else ""),
-                          flush=True)
+                    print(
+                        f"{name:14} {via:6} {r['first']:8} {r['cold_ms']:8.0f} {r['cold_max_ms']:7.0f} "
+                        f"{r['warm_ms']:8.0f} {r['warm_max_ms']:7.0f} {r['cold_MB']:8.2f} {r['warm_MB']:8.2f}"
+                        + (f" {r['in_app_ms']:8.0f} {r['in_app_max_ms']:7.0f}" if "in_app_ms" in r else ""),
+                        flush=True,
+                    )
             browser.close()
     finally:
         os.killpg(proc.pid, signal.SIGTERM)

@@ -15,6 +15,7 @@ Without ``--url`` a Streamlit server is started on a free port (the app's own se
 at the end. A benchmark, not a test; issue 33's goals: ≥ 20 loss-chart updates/s while training,
 slider → chart p95 ≤ 150 ms, playback at 20 steps/s shows ≥ 19.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,13 +33,19 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from first_load import ARGS, CHROMIUM, ROOT, free_port, wait_ok  # noqa: E402
-from tests.e2e.conftest import APP_IDLE as IDLE, CHART  # noqa: E402  (first_load put the checkout on the path)
+
+from tests.e2e.conftest import APP_IDLE as IDLE  # noqa: E402  (first_load put the checkout on the path)
+from tests.e2e.conftest import CHART
 
 # The lines chart i draws (Plotly's SVG path data): changes exactly when the picture does.
-SIGNATURE = """(i) => { const c = document.querySelectorAll(""" + json.dumps(CHART) + """)[i];
+SIGNATURE = (
+    """(i) => { const c = document.querySelectorAll("""
+    + json.dumps(CHART)
+    + """)[i];
   if (!c) return null;
   return Array.from(c.querySelectorAll("path.js-line, .heatmaplayer image"))
     .map(p => p.getAttribute("d") || p.getAttribute("href") || "").join("|"); }"""
+)
 CHANGED = f"([i, old]) => {{ const s = ({SIGNATURE})(i); return s !== null && s !== '' && s !== old; }}"
 # Loss-chart redraws with new data, sampled every 5 ms (the chart's own data, not the DOM).
 COUNT = """() => { window.__n = 0; window.__last = null;
@@ -49,14 +56,20 @@ COUNT = """() => { window.__n = 0; window.__last = null;
   window.__last = sig();
   window.__timer = setInterval(() => { const s = sig(); if (s !== null && s !== window.__last) { window.__last = s; window.__n++; } }, 5);
 }"""
-PROGRESS = "() => { const t = document.querySelector(\"[data-testid='stProgress']\")?.innerText || ''; " \
-           "const m = /([\\d,]+) of/.exec(t); return m ? Number(m[1].replace(/,/g, '')) : -1; }"
+PROGRESS = (
+    "() => { const t = document.querySelector(\"[data-testid='stProgress']\")?.innerText || ''; "
+    "const m = /([\\d,]+) of/.exec(t); return m ? Number(m[1].replace(/,/g, '')) : -1; }"
+)
 
 
 def start_server() -> tuple[subprocess.Popen, str]:
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "gatelab", "--port", str(port), "--headless"], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gatelab", "--port", str(port), "--headless"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}"
     wait_ok(url)
     return proc, url
@@ -68,7 +81,9 @@ def ready(page) -> None:
 
 def open_page(page, url: str) -> None:
     page.goto(url)
-    page.wait_for_selector(".gatelab-live[data-draws], [data-testid='stPlotlyChart'] .main-svg", timeout=60_000)
+    page.wait_for_selector(
+        ".gatelab-live[data-draws], [data-testid='stPlotlyChart'] .main-svg", timeout=60_000
+    )
     ready(page)
 
 
@@ -86,36 +101,45 @@ def slider(page, label: str, chart: int, notches: int, key: str = "ArrowRight") 
 
 
 def stats(samples: list[float]) -> dict:
-    return {"median_ms": round(statistics.median(samples), 1), "p95_ms": round(statistics.quantiles(samples, n=20)[-1], 1),
-            "worst_ms": round(max(samples), 1), "n": len(samples)}
+    return {
+        "median_ms": round(statistics.median(samples), 1),
+        "p95_ms": round(statistics.quantiles(samples, n=20)[-1], 1),
+        "worst_ms": round(max(samples), 1),
+        "n": len(samples),
+    }
 
 
 def train(page, base: str, seconds: float) -> dict:
     page.goto(f"{base}/train?cfg=" + quote(json.dumps({"streak": 100_000, "budget": 1_000_000})))
     page.wait_for_selector(".st-key-train-loss .gatelab-live[data-draws]", timeout=60_000)
     ready(page)
-    page.locator(".st-key-train-go button").click()                       # Start
+    page.locator(".st-key-train-go button").click()  # Start
     page.wait_for_function(f"() => ({PROGRESS})() > 0", timeout=30_000)
-    page.wait_for_timeout(1000)                      # past the first chunks (their size adapts)
+    page.wait_for_timeout(1000)  # past the first chunks (their size adapts)
     page.evaluate(COUNT)
     s0, t0 = page.evaluate(PROGRESS), time.perf_counter()
-    page.wait_for_timeout(seconds * 1000)            # a measurement window
+    page.wait_for_timeout(seconds * 1000)  # a measurement window
     n, s1, t1 = page.evaluate("() => window.__n"), page.evaluate(PROGRESS), time.perf_counter()
-    page.locator(".st-key-train-go button").click()                       # Pause
-    return {"updates_per_s": round(n / (t1 - t0), 2), "sequences_per_s": round((s1 - s0) / (t1 - t0), 1),
-            "seconds": round(t1 - t0, 1)}
+    page.locator(".st-key-train-go button").click()  # Pause
+    return {
+        "updates_per_s": round(n / (t1 - t0), 2),
+        "sequences_per_s": round((s1 - s0) / (t1 - t0), 1),
+        "seconds": round(t1 - t0, 1),
+    }
 
 
 def playback(page, base: str, seconds: float, speed: float) -> dict:
     open_page(page, f"{base}/step?cfg=" + quote(json.dumps({"adding.T": 400, "speed": speed})))
     counter = page.locator("[data-testid='stMetricValue']").first
-    step = lambda: int(counter.inner_text().split("/")[0])      # noqa: E731
+    step = lambda: int(counter.inner_text().split("/")[0])  # noqa: E731
     page.get_by_role("radio", name="Play").click()
-    page.wait_for_function("() => !/^1 \\//.test(document.querySelector(\"[data-testid='stMetricValue']\").innerText)",
-                           timeout=30_000)
+    page.wait_for_function(
+        "() => !/^1 \\//.test(document.querySelector(\"[data-testid='stMetricValue']\").innerText)",
+        timeout=30_000,
+    )
     page.wait_for_timeout(1000)
     s0, t0 = step(), time.perf_counter()
-    page.wait_for_timeout(seconds * 1000)            # a measurement window
+    page.wait_for_timeout(seconds * 1000)  # a measurement window
     s1, t1 = step(), time.perf_counter()
     page.get_by_role("radio", name="Pause").click()
     return {"setting_steps_per_s": speed, "shown_steps_per_s": round((s1 - s0) / (t1 - t0), 2)}
@@ -124,8 +148,12 @@ def playback(page, base: str, seconds: float, speed: float) -> dict:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--url")
-    ap.add_argument("--only", nargs="+", default=["train", "gradient_flow", "step", "playback"],
-                    choices=["train", "gradient_flow", "step", "playback"])
+    ap.add_argument(
+        "--only",
+        nargs="+",
+        default=["train", "gradient_flow", "step", "playback"],
+        choices=["train", "gradient_flow", "step", "playback"],
+    )
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--notches", type=int, default=20)
     ap.add_argument("--json", type=Path)
@@ -142,10 +170,11 @@ def main() -> int:
             if "gradient_flow" in args.only:
                 open_page(page, f"{base}/gradient-flow")
                 page.get_by_role("button", name=re.compile("Add the forget-gate LSTMs")).click()
-                page.wait_for_function("() => !document.querySelector('[data-testid=stSlider] [aria-disabled=true]')"
-                                       " || true")
+                page.wait_for_function(
+                    "() => !document.querySelector('[data-testid=stSlider] [aria-disabled=true]') || true"
+                )
                 ready(page)
-                slider(page, "Forget-gate bias", 0, 2)                      # warm-up, not counted
+                slider(page, "Forget-gate bias", 0, 2)  # warm-up, not counted
                 out["gradient_flow_slider"] = stats(slider(page, "Forget-gate bias", 0, args.notches))
                 print("Gradient flow slider → chart:", out["gradient_flow_slider"], flush=True)
             if "step" in args.only:

@@ -7,12 +7,13 @@ prints the wall times and the ratio (sequential time / population time; goal ≥
 
     python benchmarks/population_throughput.py [--K 32] [--sequences 20]
 """
+
 from __future__ import annotations
 
 import argparse
 import os
 
-os.environ.setdefault("OMP_NUM_THREADS", "1")        # one thread on both sides, set before imports
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # one thread on both sides, set before imports
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("MKL_NUM_THREADS", "1")
 
@@ -62,10 +63,15 @@ def main() -> None:
             t_seq += train(single, preset, task, n)
             same &= all(np.array_equal(pop.params[p][k], v) for p, v in single.params.items())
         ratios.append(t_seq / t_pop)
-        print(f"{label:38s} {t_pop:8.2f}s {t_seq:10.2f}s {t_seq / t_pop:6.1f}×  {'yes' if same else 'NO'}", flush=True)
+        print(
+            f"{label:38s} {t_pop:8.2f}s {t_seq:10.2f}s {t_seq / t_pop:6.1f}×  {'yes' if same else 'NO'}",
+            flush=True,
+        )
     paper = ratios[:-1]
-    print(f"\nratio over the paper-style cases (small networks, one sequence per update): min {min(paper):.1f}×, "
-          f"median {float(np.median(paper)):.1f}× (goal ≥ 8×); * compute-bound contrast: {ratios[-1]:.1f}×")
+    print(
+        f"\nratio over the paper-style cases (small networks, one sequence per update): min {min(paper):.1f}×, "
+        f"median {float(np.median(paper)):.1f}× (goal ≥ 8×); * compute-bound contrast: {ratios[-1]:.1f}×"
+    )
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ them measures the server, not 60 browsers.
 
 Used by ``benchmarks/classroom_load.py`` and ``tests/test_deploy_proxy.py``.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -25,7 +26,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from app.ui.feeds import PREFIX as FEED_PREFIX
 
-STALL_SECONDS = 2.0     # a fragment rerun with no answer for this long was dropped: the timer fires again
+STALL_SECONDS = 2.0  # a fragment rerun with no answer for this long was dropped: the timer fires again
 PROGRESS = re.compile(r"\*\*([\d,]+)\*\* of ([\d,]+) sequences")
 
 
@@ -36,32 +37,36 @@ class Session:
     url: str
     page: str = ""
     query: str = ""
-    headers: dict[str, str] = field(default_factory=dict)   # e.g. a proxy's sticky cookie
+    headers: dict[str, str] = field(default_factory=dict)  # e.g. a proxy's sticky cookie
     ws: Any = None
-    page_hash: str = ""          # first "" + page_name (the router picks by url path), then the page's hash
-    widgets: dict[str, Any] = field(default_factory=dict)    # widget id -> element proto (latest)
-    buttons: dict[str, str] = field(default_factory=dict)    # user key -> widget id
-    labels: dict[str, str] = field(default_factory=dict)     # user key -> the button's label last drawn
-    button_fragments: dict[str, str] = field(default_factory=dict)   # user key -> fragment it is drawn in
-    timers: dict[str, float] = field(default_factory=dict)   # fragment id -> interval (s)
-    _due: dict[str, float] = field(default_factory=dict)     # fragment id -> when its timer fires next
-    running: bool = False                                    # a script run is in progress
+    page_hash: str = ""  # first "" + page_name (the router picks by url path), then the page's hash
+    widgets: dict[str, Any] = field(default_factory=dict)  # widget id -> element proto (latest)
+    buttons: dict[str, str] = field(default_factory=dict)  # user key -> widget id
+    labels: dict[str, str] = field(default_factory=dict)  # user key -> the button's label last drawn
+    button_fragments: dict[str, str] = field(default_factory=dict)  # user key -> fragment it is drawn in
+    timers: dict[str, float] = field(default_factory=dict)  # fragment id -> interval (s)
+    _due: dict[str, float] = field(default_factory=dict)  # fragment id -> when its timer fires next
+    running: bool = False  # a script run is in progress
     finished_runs: int = 0
-    texts: list[str] = field(default_factory=list)           # progress-bar texts seen, newest last
-    chart_updates: dict[str, int] = field(default_factory=dict)   # live chart key -> updates received
-    errors: list[str] = field(default_factory=list)           # st.error / exception texts seen
-    events: list[tuple[float, str]] = field(default_factory=list)   # (time, what) for latency
-    feed_updates: dict[str, int] = field(default_factory=dict)    # feed token -> answers with new points
-    _feeds: dict[str, Any] = field(default_factory=dict)          # feed token -> its asyncio task
+    texts: list[str] = field(default_factory=list)  # progress-bar texts seen, newest last
+    chart_updates: dict[str, int] = field(default_factory=dict)  # live chart key -> updates received
+    errors: list[str] = field(default_factory=list)  # st.error / exception texts seen
+    events: list[tuple[float, str]] = field(default_factory=list)  # (time, what) for latency
+    feed_updates: dict[str, int] = field(default_factory=dict)  # feed token -> answers with new points
+    _feeds: dict[str, Any] = field(default_factory=dict)  # feed token -> its asyncio task
     _finished_at: float = 0.0
     _last_message: float = 0.0
     _sent_fragment: bool = False
 
     # ------------------------------------------------------------------ connection
     async def open(self) -> None:
-        self.ws = await websockets.connect(self._ws_url("_stcore/stream"), subprotocols=["streamlit"],
-                                           max_size=None,
-                                           additional_headers=self.headers or None, open_timeout=60)
+        self.ws = await websockets.connect(
+            self._ws_url("_stcore/stream"),
+            subprotocols=["streamlit"],
+            max_size=None,
+            additional_headers=self.headers or None,
+            open_timeout=60,
+        )
         await self.rerun()
 
     def _ws_url(self, path: str) -> str:
@@ -79,8 +84,9 @@ class Session:
         server's period (from the request's start), stop when the run stops or the feed is gone."""
         after = -1.0
         try:
-            async with websockets.connect(self._ws_url(FEED_PREFIX + token), additional_headers=self.headers or None,
-                                          open_timeout=60) as ws:
+            async with websockets.connect(
+                self._ws_url(FEED_PREFIX + token), additional_headers=self.headers or None, open_timeout=60
+            ) as ws:
                 while True:
                     t0 = time.perf_counter()
                     await ws.send(json.dumps({"after": after}))
@@ -93,7 +99,7 @@ class Session:
                         return
                     await asyncio.sleep(max(r["every"] - (time.perf_counter() - t0), 0.0 if r["x"] else 0.1))
         except (websockets.ConnectionClosed, OSError, websockets.InvalidStatus):
-            return                 # replaced by a new run, the session ended, or no feed on this server
+            return  # replaced by a new run, the session ended, or no feed on this server
         finally:
             self._feeds.pop(token, None)
 
@@ -114,9 +120,9 @@ class Session:
             w.trigger_value = True
         if fragment is not None:
             cs.fragment_id = fragment
-            cs.is_auto_rerun = trigger is None        # a timer's tick, not a click in the fragment
+            cs.is_auto_rerun = trigger is None  # a timer's tick, not a click in the fragment
         else:
-            self.timers.clear()        # as the browser does: a full run re-declares its timers
+            self.timers.clear()  # as the browser does: a full run re-declares its timers
             self._due.clear()
         self.running = True
         self._sent_fragment = fragment is not None
@@ -155,7 +161,9 @@ class Session:
                 # each timer on its own period, as the browser's setInterval per fragment (a tick that
                 # fell due during a script run is sent when the run has finished)
                 frag = min(self.timers, key=lambda f: self._due.get(f, 0.0))
-                due = max(self._due.setdefault(frag, self._finished_at + self.timers[frag]), self._finished_at)
+                due = max(
+                    self._due.setdefault(frag, self._finished_at + self.timers[frag]), self._finished_at
+                )
                 if now >= due:
                     self._due[frag] = max(due + self.timers[frag], now)
                     await self.rerun(fragment=frag)
@@ -163,7 +171,7 @@ class Session:
                 wake = min(end, due)
             try:
                 raw = await asyncio.wait_for(self.ws.recv(), timeout=max(wake - now, 0.001))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 continue
             self._last_message = time.perf_counter()
             self.handle(raw)
@@ -178,11 +186,11 @@ class Session:
             # the page the request names, and "" would be the default page)
             self.page_hash = msg.navigation.page_script_hash
         elif kind == "new_session" and not msg.metadata.run.fragment_ids:
-            self.timers.clear()        # a whole page run (also one the server started: st.rerun()) re-declares them
+            self.timers.clear()  # a whole page run (also one the server started: st.rerun()) re-declares them
             self._due.clear()
         elif kind == "auto_rerun":
             frag, interval = msg.auto_rerun.fragment_id, msg.auto_rerun.interval
-            if self.timers.get(frag) != interval:        # the browser keeps a timer re-declared unchanged
+            if self.timers.get(frag) != interval:  # the browser keeps a timer re-declared unchanged
                 self.timers[frag] = interval
                 self._due[frag] = now + interval
         elif kind == "stop_auto_rerun":
@@ -224,7 +232,7 @@ class Session:
         elif what == "progress":
             self.texts.append(el.progress.text)
             self.events.append((now, "progress"))
-        elif what == "alert" and el.alert.format == 1:          # ERROR
+        elif what == "alert" and el.alert.format == 1:  # ERROR
             self.errors.append(el.alert.body)
         elif what == "exception":
             self.errors.append(f"{el.exception.type}: {el.exception.message}")
@@ -266,5 +274,5 @@ def summary(values: list[float]) -> dict[str, float]:
     if not values:
         return {"p50": float("nan"), "p95": float("nan"), "max": float("nan")}
     v = sorted(values)
-    pick = lambda q: v[min(len(v) - 1, int(round(q * (len(v) - 1))))]   # noqa: E731
+    pick = lambda q: v[min(len(v) - 1, int(round(q * (len(v) - 1))))]  # noqa: E731
     return {"p50": pick(0.5), "p95": pick(0.95), "max": v[-1]}

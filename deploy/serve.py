@@ -3,6 +3,7 @@
 The room server lives in ``gatelab/room.py`` (installed with the package, so ``gatelab room`` works
 without a checkout); this script only puts the checkout on ``sys.path`` and hands over.
 """
+
 import signal
 import sys
 from pathlib import Path

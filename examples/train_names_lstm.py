@@ -10,6 +10,7 @@ vocabulary and the softmax output, so "Bring your own model" on Step through a c
 typed names. Deterministic for a given torch version (seeded, one thread); training stops after
 a fixed number of epochs or ``--seconds``, whichever comes first.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -57,7 +58,9 @@ def train(seconds: float) -> tuple[CharLSTM, float]:
     start, loss = time.monotonic(), torch.tensor(float("nan"))
     for epoch in range(EPOCHS):
         opt.zero_grad()
-        loss = torch.nn.functional.cross_entropy(net(xs).reshape(-1, len(ALPHABET)), ys.reshape(-1), ignore_index=-1)
+        loss = torch.nn.functional.cross_entropy(
+            net(xs).reshape(-1, len(ALPHABET)), ys.reshape(-1), ignore_index=-1
+        )
         loss.backward()
         opt.step()
         if epoch % 250 == 0:
@@ -74,9 +77,13 @@ def main() -> None:
     args = ap.parse_args()
     net, loss = train(args.seconds)
     sd = {k: v.detach().numpy() for k, v in net.state_dict().items()}
-    meta = {"vocab": ALPHABET, "output_activation": "softmax", "task": "names",
-            "about": f"nn.LSTM({len(ALPHABET)}, {HIDDEN}) + nn.Linear on names.txt, made by "
-                     f"examples/train_names_lstm.py (torch {torch.__version__}); final cross-entropy {loss:.3f}"}
+    meta = {
+        "vocab": ALPHABET,
+        "output_activation": "softmax",
+        "task": "names",
+        "about": f"nn.LSTM({len(ALPHABET)}, {HIDDEN}) + nn.Linear on names.txt, made by "
+        f"examples/train_names_lstm.py (torch {torch.__version__}); final cross-entropy {loss:.3f}",
+    }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_bytes(write_safetensors(sd, meta, dtype="F32"))
     print(f"wrote {args.out} ({args.out.stat().st_size:,} bytes), cross-entropy {loss:.3f} nats/char")

@@ -1,4 +1,5 @@
 """``python -m gatelab …`` — the same as the ``gatelab`` command."""
+
 import sys
 
 from gatelab.cli import main

@@ -14,6 +14,7 @@ every later request and the websocket carry it back (open-source nginx has no ``
 ``ip_hash`` would send a whole class behind one school router to one replica). Each response
 says which replica answered in ``X-Gatelab-Replica``. Ctrl-C stops everything.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,8 +35,12 @@ TEMPLATE = Path(__file__).resolve().parent / "nginx.conf.template"
 
 def nginx_config(listen: str, port: int, replicas: list[int], prefix: Path) -> str:
     servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=0;" for p in replicas)
-    return (TEMPLATE.read_text().replace("{{PREFIX}}", str(prefix)).replace("{{LISTEN}}", f"{listen}:{port}")
-            .replace("{{SERVERS}}", servers))
+    return (
+        TEMPLATE.read_text()
+        .replace("{{PREFIX}}", str(prefix))
+        .replace("{{LISTEN}}", f"{listen}:{port}")
+        .replace("{{SERVERS}}", servers)
+    )
 
 
 def wait_healthy(url: str, timeout: float = 60.0) -> None:
@@ -50,11 +55,15 @@ def wait_healthy(url: str, timeout: float = 60.0) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="gatelab room", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="gatelab room", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--replicas", type=int, default=2)
     ap.add_argument("--port", type=int, default=8080, help="the port the class opens")
     ap.add_argument("--listen", default="127.0.0.1", help="address nginx listens on (0.0.0.0: the network)")
-    ap.add_argument("--first-port", type=int, default=8601, help="the replicas use this port and the next ones")
+    ap.add_argument(
+        "--first-port", type=int, default=8601, help="the replicas use this port and the next ones"
+    )
     args = ap.parse_args(argv)
     if args.replicas < 1:
         ap.error("--replicas must be at least 1")
@@ -67,17 +76,27 @@ def main(argv: list[str] | None = None) -> int:
     prefix = Path(tempfile.mkdtemp(prefix="gatelab-nginx-"))
     try:
         for p in ports:
-            procs.append(subprocess.Popen(
-                streamlit_command(p, "127.0.0.1", headless=True, extra={"server.fileWatcherType": "none"}),
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "GATELAB_REPLICA": str(p)}))
+            procs.append(
+                subprocess.Popen(
+                    streamlit_command(
+                        p, "127.0.0.1", headless=True, extra={"server.fileWatcherType": "none"}
+                    ),
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    env={**os.environ, "GATELAB_REPLICA": str(p)},
+                )
+            )
         for p in ports:
             wait_healthy(f"http://127.0.0.1:{p}")
         conf = prefix / "nginx.conf"
         conf.write_text(nginx_config(args.listen, args.port, ports, prefix))
         procs.append(subprocess.Popen([nginx, "-p", str(prefix), "-c", str(conf), "-g", "daemon off;"]))
         wait_healthy(f"http://127.0.0.1:{args.port}")
-        print(f"Gate Lab: {args.replicas} replicas (ports {ports[0]}–{ports[-1]}) behind nginx on "
-              f"http://{args.listen}:{args.port}  (Ctrl-C stops)", flush=True)
+        print(
+            f"Gate Lab: {args.replicas} replicas (ports {ports[0]}–{ports[-1]}) behind nginx on "
+            f"http://{args.listen}:{args.port}  (Ctrl-C stops)",
+            flush=True,
+        )
         while True:
             signal.pause()
     except (KeyboardInterrupt, SystemExit):
@@ -94,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def stop(signum: int, frame: object) -> None:
-    raise SystemExit(0)            # run main()'s clean-up: stop nginx and every replica
+    raise SystemExit(0)  # run main()'s clean-up: stop nginx and every replica
 
 
 if __name__ == "__main__":

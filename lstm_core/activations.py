@@ -12,9 +12,10 @@ The 1997 paper's squashing functions:
     h(x) = 2σ(x) − 1 = tanh(x/2)     ∈ [−1, 1]   (cell output),  h'(x) = ½(1 − h²)
 Frasconi et al. 1992 use f(a) = tanh(a/2), i.e. the same function as h (max f' = ½).
 """
+
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -42,14 +43,13 @@ ACTIVATIONS: dict[str, tuple[Callable[[Array], Array], Callable[[Array, Array], 
     "identity": (lambda x: x, _ones_like),
 }
 
+
 def get(name: str) -> tuple[Callable[[Array], Array], Callable[[Array, Array], Array]]:
     """Return ``(f, f_prime)`` for an activation name; ValueError lists the valid names."""
     try:
         return ACTIVATIONS[name]
     except KeyError:
-        raise ValueError(
-            f"unknown activation {name!r}; choose one of {sorted(ACTIVATIONS)}"
-        ) from None
+        raise ValueError(f"unknown activation {name!r}; choose one of {sorted(ACTIVATIONS)}") from None
 
 
 def softmax(x: Array) -> Array:

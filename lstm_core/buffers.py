@@ -10,6 +10,7 @@ or a new one that is kept for the next call.
 Safety rests on reference counts: every NumPy view holds a reference to the array that owns
 the memory, so a pooled array whose count shows only the pool's own references is unused.
 """
+
 from __future__ import annotations
 
 import sys
@@ -17,8 +18,8 @@ import threading
 
 import numpy as np
 
-MAX_POOLED_BYTES = 256 * 2 ** 20      # keep at most this much memory for reuse
-MIN_BYTES = 64 * 2 ** 10              # smaller arrays are cheap to allocate: not pooled
+MAX_POOLED_BYTES = 256 * 2**20  # keep at most this much memory for reuse
+MIN_BYTES = 64 * 2**10  # smaller arrays are cheap to allocate: not pooled
 
 _pool: dict[tuple, list[np.ndarray]] = {}
 _pooled_bytes = 0
@@ -35,7 +36,7 @@ def _calibrate() -> tuple[int, int, bool]:
         in_loop = sys.getrefcount(a)
     del a
     by_index = sys.getrefcount(probe[0])
-    extra = probe[0][:]                                   # a view holds a reference to its base
+    extra = probe[0][:]  # a view holds a reference to its base
     exact = sys.getrefcount(probe[0]) == by_index + 1
     del extra
     gil = getattr(sys, "_is_gil_enabled", lambda: True)()  # free-threaded builds: counts are not exact
@@ -52,7 +53,7 @@ def empty(shape: tuple) -> np.ndarray:
     nbytes = 8 * int(np.prod(shape))
     if nbytes < MIN_BYTES or not ENABLED:
         return np.empty(shape)
-    with _lock:                        # check-and-take must not interleave between threads
+    with _lock:  # check-and-take must not interleave between threads
         arrays = _pool.setdefault(shape, [])
         for a in arrays:
             if sys.getrefcount(a) == _FREE_REFS:

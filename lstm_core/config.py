@@ -16,6 +16,7 @@ so the papers' staggered output-gate biases −1, −2, −3, −4 are ``[-1, -2
 need: ``values`` / ``draw`` (the model), ``to_json``, ``evenly`` (a page's "value plus a per-block
 change"), ``staggered`` (a random range shown evenly), ``describe``; no caller tests a tag.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -28,7 +29,6 @@ import numpy as np
 from .numerics import finite_number
 from .variants import GATE_BIASES, MEMORY_CELL_VARIANTS, VARIANTS  # noqa: F401 — re-exported
 from .variants import variant as variant_record
-
 
 # Caps that keep one user from exhausting the server; the core enforces them so every client does.
 LIMITS = {"n_in": 256, "n_out": 256, "n_hidden": 256, "n_blocks": 32, "block_size": 8, "units": 256}
@@ -50,7 +50,7 @@ class Constant:
     """Every entry of the vector gets ``value``."""
 
     value: float
-    random = False      # (a class attribute) True: ``draw(shape, rng)`` per entry, else ``values(rows)``
+    random = False  # (a class attribute) True: ``draw(shape, rng)`` per entry, else ``values(rows)``
 
     def values(self, rows: int) -> list[float]:
         return [self.value] * rows
@@ -152,7 +152,7 @@ def parse_spec(name: str, spec: Any) -> Spec:
             raise ValueError(f"{name}: the list of values is empty; give one value per block/unit")
         return PerUnit(tuple(_number(name, v) for v in spec))
     if isinstance(spec, dict) and len(spec) == 1:
-        (kind, rng), = spec.items()
+        ((kind, rng),) = spec.items()
         if kind in ("uniform", "linspace") and isinstance(rng, (list, tuple)) and len(rng) == 2:
             lo, hi = (_number(name, v) for v in rng)
             if kind == "uniform" and lo > hi:
@@ -188,26 +188,26 @@ class ModelConfig:
     variant: str
     n_in: int
     n_out: int
-    n_hidden: int = 8                 # rnn, lstm, gru
-    n_blocks: int = 2                 # LSTM-1997 family: memory-cell blocks
-    block_size: int = 1               # LSTM-1997 family: cells per block (sharing the block's gates)
-    n_static: int = 0                 # local_feedback: static units
-    n_net_fb: int = 2                 # local_feedback: net-input feedback units
-    n_act_fb: int = 2                 # local_feedback: activation feedback units
-    activation: str = "tanh"          # rnn hidden activation: tanh | sigmoid
-    output_gate: bool = True          # LSTM-1997 family: False ⇒ y_og ≡ 1 (1997 experiment 2a)
-    forget_gate: bool = True          # LSTM-2000/2002 (lstm1997 never has one)
-    peepholes: bool = True            # lstm2002 only
-    cell_input: str = "g1997"         # g: g1997 | sigmoid | tanh | identity
-    cell_output: str = "h1997"        # h: h1997 | tanh | identity
-    gates_as_sources: bool = True     # gate activations feed back as recurrent inputs (1997 yes, 2002 no)
-    input_to_output: bool = False     # output layer also sees x(t) directly
+    n_hidden: int = 8  # rnn, lstm, gru
+    n_blocks: int = 2  # LSTM-1997 family: memory-cell blocks
+    block_size: int = 1  # LSTM-1997 family: cells per block (sharing the block's gates)
+    n_static: int = 0  # local_feedback: static units
+    n_net_fb: int = 2  # local_feedback: net-input feedback units
+    n_act_fb: int = 2  # local_feedback: activation feedback units
+    activation: str = "tanh"  # rnn hidden activation: tanh | sigmoid
+    output_gate: bool = True  # LSTM-1997 family: False ⇒ y_og ≡ 1 (1997 experiment 2a)
+    forget_gate: bool = True  # LSTM-2000/2002 (lstm1997 never has one)
+    peepholes: bool = True  # lstm2002 only
+    cell_input: str = "g1997"  # g: g1997 | sigmoid | tanh | identity
+    cell_output: str = "h1997"  # h: h1997 | tanh | identity
+    gates_as_sources: bool = True  # gate activations feed back as recurrent inputs (1997 yes, 2002 no)
+    input_to_output: bool = False  # output layer also sees x(t) directly
     output_activation: str = "sigmoid"
-    loss: str = "mse"                 # mse (½Σ(y−d)², the papers') | ce (softmax cross-entropy)
-    init_range: float = 0.1           # weights uniform in [−init_range, init_range]
+    loss: str = "mse"  # mse (½Σ(y−d)², the papers') | ce (softmax cross-entropy)
+    init_range: float = 0.1  # weights uniform in [−init_range, init_range]
     recurrent_scale: float | None = None  # if set: recurrent matrices = scale × random orthogonal
-    bias: tuple = field(default=())   # ((gate name, spec), …) — see module docstring
-    init: tuple = field(default=())   # ((parameter name, spec), …) overrides by parameter name
+    bias: tuple = field(default=())  # ((gate name, spec), …) — see module docstring
+    init: tuple = field(default=())  # ((parameter name, spec), …) overrides by parameter name
     seed: int = 0
     # connections the network does not have: held at 0 and never trained (see ABSENT). The 1997
     # paper's weight counts leave out e.g. the cell-input and output-unit biases (experiment 1)
@@ -222,56 +222,75 @@ class ModelConfig:
         set_("n_out", _int_setting("n_out (number of outputs)", self.n_out, 1, LIMITS["n_out"]))
         set_("n_hidden", _int_setting("n_hidden", self.n_hidden, 1, LIMITS["n_hidden"]))
         set_("n_blocks", _int_setting("n_blocks (memory blocks)", self.n_blocks, 1, LIMITS["n_blocks"]))
-        set_("block_size", _int_setting("block_size (cells per block)", self.block_size, 1, LIMITS["block_size"]))
+        set_(
+            "block_size",
+            _int_setting("block_size (cells per block)", self.block_size, 1, LIMITS["block_size"]),
+        )
         for k in ("n_static", "n_net_fb", "n_act_fb"):
             set_(k, _int_setting(k, getattr(self, k), 0, LIMITS["units"]))
-        if self.record.local_feedback:                     # the three kinds of unit
+        if self.record.local_feedback:  # the three kinds of unit
             if self.n_static + self.n_net_fb + self.n_act_fb == 0:
-                raise ValueError(f"{self.variant} needs at least one hidden unit (n_static + n_net_fb + n_act_fb ≥ 1)")
+                raise ValueError(
+                    f"{self.variant} needs at least one hidden unit (n_static + n_net_fb + n_act_fb ≥ 1)"
+                )
             if self.n_static + self.n_net_fb + self.n_act_fb > LIMITS["units"]:
                 raise ValueError(f"{self.variant}: at most {LIMITS['units']} hidden units in total")
         if self.activation not in ("tanh", "sigmoid"):
             raise ValueError(f"activation must be 'tanh' or 'sigmoid', got {self.activation!r}")
-        for name, value, allowed in (("cell_input (g)", self.cell_input, CELL_INPUT),
-                                     ("cell_output (h)", self.cell_output, CELL_OUTPUT),
-                                     ("output_activation", self.output_activation, OUTPUT_ACTIVATIONS),
-                                     ("loss", self.loss, LOSSES)):
+        for name, value, allowed in (
+            ("cell_input (g)", self.cell_input, CELL_INPUT),
+            ("cell_output (h)", self.cell_output, CELL_OUTPUT),
+            ("output_activation", self.output_activation, OUTPUT_ACTIVATIONS),
+            ("loss", self.loss, LOSSES),
+        ):
             if value not in allowed:
                 raise ValueError(f"{name} must be one of {list(allowed)}, got {value!r}")
         if (self.loss == "ce") != (self.output_activation == "softmax"):
-            raise ValueError("use loss 'ce' together with output_activation 'softmax' (and only then); "
-                             "squared error ('mse') goes with sigmoid, tanh or identity outputs")
+            raise ValueError(
+                "use loss 'ce' together with output_activation 'softmax' (and only then); "
+                "squared error ('mse') goes with sigmoid, tanh or identity outputs"
+            )
         for k in ("output_gate", "forget_gate", "peepholes", "gates_as_sources", "input_to_output"):
             if not isinstance(getattr(self, k), bool):
                 raise ValueError(f"{k} must be true or false, got {getattr(self, k)!r}")
         if self.input_to_output and "input_to_output" not in self.record.options:
             with_it = [v for v in VARIANTS if "input_to_output" in variant_record(v).options]
-            raise ValueError(f"input_to_output (the output layer also sees x(t)) exists only for {with_it}; "
-                             f"{self.variant} has no such connection — set input_to_output=False")
+            raise ValueError(
+                f"input_to_output (the output layer also sees x(t)) exists only for {with_it}; "
+                f"{self.variant} has no such connection — set input_to_output=False"
+            )
         if not finite_number(self.init_range) or not 0 <= self.init_range <= 10:
             raise ValueError(f"init_range must be a number between 0 and 10, got {self.init_range!r}")
         set_("init_range", float(self.init_range))
         if self.recurrent_scale is not None:
             if not finite_number(self.recurrent_scale) or not 0 <= self.recurrent_scale <= 100:
-                raise ValueError(f"recurrent_scale must be a number between 0 and 100 (or None), got {self.recurrent_scale!r}")
+                raise ValueError(
+                    f"recurrent_scale must be a number between 0 and 100 (or None), got {self.recurrent_scale!r}"
+                )
             set_("recurrent_scale", float(self.recurrent_scale))
         set_("seed", _int_setting("seed", self.seed, 0, 2**32 - 1))
         set_("bias", self._check_specs(self.bias, "bias"))
         set_("init", self._check_specs(self.init, "init"))
         if isinstance(self.absent, str) or not isinstance(self.absent, (tuple, list)):
-            raise ValueError(f"absent must be a list of connection names (e.g. ['b_c', 'b_out']), got {self.absent!r}")
+            raise ValueError(
+                f"absent must be a list of connection names (e.g. ['b_c', 'b_out']), got {self.absent!r}"
+            )
         allowed = ABSENT_MEMORY_CELL if self.record.memory_cell else ("b_out",)
         bad = [a for a in self.absent if a not in allowed]
         if bad:
-            raise ValueError(f"absent: {self.variant} cannot leave out {bad}; it can leave out {list(allowed)} "
-                             "(b_* = a bias, 'recurrent' = every connection from r(t−1))")
+            raise ValueError(
+                f"absent: {self.variant} cannot leave out {bad}; it can leave out {list(allowed)} "
+                "(b_* = a bias, 'recurrent' = every connection from r(t−1))"
+            )
         if not self.output_gate and "b_og" in self.absent:
             raise ValueError("absent: 'b_og' needs an output gate (output_gate=True)")
         set_("absent", tuple(sorted(set(self.absent))))
         valid = GATE_BIASES[self.variant]
         for gate, _ in self.bias:
             if gate not in valid:
-                raise ValueError(f"{self.variant} has no gate bias {gate!r}; its gate biases are {list(valid)}")
+                raise ValueError(
+                    f"{self.variant} has no gate bias {gate!r}; its gate biases are {list(valid)}"
+                )
 
     @staticmethod
     def _check_specs(specs: Any, what: str) -> tuple:
@@ -279,7 +298,9 @@ class ModelConfig:
         try:
             pairs = [(str(k), v) for k, v in items]
         except (TypeError, ValueError):
-            raise ValueError(f"{what} must map names to initial values, e.g. {{'output': [-1, -2]}}") from None
+            raise ValueError(
+                f"{what} must map names to initial values, e.g. {{'output': [-1, -2]}}"
+            ) from None
         return tuple(sorted(((k, parse_spec(f"{what}[{k!r}]", v)) for k, v in pairs), key=lambda kv: kv[0]))
 
     # -- derived sizes -----------------------------------------------------------------
@@ -319,7 +340,7 @@ class ModelConfig:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> "ModelConfig":
+    def from_dict(cls, d: dict) -> ModelConfig:
         if not isinstance(d, dict):
             raise ValueError("a model configuration must be a JSON object (a dict of settings)")
         names = {f.name for f in dataclasses.fields(cls)}
@@ -335,14 +356,13 @@ class ModelConfig:
         return json.dumps(self.to_dict(), sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str) -> "ModelConfig":
+    def from_json(cls, text: str) -> ModelConfig:
         try:
             d = json.loads(text)
         except (json.JSONDecodeError, TypeError) as e:
             raise ValueError(f"configuration is not valid JSON: {e}") from None
         return cls.from_dict(d)
 
-    def replace(self, **changes: Any) -> "ModelConfig":
+    def replace(self, **changes: Any) -> ModelConfig:
         """A validated copy with some settings changed."""
         return dataclasses.replace(self, **changes)
-

@@ -14,6 +14,7 @@ state — and the *theory line* built from those factors alone:
                              theory = ‖δ(at) ⊙ Π factors‖ — exact along the CEC once nothing else
                              feeds the state.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -29,11 +30,11 @@ Array = np.ndarray
 
 @dataclass
 class ErrorFlow:
-    at: int                         # the timestep carrying the loss
-    norms: dict[str, Array]         # label -> (T, ...) ‖dL/dstate(t)‖ over batch and units (NaN after `at`)
-    theory: dict[str, Array]        # label -> (T, ...) the product-of-local-factors prediction
-    factors: dict[str, Array]       # label -> (T, ..., B[, n]) local factor of step t (from t back to t−1)
-    deltas: dict[str, Array]        # label -> (T, ..., B, n) dL/dstate(t) itself
+    at: int  # the timestep carrying the loss
+    norms: dict[str, Array]  # label -> (T, ...) ‖dL/dstate(t)‖ over batch and units (NaN after `at`)
+    theory: dict[str, Array]  # label -> (T, ...) the product-of-local-factors prediction
+    factors: dict[str, Array]  # label -> (T, ..., B[, n]) local factor of step t (from t back to t−1)
+    deltas: dict[str, Array]  # label -> (T, ..., B, n) dL/dstate(t) itself
 
     def ratios(self, label: str) -> Array:
         """Measured norm ratio ‖δ(t−1)‖ / ‖δ(t)‖ for every step (the per-step decay)."""
@@ -51,8 +52,14 @@ def _norm(a: Array) -> Array:
     return scale[..., 0, 0] * np.sqrt((r * r).sum(axis=-1).sum(axis=-1))
 
 
-def error_flow(model: Model, xs: Array, targets: Array | None = None, mask: Array | None = None,
-               at: int | None = None, method: str = "bptt") -> ErrorFlow:
+def error_flow(
+    model: Model,
+    xs: Array,
+    targets: Array | None = None,
+    mask: Array | None = None,
+    at: int | None = None,
+    method: str = "bptt",
+) -> ErrorFlow:
     """Norm of dL/d(state(t)) for every t ≤ ``at`` for a loss at step ``at`` only.
 
     With ``targets=None`` the loss is Σ_i y_i(at) (a unit error at every output).
@@ -68,6 +75,7 @@ def error_flow(model: Model, xs: Array, targets: Array | None = None, mask: Arra
         only_at = only_at[:, None]
     if targets is None:
         from . import activations
+
         act = model.config.output_activation
         if act == "softmax":
             raise ValueError("error_flow without targets needs a non-softmax output; pass targets")
@@ -83,7 +91,7 @@ def error_flow(model: Model, xs: Array, targets: Array | None = None, mask: Arra
     local = [cell.local_factor(run.prepared, r) for r in run.recs]
     for label, dname in cell.flow_states.items():
         d = np.stack([dl[dname] for dl in deltas])
-        d[at + 1:] = np.nan
+        d[at + 1 :] = np.nan
         dstack[label], norms[label] = d, _norm(d)
         if label not in local[0]:
             continue
@@ -94,10 +102,10 @@ def error_flow(model: Model, xs: Array, targets: Array | None = None, mask: Arra
         th = np.full(norms[label].shape, np.nan)
         base = d[at]
         for t in range(at, -1, -1):
-            if f.ndim == d.ndim:                                      # diagonal (per unit) factors
+            if f.ndim == d.ndim:  # diagonal (per unit) factors
                 th[t] = _norm((base * acc)[None])[0]
-            else:                                                     # one matrix-norm per sequence
-                per_seq = _norm(base[None, ..., None, :])[0] * acc       # ‖δ_b(at)‖ Π ‖J‖, per sequence b
+            else:  # one matrix-norm per sequence
+                per_seq = _norm(base[None, ..., None, :])[0] * acc  # ‖δ_b(at)‖ Π ‖J‖, per sequence b
                 th[t] = _norm(per_seq[None, ..., None])[0]
             acc = acc * f[t]
         theory[label] = th

@@ -3,6 +3,7 @@
 The command lives in ``lstm_core/reproduce/experiments.py``; this name is kept at the top because
 every row of docs/results.{md,json} records the command it was made with in this form.
 """
+
 import sys
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ gradient array per parameter (same names and shapes, population axis included):
 * ``"tbptt"``     — truncated BPTT(k): the sequence is cut into chunks of k steps and no
   error crosses a chunk boundary (what ``state.detach()`` every k steps does in PyTorch).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -24,8 +25,9 @@ Array = np.ndarray
 METHODS = ("bptt", "truncated", "tbptt")
 
 
-def backward(model: Model, run: Run, dnet_out: Array, method: str = "bptt", k: int | None = None,
-             fast: bool = True):
+def backward(
+    model: Model, run: Run, dnet_out: Array, method: str = "bptt", k: int | None = None, fast: bool = True
+):
     """Backward pass over a recorded run given dL/dnet_out (T, ..., B, n_out).
 
     Returns (grads, deltas): ``deltas[t]`` holds step t's errors, including the total error
@@ -37,19 +39,23 @@ def backward(model: Model, run: Run, dnet_out: Array, method: str = "bptt", k: i
         raise ValueError(f"unknown gradient method {method!r}; choose one of {list(METHODS)}")
     truncated = method == "truncated"
     if method not in model.config.record.gradient_methods:
-        raise ValueError(f"the 1997 truncated gradient is defined for {', '.join(supporting('truncated'))}, "
-                         f"not {model.config.variant}; use method='bptt' or 'tbptt'")
+        raise ValueError(
+            f"the 1997 truncated gradient is defined for {', '.join(supporting('truncated'))}, "
+            f"not {model.config.variant}; use method='bptt' or 'tbptt'"
+        )
     if method == "tbptt":
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
             raise ValueError(f"tbptt needs k, a whole number of steps ≥ 1; got {k!r}")
     cell, P = model.cell, run.prepared
     hidden = run.internals["hidden"]
     grads = {"W_out": outer_sum(dnet_out, hidden), "b_out": time_batch_sum(dnet_out)}
-    dhidden = dnet_out @ model.params["W_out"][None]          # (T, ..., B, n_hidden_out)
+    dhidden = dnet_out @ model.params["W_out"][None]  # (T, ..., B, n_hidden_out)
     T = dnet_out.shape[0]
     if fast and run.fused is not None and not truncated:
         with np.errstate(over="ignore", invalid="ignore"):
-            cell_grads, errors = cell.backward_sequence(P, run.fused, dhidden, k if method == "tbptt" else None)
+            cell_grads, errors = cell.backward_sequence(
+                P, run.fused, dhidden, k if method == "tbptt" else None
+            )
         grads.update(cell_grads)
         return {n: grads[n] for n in model.params}, StepViews(errors, list(errors), T)
     dstate = {n: np.zeros_like(v) for n, v in run.state.items()}
@@ -57,15 +63,23 @@ def backward(model: Model, run: Run, dnet_out: Array, method: str = "bptt", k: i
     with np.errstate(over="ignore", invalid="ignore"):
         for t in range(T - 1, -1, -1):
             if method == "tbptt" and (t + 1) % k == 0 and t + 1 < T:
-                dstate = {n: np.zeros_like(v) for n, v in dstate.items()}   # chunk boundary
+                dstate = {n: np.zeros_like(v) for n, v in dstate.items()}  # chunk boundary
             dstate, deltas[t] = cell.backward_step(P, run.recs[t], dstate, dhidden[t], truncated)
         grads.update(cell.param_grads(P, run.recs, deltas))
     return {n: grads[n] for n in model.params}, deltas
 
 
-def gradients(model: Model, xs: Array, targets: Array, mask: Array | None = None,
-              method: str = "bptt", k: int | None = None, state: dict | None = None,
-              return_run: bool = False, fast: bool = False):
+def gradients(
+    model: Model,
+    xs: Array,
+    targets: Array,
+    mask: Array | None = None,
+    method: str = "bptt",
+    k: int | None = None,
+    state: dict | None = None,
+    return_run: bool = False,
+    fast: bool = False,
+):
     """(loss, grads): loss per network (scalar, or (K,) for a population) and dL/dθ.
 
     ``state`` starts the sequence from a given state (treated as a constant);
@@ -77,14 +91,20 @@ def gradients(model: Model, xs: Array, targets: Array, mask: Array | None = None
         mask = np.ones(np.asarray(targets).shape[:-1])
     loss, dnet_out = loss_and_output_error(model, run.outputs, run.internals["net_out"], targets, mask)
     if not np.isfinite(loss).all():
-        raise NonFiniteError("the loss overflowed: the outputs y are finite but so large that (y − target)² "
-                             "is not (identity output with huge inputs or weights?); scale the inputs down or "
-                             "use a smaller init range / learning rate", name="loss")
+        raise NonFiniteError(
+            "the loss overflowed: the outputs y are finite but so large that (y − target)² "
+            "is not (identity output with huge inputs or weights?); scale the inputs down or "
+            "use a smaller init range / learning rate",
+            name="loss",
+        )
     with np.errstate(over="ignore", invalid="ignore"):
         grads, _ = backward(model, run, dnet_out, method, k)
     bad = nonfinite_params(grads)
     if bad:
-        raise NonFiniteError(f"the gradient of {', '.join(repr(b) for b in bad)} is not finite (the forward pass "
-                             "was, but the backward pass overflowed: inputs or weights too large); scale the inputs "
-                             "down or use a smaller init range / learning rate", name=bad[0])
+        raise NonFiniteError(
+            f"the gradient of {', '.join(repr(b) for b in bad)} is not finite (the forward pass "
+            "was, but the backward pass overflowed: inputs or weights too large); scale the inputs "
+            "down or use a smaller init range / learning rate",
+            name=bad[0],
+        )
     return (loss, grads, run) if return_run else (loss, grads)

@@ -9,6 +9,7 @@ A ``Model`` either holds one network (parameters without a population axis) or a
 population of K independent networks (every parameter has a leading axis K), made with
 ``stack``. All math is written with leading ``...`` axes, so both run the same code.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -30,12 +31,13 @@ def _resolve_spec(spec: Spec, shape: tuple, name: str, cfg: ModelConfig, rng: np
         return spec.draw(shape, rng)
     values = np.asarray(spec.values(rows), dtype=float)
     per_block = cfg.record.bias_unit == "block" and rows == cfg.n_cells and len(values) == cfg.n_blocks
-    if per_block:                                        # a per-block list for a per-cell vector
+    if per_block:  # a per-block list for a per-cell vector
         values = np.repeat(values, cfg.block_size)
     elif len(values) != rows:
         unit = cfg.record.bias_unit
-        raise ValueError(f"{name}: got {len(values)} values but this {cfg.variant} network needs "
-                         f"{rows} (one per {unit})")
+        raise ValueError(
+            f"{name}: got {len(values)} values but this {cfg.variant} network needs {rows} (one per {unit})"
+        )
     return np.broadcast_to(values.reshape((rows,) + (1,) * (len(shape) - 1)), shape).copy()
 
 
@@ -55,17 +57,19 @@ def init_params(cfg: ModelConfig, cell) -> dict[str, Array]:
     if cfg.recurrent_scale is not None and cfg.record.recurrent_scale:
         for name in cell.recurrent:
             q, rr = np.linalg.qr(rng.standard_normal(shapes[name]))
-            params[name] = cfg.recurrent_scale * q * np.sign(np.diag(rr))   # all singular values = scale
+            params[name] = cfg.recurrent_scale * q * np.sign(np.diag(rr))  # all singular values = scale
     gate_map = cfg.record.gate_biases
     overrides = [(gate_map[g], f"bias[{g!r}]", s) for g, s in cfg.bias]
     overrides += [(p, f"init[{p!r}]", s) for p, s in cfg.init]
     for pname, label, spec in overrides:
         if pname not in params:
-            raise ValueError(f"{label}: this {cfg.variant} network has no parameter {pname!r}; "
-                             f"its parameters are {sorted(params)}")
+            raise ValueError(
+                f"{label}: this {cfg.variant} network has no parameter {pname!r}; "
+                f"its parameters are {sorted(params)}"
+            )
         params[pname] = _resolve_spec(spec, shapes[pname], label, cfg, rng)
     for pname, mask in connection_masks(cfg, shapes).items():
-        params[pname] = params[pname] * mask            # absent connections are exactly 0
+        params[pname] = params[pname] * mask  # absent connections are exactly 0
     return params
 
 
@@ -79,12 +83,14 @@ def connection_masks(cfg: ModelConfig, shapes: dict[str, tuple]) -> dict[str, Ar
             for pname, shape in shapes.items():
                 if pname.startswith("W_") and pname != "W_out":
                     m = masks.setdefault(pname, np.ones(shape))
-                    m[..., cfg.n_in:] = 0.0             # z(t) = [x(t), r(t−1)]: the r part
+                    m[..., cfg.n_in :] = 0.0  # z(t) = [x(t), r(t−1)]: the r part
         elif name in shapes:
             masks[name] = np.zeros(shapes[name])
         else:
-            raise ValueError(f"absent: this {cfg.variant} network has no parameter {name!r}; its parameters "
-                             f"are {sorted(shapes)}")
+            raise ValueError(
+                f"absent: this {cfg.variant} network has no parameter {name!r}; its parameters "
+                f"are {sorted(shapes)}"
+            )
     return masks
 
 
@@ -97,7 +103,7 @@ class Model:
     config: ModelConfig
     params: dict[str, Array]
     cell: object = field(repr=False)
-    members: tuple[ModelConfig, ...] | None = None   # set for a population (K = len(members))
+    members: tuple[ModelConfig, ...] | None = None  # set for a population (K = len(members))
 
     @property
     def K(self) -> int | None:
@@ -119,8 +125,10 @@ class Model:
         base = 3 if time_axis else 2
         what = "(T, B, n_in)" if time_axis else "(B, n_in)"
         if xs.ndim not in (base, base + (self.K is not None)) or xs.shape[-1] != n_in:
-            raise ValueError(f"inputs must have shape {what}{' or with a population axis K before B' if self.K else ''}"
-                             f" with n_in = {n_in}; got {xs.shape}")
+            raise ValueError(
+                f"inputs must have shape {what}{' or with a population axis K before B' if self.K else ''}"
+                f" with n_in = {n_in}; got {xs.shape}"
+            )
         if time_axis and xs.shape[0] == 0:
             raise ValueError("the input sequence is empty (T = 0); give at least one timestep")
         if xs.shape[-2] == 0:
@@ -128,10 +136,12 @@ class Model:
         if not np.isfinite(xs).all():
             raise ValueError("inputs contain NaN or infinity; every input value must be a finite number")
         if self.K is not None:
-            if xs.ndim == base:                            # shared by all members
+            if xs.ndim == base:  # shared by all members
                 xs = np.expand_dims(xs, -3)
             if xs.shape[-3] not in (1, self.K):
-                raise ValueError(f"population axis of the inputs is {xs.shape[-3]} but the model has K = {self.K}")
+                raise ValueError(
+                    f"population axis of the inputs is {xs.shape[-3]} but the model has K = {self.K}"
+                )
             xs = np.broadcast_to(xs, xs.shape[:-3] + (self.K,) + xs.shape[-2:])
         return xs
 
@@ -150,13 +160,13 @@ class Model:
             rec["net_out"], rec["y"] = self.output(hidden)
         return state, rec["y"], rec
 
-    def member(self, k: int) -> "Model":
+    def member(self, k: int) -> Model:
         """Network k of a population, as a standalone model (copies of its parameters)."""
         if self.members is None:
             raise ValueError("this model is a single network, not a population")
         return Model(self.members[k], {n: p[k].copy() for n, p in self.params.items()}, self.cell)
 
-    def copy(self) -> "Model":
+    def copy(self) -> Model:
         return Model(self.config, {n: p.copy() for n, p in self.params.items()}, self.cell, self.members)
 
     def n_parameters(self) -> int:
@@ -164,13 +174,19 @@ class Model:
 
     def masks(self) -> dict[str, Array]:
         """0/1 masks of the parameters with absent connections (see ``connection_masks``)."""
-        return connection_masks(self.config, {n: p.shape[1:] if self.K else p.shape for n, p in self.params.items()})
+        return connection_masks(
+            self.config, {n: p.shape[1:] if self.K else p.shape for n, p in self.params.items()}
+        )
 
     def n_trainable(self) -> int:
         """Weights the training can change: all minus the absent connections (the papers' weight count)."""
         masks = self.masks()
-        return int(sum(masks[n].sum() if n in masks else (p[0].size if self.K else p.size)
-                       for n, p in self.params.items()))
+        return int(
+            sum(
+                masks[n].sum() if n in masks else (p[0].size if self.K else p.size)
+                for n, p in self.params.items()
+            )
+        )
 
 
 def build(variant: str | ModelConfig, n_in: int | None = None, n_out: int | None = None, **settings) -> Model:
@@ -200,8 +216,10 @@ def stack(models: list[Model]) -> Model:
         if m.members is not None:
             raise ValueError("stack takes single networks, not populations")
         if key(m.config) != key(first):
-            raise ValueError("all members of a population must share variant, sizes and options; "
-                             "only seed, biases, init overrides, init_range and recurrent_scale may differ")
+            raise ValueError(
+                "all members of a population must share variant, sizes and options; "
+                "only seed, biases, init overrides, init_range and recurrent_scale may differ"
+            )
     params = {n: np.stack([m.params[n] for m in models]) for n in models[0].params}
     return Model(first, params, models[0].cell, tuple(m.config for m in models))
 

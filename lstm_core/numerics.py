@@ -1,4 +1,5 @@
 """Finding and reporting non-finite values (where they first appeared)."""
+
 from __future__ import annotations
 
 import math

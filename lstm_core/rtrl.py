@@ -14,14 +14,15 @@ with δ_yc(t) the error arriving at the cell output from the output layer at ste
 output gate and output layer gradients are local in time. ``RTRL.step`` returns the
 gradient of step t's error alone, so a trainer can update the weights after every step.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
 from .model import Model
 from .numerics import NonFiniteError, nonfinite_params
-from .variants import check_algorithm
 from .sequence import loss_and_output_error
+from .variants import check_algorithm
 
 Array = np.ndarray
 
@@ -48,8 +49,14 @@ class RTRL:
             if c.peep:
                 self.e[f"u_{g}"] = np.zeros(lead + (nb, bs, bs))
 
-    def step(self, x: Array, target: Array | None = None, mask: Array | None = None,
-             prepared: dict | None = None, checked: bool = False):
+    def step(
+        self,
+        x: Array,
+        target: Array | None = None,
+        mask: Array | None = None,
+        prepared: dict | None = None,
+        checked: bool = False,
+    ):
         """One timestep. Returns (y, loss of this step, truncated gradient of this step's loss).
 
         ``checked=True``: ``x`` is already checked and broadcast (``model.check_inputs``, as the
@@ -65,8 +72,14 @@ class RTRL:
             self._update_traces(rec)
             if target is None:
                 return y, None, None
-            mk = np.ones(y.shape[:-1]) if mask is None else np.broadcast_to(np.asarray(mask, float), y.shape[:-1])
-            loss, dnet_out = loss_and_output_error(m, y[None], net_out[None], np.asarray(target)[None], mk[None])
+            mk = (
+                np.ones(y.shape[:-1])
+                if mask is None
+                else np.broadcast_to(np.asarray(mask, float), y.shape[:-1])
+            )
+            loss, dnet_out = loss_and_output_error(
+                m, y[None], net_out[None], np.asarray(target)[None], mk[None]
+            )
             grads = self._grads(rec, hidden, dnet_out[0], P)
         return y, loss, grads
 
@@ -105,9 +118,9 @@ class RTRL:
         if c.fg:
             yfg = rec["y_fg"]
             coefs["fg"] = sp4 * (yfg * (1.0 - yfg))[..., None]
-            fg_b = yfg[..., None]                        # forget gate per block, for bias traces (..., B, nb, 1)
-            fg_w = fg_b[..., None]                       # ... and for weight traces (..., B, nb, 1, 1)
-        for g, coef in coefs.items():                                  # coef: (..., B, nb, bs)
+            fg_b = yfg[..., None]  # forget gate per block, for bias traces (..., B, nb, 1)
+            fg_w = fg_b[..., None]  # ... and for weight traces (..., B, nb, 1, 1)
+        for g, coef in coefs.items():  # coef: (..., B, nb, bs)
             if c.fg:
                 e[f"W_{g}"] *= fg_w
                 e[f"b_{g}"] *= fg_b
@@ -120,18 +133,19 @@ class RTRL:
 
     def _grads(self, rec: dict, hidden: Array, dnet_out: Array, P: dict) -> dict:
         m, c, e = self.model, self.model.cell, self.e
-        def outer(d: Array, a: Array) -> Array:      # Σ_batch d ⊗ a: (..., B, m), (..., B, n) -> (..., m, n)
+
+        def outer(d: Array, a: Array) -> Array:  # Σ_batch d ⊗ a: (..., B, m), (..., B, n) -> (..., m, n)
             return np.swapaxes(d, -1, -2) @ a
 
         grads = {"W_out": outer(dnet_out, hidden), "b_out": dnet_out.sum(-2)}
         dyc = dnet_out @ m.params["W_out"]
         if m.config.input_to_output:
-            dyc = dyc[..., m.config.n_in:]
+            dyc = dyc[..., m.config.n_in :]
         s, hs = rec["s"], rec["h"]
         hp = c.hprime(s, hs)
         if c.og:
             yog = rec["y_og"]
-            ds = dyc * hp * np.repeat(yog, c.bs, axis=-1)               # δ_s(t), truncated
+            ds = dyc * hp * np.repeat(yog, c.bs, axis=-1)  # δ_s(t), truncated
             dnet_og = (c._blocks(dyc) * c._blocks(hs)).sum(-1) * yog * (1.0 - yog)
             grads["W_og"], grads["b_og"] = outer(dnet_og, rec["xr"]), dnet_og.sum(-2)
             if c.peep:
@@ -151,11 +165,12 @@ class RTRL:
 
 def rtrl_gradients(model: Model, xs: Array, targets: Array, mask: Array | None = None):
     """(loss, truncated gradient) of a whole sequence by online RTRL with fixed weights."""
-    xs = model.check_inputs(xs)                       # T = 0, wrong n_in, NaN inputs: ValueError
+    xs = model.check_inputs(xs)  # T = 0, wrong n_in, NaN inputs: ValueError
     bad = nonfinite_params(model.params)
     if bad:
-        raise NonFiniteError(f"weight(s) {bad} hold NaN or infinity; rebuild the model or restore finite "
-                             "weights", name=bad[0])
+        raise NonFiniteError(
+            f"weight(s) {bad} hold NaN or infinity; rebuild the model or restore finite weights", name=bad[0]
+        )
     T = xs.shape[0]
     targets = np.asarray(targets, dtype=float)
     if mask is None:
@@ -163,21 +178,30 @@ def rtrl_gradients(model: Model, xs: Array, targets: Array, mask: Array | None =
     mask = np.asarray(mask, dtype=float)
     for what, a, want in (("targets", targets, "(T, B, n_out)"), ("mask", mask, "(T, B)")):
         if a.ndim == 0 or a.shape[0] != T:
-            raise ValueError(f"{what} must have shape {want} with T = {T} (one entry per input step); "
-                             f"got {a.shape}")
+            raise ValueError(
+                f"{what} must have shape {want} with T = {T} (one entry per input step); got {a.shape}"
+            )
     r = RTRL(model, batch=xs.shape[-2])
     P = model.cell.prepare(model.params)
     total, loss = None, 0.0
-    with np.errstate(over="ignore", invalid="ignore"):    # a running sum that overflows: reported below
+    with np.errstate(over="ignore", invalid="ignore"):  # a running sum that overflows: reported below
         for t in range(T):
             _, lt, g = r.step(xs[t], targets[t], mask[t], prepared=P)
             if not np.isfinite(lt).all():
-                raise NonFiniteError(f"the loss at step {t} is not finite (outputs or cell states overflowed; "
-                                     "inputs or weights too large?)", step=t, name="loss")
+                raise NonFiniteError(
+                    f"the loss at step {t} is not finite (outputs or cell states overflowed; "
+                    "inputs or weights too large?)",
+                    step=t,
+                    name="loss",
+                )
             loss = loss + lt
             total = g if total is None else {n: total[n] + g[n] for n in g}
             bad = nonfinite_params(total)
             if bad:
-                raise NonFiniteError(f"the truncated gradient of {bad} is not finite from step {t} on "
-                                     "(inputs or weights too large?)", step=t, name=bad[0])
+                raise NonFiniteError(
+                    f"the truncated gradient of {bad} is not finite from step {t} on "
+                    "(inputs or weights too large?)",
+                    step=t,
+                    name=bad[0],
+                )
     return loss, total

@@ -1,4 +1,5 @@
 """Sampling new names from a trained character-level model (the ``names`` task)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -8,8 +9,9 @@ import numpy as np
 from .tasks.names import ALPHABET, decode
 
 
-def sample_names(model: Any, task: Any, rng: np.random.Generator, n: int = 10,
-                 temperature: float = 1.0, max_len: int = 20) -> list[str]:
+def sample_names(
+    model: Any, task: Any, rng: np.random.Generator, n: int = 10, temperature: float = 1.0, max_len: int = 20
+) -> list[str]:
     """Sample ``n`` names, one character at a time, all n in parallel (batch = n).
 
     Feeds the boundary token, draws the next character from the output probabilities
@@ -24,14 +26,16 @@ def sample_names(model: Any, task: Any, rng: np.random.Generator, n: int = 10,
     if isinstance(max_len, bool) or not isinstance(max_len, (int, np.integer)) or max_len < 1:
         raise ValueError(f"sample_names: max_len must be an integer >= 1 (got {max_len!r})")
     if not np.isfinite(temperature) or temperature <= 0:
-        raise ValueError(f"sample_names: temperature must be > 0 (got {temperature!r}); "
-                         "1 samples the model's own distribution")
+        raise ValueError(
+            f"sample_names: temperature must be > 0 (got {temperature!r}); "
+            "1 samples the model's own distribution"
+        )
     V = len(ALPHABET)
     if getattr(task, "n_in", V) != V or getattr(task, "n_out", V) != V:
         raise ValueError("sample_names: the task must be the names task (27 symbols in and out)")
     state = model.initial_state(batch=n)
     x = np.zeros((n, V))
-    x[:, 0] = 1.0                                   # the start (boundary) token
+    x[:, 0] = 1.0  # the start (boundary) token
     chars = np.zeros((n, max_len), dtype=np.int64)
     done = np.zeros(n, dtype=bool)
     for t in range(max_len):
@@ -44,7 +48,7 @@ def sample_names(model: Any, task: Any, rng: np.random.Generator, n: int = 10,
         p = np.exp(logp - logp.max(-1, keepdims=True))
         p /= p.sum(-1, keepdims=True)
         u = rng.random((n, 1))
-        nxt = np.minimum((np.cumsum(p, -1) < u).sum(-1), V - 1)   # inverse-CDF draw per row
+        nxt = np.minimum((np.cumsum(p, -1) < u).sum(-1), V - 1)  # inverse-CDF draw per row
         chars[:, t] = np.where(done, 0, nxt)
         done |= nxt == 0
         if done.all():

@@ -10,6 +10,7 @@ Loss (the papers' squared error, averaged over the batch):
     L = (1/B) Σ_t Σ_i mask_t · ½ (y_i(t) − d_i(t))²
 or, for softmax outputs, L = −(1/B) Σ_t mask_t Σ_i d_i(t) log y_i(t).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -32,7 +33,7 @@ class Internals(Mapping):
     def __init__(self, recs: Sequence[dict], stacked: dict[str, Array], cache: Sequence[str] = ()) -> None:
         self._recs, self._stacked = recs, dict(stacked)
         self._names = list(recs[0]) + list(stacked) if recs else list(stacked)
-        self.cache = tuple(cache)       # the names only the backward pass reads (the cells' ``CACHE``)
+        self.cache = tuple(cache)  # the names only the backward pass reads (the cells' ``CACHE``)
 
     def shown(self) -> list[str]:
         """The quantities a run shows: every record but the backward pass's cache."""
@@ -74,12 +75,12 @@ class StepViews(Sequence):
 
 @dataclass
 class Run:
-    outputs: Array                   # (T, ..., B, n_out)
-    internals: Mapping[str, Array]   # name -> (T, ..., B, n), stacked lazily
-    state: dict[str, Array]          # final state
+    outputs: Array  # (T, ..., B, n_out)
+    internals: Mapping[str, Array]  # name -> (T, ..., B, n), stacked lazily
+    state: dict[str, Array]  # final state
     recs: Sequence[dict] = field(repr=False)
     prepared: dict = field(repr=False)
-    fused: dict | None = field(default=None, repr=False)   # cache of the whole-sequence fast path
+    fused: dict | None = field(default=None, repr=False)  # cache of the whole-sequence fast path
 
     def to_frame(self, names: list[str] | None = None):
         """Tidy table: one row per (t, [member], batch, quantity, unit) with its value."""
@@ -104,8 +105,9 @@ def shown_names(internals: Mapping[str, Array]) -> list[str]:
     return internals.shown() if isinstance(internals, Internals) else list(internals)
 
 
-def forward(model: Model, xs: Array, state: dict | None = None, check: bool = True,
-            fast: bool = False) -> Run:
+def forward(
+    model: Model, xs: Array, state: dict | None = None, check: bool = True, fast: bool = False
+) -> Run:
     """Run a whole sequence xs (T, B, n_in) [or (T, K, B, n_in)] through the model.
 
     ``fast=True`` uses the cell's whole-sequence accelerator if it has one (opt-in: training
@@ -117,7 +119,7 @@ def forward(model: Model, xs: Array, state: dict | None = None, check: bool = Tr
     cell = model.cell
     P = cell.prepare(model.params)
     recs, cache = [], None
-    with np.errstate(over="ignore", invalid="ignore"):   # non-finite values are reported below instead
+    with np.errstate(over="ignore", invalid="ignore"):  # non-finite values are reported below instead
         if fast and hasattr(cell, "forward_sequence"):
             hidden, stacked, state, cache = cell.forward_sequence(P, xs, state)
             net_out, y = model.output(hidden)
@@ -142,9 +144,13 @@ def forward(model: Model, xs: Array, state: dict | None = None, check: bool = Tr
         # (rnn 'net', lstm2000 'net_ig', local_feedback 'a_net') is already ±inf
         step, name = first_nonfinite(internals)
         if name is not None:
-            raise NonFiniteError(f"non-finite value in the forward pass: first in '{name}' at step {step} "
-                                 "(inputs or weights too large? scale the inputs down, or try a smaller "
-                                 "learning rate or init range)", step=step, name=name)
+            raise NonFiniteError(
+                f"non-finite value in the forward pass: first in '{name}' at step {step} "
+                "(inputs or weights too large? scale the inputs down, or try a smaller "
+                "learning rate or init range)",
+                step=step,
+                name=name,
+            )
     return Run(y, internals, state, recs, P, cache)
 
 
@@ -153,20 +159,26 @@ def loss_and_output_error(model: Model, y: Array, net_out: Array, targets: Array
     targets = np.asarray(targets, dtype=float)
     mask = np.asarray(mask, dtype=float)
     if targets.shape[-1] != y.shape[-1] or targets.shape[0] != y.shape[0]:
-        raise ValueError(f"targets must have shape (T, B, n_out) = {(y.shape[0], y.shape[-2], y.shape[-1])}; "
-                         f"got {targets.shape}")
+        raise ValueError(
+            f"targets must have shape (T, B, n_out) = {(y.shape[0], y.shape[-2], y.shape[-1])}; "
+            f"got {targets.shape}"
+        )
     if mask.shape[0] != y.shape[0]:
         raise ValueError(f"mask must have shape (T, B) with T = {y.shape[0]}; got {mask.shape}")
     B = y.shape[-2]
     if targets.ndim < 2 or targets.shape[-2] != B:
-        raise ValueError(f"targets must hold one row per sequence of the batch (B = {B}): shape "
-                         f"(T, B, n_out) = {(y.shape[0], B, y.shape[-1])}; got {targets.shape}")
+        raise ValueError(
+            f"targets must hold one row per sequence of the batch (B = {B}): shape "
+            f"(T, B, n_out) = {(y.shape[0], B, y.shape[-1])}; got {targets.shape}"
+        )
     if mask.ndim < 2 or mask.shape[-1] != B:
-        raise ValueError(f"mask must hold one value per sequence of the batch (B = {B}): shape "
-                         f"(T, B) = {(y.shape[0], B)}; got {mask.shape}")
+        raise ValueError(
+            f"mask must hold one value per sequence of the batch (B = {B}): shape "
+            f"(T, B) = {(y.shape[0], B)}; got {mask.shape}"
+        )
     if not (np.isfinite(targets).all() and np.isfinite(mask).all()):
         raise ValueError("targets and mask must be finite numbers (no NaN or infinity)")
-    if model.K is not None and targets.ndim == 3:          # shared by all members
+    if model.K is not None and targets.ndim == 3:  # shared by all members
         targets = targets[:, None]
     if model.K is not None and mask.ndim == 2:
         mask = mask[:, None]
@@ -178,11 +190,11 @@ def loss_and_output_error(model: Model, y: Array, net_out: Array, targets: Array
         if model.config.loss == "ce":
             logy = np.where(targets > 0, np.log(np.maximum(y, 1e-300)), 0.0)
             loss = -(m * targets * logy).sum(axis=(0, -1)).sum(-1) / B
-            dnet = m * err / B                                 # softmax + cross-entropy
+            dnet = m * err / B  # softmax + cross-entropy
         else:
             loss = 0.5 * (m * err * err).sum(axis=(0, -1)).sum(-1) / B
             act = model.config.output_activation
-            if act == "identity":                              # f_out' = 1: skip an array of ones (same numbers)
+            if act == "identity":  # f_out' = 1: skip an array of ones (same numbers)
                 dnet = m * err / B
             else:
                 dnet = m * err * activations.get(act)[1](net_out, y) / B

@@ -3,6 +3,7 @@
 The command lives in ``lstm_core/sweeps/cli.py``; this name is kept at the top because the
 Makefile's ``bias-baseline`` and every sweep file (its ``command`` field) name it in this form.
 """
+
 import sys
 
 if __name__ == "__main__":

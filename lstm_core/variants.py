@@ -14,18 +14,23 @@ defaults. Nothing else in the code base restates these facts: code asks the regi
 The cell class of a family is looked up in ``lstm_core.cells.CELLS`` (by family), and the
 equations of each cell live in its module's docstring.
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 # Families: cells that share one implementation (the LSTM-1997 family is one MemoryCell class
 # whose forget gate and peepholes are switched by the variant's options).
 FAMILIES = ("rnn", "local_feedback", "memory_cell", "lstm", "gru")
 # Algorithms a trainer knows (long descriptions: lstm_core.training.config.ALGORITHMS).
-ALGORITHM_TITLES = {"rtrl": "RTRL (the 1997 online truncated gradient)", "bptt": "BPTT (exact gradient)",
-                    "tbptt": "truncated BPTT(k)"}
+ALGORITHM_TITLES = {
+    "rtrl": "RTRL (the 1997 online truncated gradient)",
+    "bptt": "BPTT (exact gradient)",
+    "tbptt": "truncated BPTT(k)",
+}
 # Gradient methods (lc.gradients): "truncated" is the 1997 cut, only for the memory-cell family.
 EXACT_METHODS = ("bptt", "tbptt")
 
@@ -39,26 +44,26 @@ class Variant:
     """The facts about one variant (read-only)."""
 
     name: str
-    title: str                                  # display name, e.g. "LSTM 2000 (forget gate)"
-    description: str                            # one line: what it is
-    paper: str                                  # where it comes from
-    family: str                                 # one of FAMILIES: which cell class runs it
-    settings: tuple[str, ...]                   # ModelConfig settings that size / shape it (main controls)
-    options: tuple[str, ...]                    # ModelConfig cell options it reads (advanced controls)
-    gate_biases: Mapping[str, str]              # friendly gate name -> bias parameter
-    bias_unit: str                              # what a per-entry bias list counts: "block" | "unit"
-    gates: tuple[tuple[str, str], ...]          # (step-record name, label) of its gate activations
-    state: tuple[str, str]                      # (step-record name, chart title) of the state it keeps
-    flow_state: str                             # the state whose error flow is the lesson (ErrorFlow label)
-    algorithms: tuple[str, ...]                 # training algorithms it supports, the first is the default
-    defaults: Mapping[str, Any]                 # paper defaults: ModelConfig settings (sizes, options, biases)
-    gate_text: str                              # what its gate chart shows, for captions
-    state_text: str                             # what its state chart shows, for captions
-    torch_gates: tuple[str, ...] = ()           # PyTorch's gate order (from_torch / to_torch), if any
-    recurrent_scale: bool = False               # recurrent matrices can be set to scale × orthogonal
-    no_gates_note: str = ""                     # for a cell without gates: what the gate chart shows instead
-    param_groups: Mapping[str, str] = field(default_factory=dict)   # parameter -> group name, where the
-                                                                    # gate-name rules of training.progress don't apply
+    title: str  # display name, e.g. "LSTM 2000 (forget gate)"
+    description: str  # one line: what it is
+    paper: str  # where it comes from
+    family: str  # one of FAMILIES: which cell class runs it
+    settings: tuple[str, ...]  # ModelConfig settings that size / shape it (main controls)
+    options: tuple[str, ...]  # ModelConfig cell options it reads (advanced controls)
+    gate_biases: Mapping[str, str]  # friendly gate name -> bias parameter
+    bias_unit: str  # what a per-entry bias list counts: "block" | "unit"
+    gates: tuple[tuple[str, str], ...]  # (step-record name, label) of its gate activations
+    state: tuple[str, str]  # (step-record name, chart title) of the state it keeps
+    flow_state: str  # the state whose error flow is the lesson (ErrorFlow label)
+    algorithms: tuple[str, ...]  # training algorithms it supports, the first is the default
+    defaults: Mapping[str, Any]  # paper defaults: ModelConfig settings (sizes, options, biases)
+    gate_text: str  # what its gate chart shows, for captions
+    state_text: str  # what its state chart shows, for captions
+    torch_gates: tuple[str, ...] = ()  # PyTorch's gate order (from_torch / to_torch), if any
+    recurrent_scale: bool = False  # recurrent matrices can be set to scale × orthogonal
+    no_gates_note: str = ""  # for a cell without gates: what the gate chart shows instead
+    param_groups: Mapping[str, str] = field(default_factory=dict)  # parameter -> group name, where the
+    # gate-name rules of training.progress don't apply
 
     @property
     def memory_cell(self) -> bool:
@@ -102,101 +107,192 @@ _MEMORY_SETTINGS = ("n_blocks", "block_size", "init_range")
 _MEMORY_OPTIONS = ("output_gate", "cell_input", "cell_output", "gates_as_sources", "input_to_output")
 _MEMORY_GATES_1997 = (("y_ig", "input gate"), ("y_og", "output gate"))
 _MEMORY_GATES_2000 = (("y_ig", "input gate"), ("y_fg", "forget gate"), ("y_og", "output gate"))
-_CEC_TEXT = ("Cell states s(t): the constant error carousel adds to s and never multiplies it down, so a "
-             "value written early is still there at the end.")
-_FORGET_STATE_TEXT = ("Cell states s(t): the carousel keeps s from step to step, scaled each step by the "
-                      "forget gate; a forget gate near 1 keeps the contents, near 0 resets them.")
-_2002 = {"n_blocks": 1, "block_size": 1, "cell_input": "identity", "cell_output": "identity",
-         "gates_as_sources": False, "init_range": 0.1, "bias": {"forget": -2.0, "input": 0.0, "output": 2.0}}
+_CEC_TEXT = (
+    "Cell states s(t): the constant error carousel adds to s and never multiplies it down, so a "
+    "value written early is still there at the end."
+)
+_FORGET_STATE_TEXT = (
+    "Cell states s(t): the carousel keeps s from step to step, scaled each step by the "
+    "forget gate; a forget gate near 1 keeps the contents, near 0 resets them."
+)
+_2002 = {
+    "n_blocks": 1,
+    "block_size": 1,
+    "cell_input": "identity",
+    "cell_output": "identity",
+    "gates_as_sources": False,
+    "init_range": 0.1,
+    "bias": {"forget": -2.0, "input": 0.0, "output": 2.0},
+}
 
 _RECORDS = [
     Variant(
-        "rnn", "RNN (simple recurrent)",
+        "rnn",
+        "RNN (simple recurrent)",
         "simple recurrent network h(t) = f(W x + U h(t−1) + b): the vanishing-gradient baseline",
-        "Elman 1990; the baseline of every paper", "rnn",
-        settings=("n_hidden", "init_range", "activation"), options=("recurrent_scale",),
-        gate_biases=_frozen({"hidden": "b"}), bias_unit="unit", gates=(), state=("h", "Hidden state h(t)"),
-        flow_state="h", algorithms=("bptt", "tbptt"),
+        "Elman 1990; the baseline of every paper",
+        "rnn",
+        settings=("n_hidden", "init_range", "activation"),
+        options=("recurrent_scale",),
+        gate_biases=_frozen({"hidden": "b"}),
+        bias_unit="unit",
+        gates=(),
+        state=("h", "Hidden state h(t)"),
+        flow_state="h",
+        algorithms=("bptt", "tbptt"),
         defaults=_frozen({"n_hidden": 8, "activation": "tanh", "init_range": 0.1}),
         gate_text="",
-        state_text=("Hidden state h(t): overwritten at every step through the recurrent weights, which is why "
-                    "an RNN forgets what it saw long ago."),
-        recurrent_scale=True, no_gates_note="This cell has no gates: the chart shows the net inputs of its "
-                                            "hidden units instead.",
-        param_groups=_frozen({"W": "input", "U": "recurrent", "b": "hidden bias"})),
+        state_text=(
+            "Hidden state h(t): overwritten at every step through the recurrent weights, which is why "
+            "an RNN forgets what it saw long ago."
+        ),
+        recurrent_scale=True,
+        no_gates_note="This cell has no gates: the chart shows the net inputs of its hidden units instead.",
+        param_groups=_frozen({"W": "input", "U": "recurrent", "b": "hidden bias"}),
+    ),
     Variant(
-        "local_feedback", "Local feedback (1992)",
+        "local_feedback",
+        "Local feedback (1992)",
         "Frasconi, Gori & Soda 1992: units with only a self-loop (net-input or activation feedback)",
-        "Frasconi, Gori & Soda 1992", "local_feedback",
-        settings=("n_static", "n_net_fb", "n_act_fb", "init_range"), options=(),
-        gate_biases=_frozen({"hidden": "b"}), bias_unit="unit", gates=(),
-        state=("h", "Hidden activations h(t)"), flow_state="act_fb", algorithms=("bptt", "tbptt"),
+        "Frasconi, Gori & Soda 1992",
+        "local_feedback",
+        settings=("n_static", "n_net_fb", "n_act_fb", "init_range"),
+        options=(),
+        gate_biases=_frozen({"hidden": "b"}),
+        bias_unit="unit",
+        gates=(),
+        state=("h", "Hidden activations h(t)"),
+        flow_state="act_fb",
+        algorithms=("bptt", "tbptt"),
         defaults=_frozen({"n_static": 0, "n_net_fb": 2, "n_act_fb": 2, "init_range": 0.1}),
         gate_text="",
-        state_text=("Hidden activations h(t): each unit only feeds back to itself; self-weights |w| > 2 latch "
-                    "a sign for ever, |u| < 1 and |v| < 2 forget."),
+        state_text=(
+            "Hidden activations h(t): each unit only feeds back to itself; self-weights |w| > 2 latch "
+            "a sign for ever, |u| < 1 and |v| < 2 forget."
+        ),
         no_gates_note="This cell has no gates: the chart shows the net inputs of its hidden units instead.",
-        param_groups=_frozen({"W": "input", "b": "hidden bias", "u": "net-input feedback",
-                              "v": "activation feedback"})),
+        param_groups=_frozen(
+            {"W": "input", "b": "hidden bias", "u": "net-input feedback", "v": "activation feedback"}
+        ),
+    ),
     Variant(
-        "lstm1997", "LSTM 1997 (CEC, no forget gate)",
-        "Hochreiter & Schmidhuber 1997: constant error carousel, input and output gates", H97, "memory_cell",
-        settings=_MEMORY_SETTINGS, options=_MEMORY_OPTIONS,
-        gate_biases=_frozen({"input": "b_ig", "output": "b_og", "cell": "b_c"}), bias_unit="block",
-        gates=_MEMORY_GATES_1997, state=("s", "Cell states s(t) — the CEC"), flow_state="s",
+        "lstm1997",
+        "LSTM 1997 (CEC, no forget gate)",
+        "Hochreiter & Schmidhuber 1997: constant error carousel, input and output gates",
+        H97,
+        "memory_cell",
+        settings=_MEMORY_SETTINGS,
+        options=_MEMORY_OPTIONS,
+        gate_biases=_frozen({"input": "b_ig", "output": "b_og", "cell": "b_c"}),
+        bias_unit="block",
+        gates=_MEMORY_GATES_1997,
+        state=("s", "Cell states s(t) — the CEC"),
+        flow_state="s",
         algorithms=("rtrl", "bptt", "tbptt"),
-        defaults=_frozen({"n_blocks": 2, "block_size": 2, "init_range": 0.1,
-                          "bias": {"output": [-1.0, -2.0]}}),
-        gate_text=("Gate openness: 0 = shut, 1 = open. A trained 1997 cell opens its input gate when "
-                   "something worth storing arrives and its output gate when the answer is due."),
-        state_text=_CEC_TEXT),
+        defaults=_frozen(
+            {"n_blocks": 2, "block_size": 2, "init_range": 0.1, "bias": {"output": [-1.0, -2.0]}}
+        ),
+        gate_text=(
+            "Gate openness: 0 = shut, 1 = open. A trained 1997 cell opens its input gate when "
+            "something worth storing arrives and its output gate when the answer is due."
+        ),
+        state_text=_CEC_TEXT,
+    ),
     Variant(
-        "lstm2000", "LSTM 2000 (forget gate)",
-        "Gers, Schmidhuber & Cummins 2000: LSTM-1997 plus a forget gate", "Gers, Schmidhuber & Cummins 2000",
-        "memory_cell", settings=_MEMORY_SETTINGS, options=_MEMORY_OPTIONS + ("forget_gate",),
+        "lstm2000",
+        "LSTM 2000 (forget gate)",
+        "Gers, Schmidhuber & Cummins 2000: LSTM-1997 plus a forget gate",
+        "Gers, Schmidhuber & Cummins 2000",
+        "memory_cell",
+        settings=_MEMORY_SETTINGS,
+        options=_MEMORY_OPTIONS + ("forget_gate",),
         gate_biases=_frozen({"input": "b_ig", "output": "b_og", "forget": "b_fg", "cell": "b_c"}),
-        bias_unit="block", gates=_MEMORY_GATES_2000, state=("s", "Cell states s(t) — the CEC"), flow_state="s",
+        bias_unit="block",
+        gates=_MEMORY_GATES_2000,
+        state=("s", "Cell states s(t) — the CEC"),
+        flow_state="s",
         algorithms=("rtrl", "bptt", "tbptt"),
         # Gers et al. 2000 initialised forget-gate biases positive: "remember by default".
-        defaults=_frozen({"n_blocks": 2, "block_size": 2, "init_range": 0.1,
-                          "bias": {"output": [-1.0, -2.0], "forget": 1.0}}),
-        gate_text=("Gate openness: 0 = shut, 1 = open. The forget gate near 1 keeps the cell's contents; it "
-                   "drops towards 0 when the cell should be reset."),
-        state_text=_FORGET_STATE_TEXT),
+        defaults=_frozen(
+            {
+                "n_blocks": 2,
+                "block_size": 2,
+                "init_range": 0.1,
+                "bias": {"output": [-1.0, -2.0], "forget": 1.0},
+            }
+        ),
+        gate_text=(
+            "Gate openness: 0 = shut, 1 = open. The forget gate near 1 keeps the cell's contents; it "
+            "drops towards 0 when the cell should be reset."
+        ),
+        state_text=_FORGET_STATE_TEXT,
+    ),
     Variant(
-        "lstm2002", "LSTM 2002 (peepholes)",
+        "lstm2002",
+        "LSTM 2002 (peepholes)",
         "Gers, Schraudolph & Schmidhuber 2002: forget gate plus peephole connections",
-        "Gers, Schraudolph & Schmidhuber 2002", "memory_cell",
-        settings=_MEMORY_SETTINGS, options=_MEMORY_OPTIONS + ("forget_gate", "peepholes"),
+        "Gers, Schraudolph & Schmidhuber 2002",
+        "memory_cell",
+        settings=_MEMORY_SETTINGS,
+        options=_MEMORY_OPTIONS + ("forget_gate", "peepholes"),
         gate_biases=_frozen({"input": "b_ig", "output": "b_og", "forget": "b_fg", "cell": "b_c"}),
-        bias_unit="block", gates=_MEMORY_GATES_2000, state=("s", "Cell states s(t) — the CEC"), flow_state="s",
-        algorithms=("rtrl", "bptt", "tbptt"), defaults=_frozen(_2002),
-        gate_text=("Gate openness: 0 = shut, 1 = open. The peepholes let each gate see its own cell state, "
-                   "so the gates can time their opening from the state itself."),
-        state_text=_FORGET_STATE_TEXT),
+        bias_unit="block",
+        gates=_MEMORY_GATES_2000,
+        state=("s", "Cell states s(t) — the CEC"),
+        flow_state="s",
+        algorithms=("rtrl", "bptt", "tbptt"),
+        defaults=_frozen(_2002),
+        gate_text=(
+            "Gate openness: 0 = shut, 1 = open. The peepholes let each gate see its own cell state, "
+            "so the gates can time their opening from the state itself."
+        ),
+        state_text=_FORGET_STATE_TEXT,
+    ),
     Variant(
-        "lstm", "LSTM (PyTorch)", "the modern LSTM, exactly PyTorch's nn.LSTM (one layer)",
-        "Hochreiter & Schmidhuber 1997; Gers et al. 2000; PyTorch nn.LSTM", "lstm",
-        settings=("n_hidden", "init_range"), options=("recurrent_scale",),
+        "lstm",
+        "LSTM (PyTorch)",
+        "the modern LSTM, exactly PyTorch's nn.LSTM (one layer)",
+        "Hochreiter & Schmidhuber 1997; Gers et al. 2000; PyTorch nn.LSTM",
+        "lstm",
+        settings=("n_hidden", "init_range"),
+        options=("recurrent_scale",),
         gate_biases=_frozen({"input": "b_i", "forget": "b_f", "cell": "b_g", "output": "b_o"}),
-        bias_unit="unit", gates=(("i", "input i"), ("f", "forget f"), ("o", "output o")),
-        state=("c", "Cell states c(t)"), flow_state="c", algorithms=("bptt", "tbptt"),
-        defaults=_frozen({"n_hidden": 8, "init_range": 0.35}),          # PyTorch: ±1/√H
-        gate_text=("Gate openness (PyTorch LSTM): i lets new content in, f keeps the old cell state, "
-                   "o exposes it."),
+        bias_unit="unit",
+        gates=(("i", "input i"), ("f", "forget f"), ("o", "output o")),
+        state=("c", "Cell states c(t)"),
+        flow_state="c",
+        algorithms=("bptt", "tbptt"),
+        defaults=_frozen({"n_hidden": 8, "init_range": 0.35}),  # PyTorch: ±1/√H
+        gate_text=(
+            "Gate openness (PyTorch LSTM): i lets new content in, f keeps the old cell state, o exposes it."
+        ),
         state_text="Cell states c(t): kept from step to step as long as the forget gate f stays near 1.",
-        torch_gates=("i", "f", "g", "o"), recurrent_scale=True),
+        torch_gates=("i", "f", "g", "o"),
+        recurrent_scale=True,
+    ),
     Variant(
-        "gru", "GRU (PyTorch)", "the gated recurrent unit, exactly PyTorch's nn.GRU (one layer)",
-        "Cho et al. 2014; PyTorch nn.GRU", "gru",
-        settings=("n_hidden", "init_range"), options=("recurrent_scale",),
-        gate_biases=_frozen({"reset": "b_ir", "update": "b_iz", "candidate": "b_in"}), bias_unit="unit",
-        gates=(("r", "reset r"), ("z", "update z")), state=("h", "Hidden state h(t)"), flow_state="h",
-        algorithms=("bptt", "tbptt"), defaults=_frozen({"n_hidden": 8, "init_range": 0.35}),
-        gate_text=("Gate openness (GRU): z near 1 keeps the old hidden state, r decides how much of it the "
-                   "candidate sees."),
+        "gru",
+        "GRU (PyTorch)",
+        "the gated recurrent unit, exactly PyTorch's nn.GRU (one layer)",
+        "Cho et al. 2014; PyTorch nn.GRU",
+        "gru",
+        settings=("n_hidden", "init_range"),
+        options=("recurrent_scale",),
+        gate_biases=_frozen({"reset": "b_ir", "update": "b_iz", "candidate": "b_in"}),
+        bias_unit="unit",
+        gates=(("r", "reset r"), ("z", "update z")),
+        state=("h", "Hidden state h(t)"),
+        flow_state="h",
+        algorithms=("bptt", "tbptt"),
+        defaults=_frozen({"n_hidden": 8, "init_range": 0.35}),
+        gate_text=(
+            "Gate openness (GRU): z near 1 keeps the old hidden state, r decides how much of it the "
+            "candidate sees."
+        ),
         state_text="Hidden state h(t): a mix of the old state and the candidate, weighted by the update gate.",
-        torch_gates=("r", "z", "n"), recurrent_scale=True),
+        torch_gates=("r", "z", "n"),
+        recurrent_scale=True,
+    ),
 ]
 REGISTRY: Mapping[str, Variant] = _frozen({v.name: v for v in _RECORDS})
 VARIANTS: Mapping[str, str] = _frozen({v.name: v.description for v in _RECORDS})
@@ -229,5 +325,7 @@ def check_algorithm(name: Any, algorithm: str) -> None:
     v = variant(name)
     if algorithm not in v.algorithms:
         title = ALGORITHM_TITLES.get(algorithm, algorithm)
-        raise ValueError(f"{title} exists only for {', '.join(supporting(algorithm))}; a {v.name} network "
-                         f"trains with {' or '.join(v.algorithms)} — use algorithm={v.algorithms[0]!r}")
+        raise ValueError(
+            f"{title} exists only for {', '.join(supporting(algorithm))}; a {v.name} network "
+            f"trains with {' or '.join(v.algorithms)} — use algorithm={v.algorithms[0]!r}"
+        )

@@ -6,6 +6,7 @@ fragment tick (``app.ui.jobs``) -> heat maps of success rate and median sequence
 (``app.bias_lab.figures``) -> a clicked cell's network on the probe sequence before/after training.
 The demos (abuse problem, internal state drift, forget-gate bias) live in ``app.bias_lab.sections``.
 """
+
 from __future__ import annotations
 
 import streamlit as st
@@ -24,9 +25,13 @@ def page() -> None:
     state.display_options()
     form.start_page(PAGE, SCHEMA, DEFAULTS)
     st.title(_("Bias lab"))
-    state.intro(_("How gate-bias initialisation decides whether an LSTM learns: grids of bias settings × seeds "
-                  "trained together as one vectorised population, and the 1997 paper's two pathologies measured "
-                  "directly."))
+    state.intro(
+        _(
+            "How gate-bias initialisation decides whether an LSTM learns: grids of bias settings × seeds "
+            "trained together as one vectorised population, and the 1997 paper's two pathologies measured "
+            "directly."
+        )
+    )
     view = SCHEMA["view"].render(PAGE)
     sidebar(view)
     values = SCHEMA.read(PAGE)
@@ -35,10 +40,16 @@ def page() -> None:
         grid_section(values)
     else:
         lab_sections.SECTIONS[view](values)
-    export.io_panel(PAGE, SCHEMA, csv=results_csv if view == "grid" else lab_sections.csv_for(view),
-                    csv_name=f"gatelab-bias-{view}.csv", csv_label=_("Sweep results (CSV)") if view == "grid"
-                    else _("Demo measurements (CSV)"), doc=export.config_document(PAGE, None, values),
-                    doc_name="gatelab-bias-lab.json", from_model=None)
+    export.io_panel(
+        PAGE,
+        SCHEMA,
+        csv=results_csv if view == "grid" else lab_sections.csv_for(view),
+        csv_name=f"gatelab-bias-{view}.csv",
+        csv_label=_("Sweep results (CSV)") if view == "grid" else _("Demo measurements (CSV)"),
+        doc=export.config_document(PAGE, None, values),
+        doc_name="gatelab-bias-lab.json",
+        from_model=None,
+    )
     form.finish_page(PAGE, values, DEFAULTS)
 
 

@@ -5,16 +5,30 @@ Pipeline: controls -> the same random input sequence through every chosen varian
 cached per variant -> log-scale curves of how much error reaches each earlier state, next to
 the theory line built from the per-step local factors.
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
 
 import streamlit as st
 
+from app.gradient_flow.flow import (
+    DEFAULTS,
+    FORGET_VARIANTS,
+    GROUPS,
+    LOCAL_CHART,
+    MAIN_CHART,
+    PAGE,
+    SCHEMA,
+    add_forget_variants,
+    chart_figures,
+    curves,
+    idle_fields,
+    local_curves,
+    local_figure,
+    main_figure,
+)
 from app.i18n import _
-from app.gradient_flow.flow import (DEFAULTS, FORGET_VARIANTS, GROUPS, LOCAL_CHART, MAIN_CHART, PAGE, SCHEMA,
-                                    add_forget_variants, chart_figures, curves, idle_fields, local_curves, local_figure,
-                                    main_figure)
 from app.ui import export, figures, form, limits, previews, state
 
 
@@ -23,23 +37,31 @@ def page() -> None:
     large = state.display_options()
     form.start_page(PAGE, SCHEMA, DEFAULTS)
     st.title(_("Gradient flow: vanishing vs CEC"))
-    state.intro(_("One random input sequence goes through each network; an error is injected at the last step and "
-                  "followed back in time by the exact backward pass. The curves show how much of it reaches each "
-                  "earlier state (relative to the last step), on a log scale. First the 1997 cell against the RNN; "
-                  "then add the forget-gate LSTMs and move the forget-gate bias."))
+    state.intro(
+        _(
+            "One random input sequence goes through each network; an error is injected at the last step and "
+            "followed back in time by the exact backward pass. The curves show how much of it reaches each "
+            "earlier state (relative to the last step), on a log scale. First the 1997 cell against the RNN; "
+            "then add the forget-gate LSTMs and move the forget-gate bias."
+        )
+    )
     idle = idle_fields(list(SCHEMA.read(PAGE)["variants"]))
     with st.sidebar:
         for title, names in GROUPS.items():
             with st.expander(_(title), expanded=True):
-                for n in names:       # form.render_fields, with the length's cap in its help
-                    fld = SCHEMA[n] if n != "T" else replace(
-                        SCHEMA[n], help=_(SCHEMA[n].help).format(most=limits.FLOW_MAX_T))
+                for n in names:  # form.render_fields, with the length's cap in its help
+                    fld = (
+                        SCHEMA[n]
+                        if n != "T"
+                        else replace(SCHEMA[n], help=_(SCHEMA[n].help).format(most=limits.FLOW_MAX_T))
+                    )
                     fld.render(PAGE, disabled=n in idle)
                 for n in names:
                     if n in idle:
-                        st.caption(_("{label}: greyed out, {why}.").format(label=_(SCHEMA[n].label), why=idle[n]))
-                form.reset_button(PAGE, SCHEMA, title, lambda names=names: names,
-                                      lambda: SCHEMA.defaults())
+                        st.caption(
+                            _("{label}: greyed out, {why}.").format(label=_(SCHEMA[n].label), why=idle[n])
+                        )
+                form.reset_button(PAGE, SCHEMA, title, lambda names=names: names, lambda: SCHEMA.defaults())
     values = SCHEMA.read(PAGE)
 
     main = state.keep_good(PAGE, "main", lambda: curves(values))
@@ -55,9 +77,13 @@ def page() -> None:
         chart.info(_("Choose at least one network in the sidebar."))
     missing = [n for n in FORGET_VARIANTS if n not in values["variants"]]
     if missing:
-        chart.button(_("Add the forget-gate LSTMs ({names})").format(names=", ".join(missing)),
-                     key=state.wkey(PAGE, "add_forget"), on_click=add_forget_variants, icon=":material/add:",
-                     help=_("Compare: a forget gate multiplies the carousel by y_φ at every step."))
+        chart.button(
+            _("Add the forget-gate LSTMs ({names})").format(names=", ".join(missing)),
+            key=state.wkey(PAGE, "add_forget"),
+            on_click=add_forget_variants,
+            icon=":material/add:",
+            help=_("Compare: a forget gate multiplies the carousel by y_φ at every step."),
+        )
     with text:
         st.markdown(figures.flow_explanation(main.value or [], values, FORGET_VARIANTS))
 
@@ -67,21 +93,36 @@ def page() -> None:
     chart2, text2 = columns()
     if local.value:
         fig, alt, config = local_figure(local.value, values, large)
-        figures.show(fig, alt, LOCAL_CHART, chart2, config=config, preview=previews.chart_data(pv, LOCAL_CHART))
+        figures.show(
+            fig, alt, LOCAL_CHART, chart2, config=config, preview=previews.chart_data(pv, LOCAL_CHART)
+        )
     with text2:
         holds = abs(values["u"]) < 1 and abs(values["v"]) < 2
         msg = _("|u| = {u} {u_vs} 1 and |v| = {v} {v_vs} 2").format(
-            u=f"{abs(values['u']):.2f}", u_vs="<" if abs(values["u"]) < 1 else "≥",
-            v=f"{abs(values['v']):.2f}", v_vs="<" if abs(values["v"]) < 2 else "≥")
+            u=f"{abs(values['u']):.2f}",
+            u_vs="<" if abs(values["u"]) < 1 else "≥",
+            v=f"{abs(values['v']):.2f}",
+            v_vs="<" if abs(values["v"]) < 2 else "≥",
+        )
         (st.success if holds else st.warning)(
-            (_("{condition}: the forgetting condition holds.") if holds else
-             _("{condition}: the forgetting condition does not hold.")).format(condition=msg))
+            (
+                _("{condition}: the forgetting condition holds.")
+                if holds
+                else _("{condition}: the forgetting condition does not hold.")
+            ).format(condition=msg)
+        )
         st.markdown(_(figures.LOCAL_FEEDBACK_TEXT))
 
-    export.io_panel(PAGE, SCHEMA, csv=lambda: export.flow_csv((main.value or []) + (local.value or [])),
-                    csv_name="gatelab-gradient-flow.csv", csv_label=_("Error-flow curves (CSV)"),
-                    doc=export.config_document(PAGE, None, values), doc_name="gatelab-gradient-flow.json",
-                    from_model=None)
+    export.io_panel(
+        PAGE,
+        SCHEMA,
+        csv=lambda: export.flow_csv((main.value or []) + (local.value or [])),
+        csv_name="gatelab-gradient-flow.csv",
+        csv_label=_("Error-flow curves (CSV)"),
+        doc=export.config_document(PAGE, None, values),
+        doc_name="gatelab-gradient-flow.json",
+        from_model=None,
+    )
     form.finish_page(PAGE, values, DEFAULTS)
 
 

@@ -5,6 +5,7 @@ play / step buttons in a fragment -> diagram, equations and charts at the cursor
 tests prove ``model.step`` one step at a time equals ``forward``, so replaying the recorded run
 is the same as stepping the cell.)
 """
+
 from __future__ import annotations
 
 import streamlit as st
@@ -21,15 +22,20 @@ def page() -> None:
     """The page: controls -> cached run -> player fragment -> export/import."""
     large = state.display_options()
     form.start_page(PAGE, SCHEMA, DEFAULTS)
-    classlink.enforce(PAGE, SCHEMA, DEFAULTS, CLASS_GROUPS)     # a teacher's locks, before any widget
+    classlink.enforce(PAGE, SCHEMA, DEFAULTS, CLASS_GROUPS)  # a teacher's locks, before any widget
     st.title(_("Step through a cell"))
-    state.intro(_(upload.INTRO) if upload.chosen() else _(
-        "Pick a cell and an input sequence, then play it or step one timestep at a time: the "
-        "diagram shades each gate by how open it is, the equations show this step's numbers. "
-        "The network is untrained; its first settings use milder gate biases (−1, −2) and larger "
-        "weights (±1) than the adding experiment (−3, −6 and ±0.1, which leave an untrained cell "
-        "almost still) — *Reset to paper defaults* under Network and under Gate biases puts the paper's back."))
-    byo = None        # an uploaded PyTorch model replaces the network and input settings (app/step/upload.py)
+    state.intro(
+        _(upload.INTRO)
+        if upload.chosen()
+        else _(
+            "Pick a cell and an input sequence, then play it or step one timestep at a time: the "
+            "diagram shades each gate by how open it is, the equations show this step's numbers. "
+            "The network is untrained; its first settings use milder gate biases (−1, −2) and larger "
+            "weights (±1) than the adding experiment (−3, −6 and ±0.1, which leave an untrained cell "
+            "almost still) — *Reset to paper defaults* under Network and under Gate biases puts the paper's back."
+        )
+    )
+    byo = None  # an uploaded PyTorch model replaces the network and input settings (app/step/upload.py)
     with st.sidebar:
         with st.expander(_("Network"), expanded=True):
             src = upload.source()
@@ -55,8 +61,11 @@ def page() -> None:
     if src == "uploaded" and byo is None:
         form.finish_page(PAGE, values, DEFAULTS)
         return
-    outcome = state.keep_good(PAGE, "byo" if byo else "run",
-                              (lambda: upload.compute(byo, values["seed"])) if byo else (lambda: compute(values)))
+    outcome = state.keep_good(
+        PAGE,
+        "byo" if byo else "run",
+        (lambda: upload.compute(byo, values["seed"])) if byo else (lambda: compute(values)),
+    )
     state.report(outcome)
     if outcome.value is None:
         form.finish_page(PAGE, values, DEFAULTS)
@@ -74,27 +83,49 @@ def page() -> None:
     st.session_state.setdefault(PLAY_KEY, "pause")
     armed = state.page_state(PAGE)["armed"] = is_playing() and st.session_state[t_key] < T
     c_play, c_speed = st.columns([1, 3], vertical_alignment="bottom")
-    c_play.segmented_control(_("Playback"), ["play", "pause"], format_func=i18n.labels(PLAY_LABELS), key=PLAY_KEY,
-                             required=True, on_change=on_play_change, args=(T,))
+    c_play.segmented_control(
+        _("Playback"),
+        ["play", "pause"],
+        format_func=i18n.labels(PLAY_LABELS),
+        key=PLAY_KEY,
+        required=True,
+        on_change=on_play_change,
+        args=(T,),
+    )
     speed = SCHEMA["speed"].render(PAGE, c_speed)
-    st.fragment(player, run_every=1.0 / speed if armed else None)(cfg, data, labels, large, speed,
-                                                                   preview=byo is None)
-    keys.bind({"Space": keys.other_option(PLAY_KEY),            # Play <-> Pause
-               "ArrowRight": keys.button(state.wkey(PAGE, "fwd")), "ArrowLeft": keys.button(state.wkey(PAGE, "back")),
-               "Home": keys.button(state.wkey(PAGE, "reset"))})
-    keys.help_panel([_("**→ / ←** — one step forward / back"), _("**Space** — play / pause"),
-                     _("**Home** — back to the first step")])
+    st.fragment(player, run_every=1.0 / speed if armed else None)(
+        cfg, data, labels, large, speed, preview=byo is None
+    )
+    keys.bind(
+        {
+            "Space": keys.other_option(PLAY_KEY),  # Play <-> Pause
+            "ArrowRight": keys.button(state.wkey(PAGE, "fwd")),
+            "ArrowLeft": keys.button(state.wkey(PAGE, "back")),
+            "Home": keys.button(state.wkey(PAGE, "reset")),
+        }
+    )
+    keys.help_panel(
+        [
+            _("**→ / ←** — one step forward / back"),
+            _("**Space** — play / pause"),
+            _("**Home** — back to the first step"),
+        ]
+    )
 
-    if byo is not None:           # the uploaded network's error flow; links and exports carry settings, not weights
+    if byo is not None:  # the uploaded network's error flow; links and exports carry settings, not weights
         upload.extras(byo, data, large)
         form.finish_page(PAGE, SCHEMA.read(PAGE), DEFAULTS)
         return
     if not state.presenting():
         classlink.share_panel(PAGE, SCHEMA, SCHEMA.read(PAGE), DEFAULTS, CLASS_GROUPS)
-    export.io_panel(PAGE, SCHEMA, csv=lambda: export.traces_csv(data["outputs"], data["internals"],
-                                                                data["targets"], data["mask"]),
-                    csv_name=f"gatelab-{cfg.variant}-traces.csv", doc_name=f"gatelab-step-{cfg.variant}.json",
-                    doc=export.config_document(PAGE, cfg, SCHEMA.read(PAGE)))
+    export.io_panel(
+        PAGE,
+        SCHEMA,
+        csv=lambda: export.traces_csv(data["outputs"], data["internals"], data["targets"], data["mask"]),
+        csv_name=f"gatelab-{cfg.variant}-traces.csv",
+        doc_name=f"gatelab-step-{cfg.variant}.json",
+        doc=export.config_document(PAGE, cfg, SCHEMA.read(PAGE)),
+    )
     form.finish_page(PAGE, SCHEMA.read(PAGE), DEFAULTS)
 
 

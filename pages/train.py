@@ -12,6 +12,7 @@ Changing a setting never throws a trained run away: it stays on screen (paused i
 "Start a new run" uses the new settings; "Start again" keeps the run it replaces ("Back to the previous
 run"); "Keep as run A" keeps the curves to compare.
 """
+
 from __future__ import annotations
 
 import time
@@ -32,10 +33,14 @@ GROUPS = train_settings.CLASS_GROUPS
 def page() -> None:
     large = state.display_options()
     form.start_page(PAGE, SCHEMA, DEFAULTS)
-    classlink.enforce(PAGE, SCHEMA, DEFAULTS, GROUPS)        # a teacher's locks, before any widget
+    classlink.enforce(PAGE, SCHEMA, DEFAULTS, GROUPS)  # a teacher's locks, before any widget
     st.title(_("Train and watch"))
-    state.intro(_("Pick a cell, a task from the papers and a training algorithm (or a paper preset), press Start and "
-                  "watch the loss fall, the pass criterion fill up and the gates learn on a fixed probe sequence."))
+    state.intro(
+        _(
+            "Pick a cell, a task from the papers and a training algorithm (or a paper preset), press Start and "
+            "watch the loss fall, the pass criterion fill up and the gates learn on a fixed probe sequence."
+        )
+    )
     sidebar()
     classlink.banner(PAGE, SCHEMA, DEFAULTS, GROUPS)
     values = SCHEMA.read(PAGE)
@@ -49,23 +54,38 @@ def page() -> None:
         form.finish_page(PAGE, values, DEFAULTS)
         return
     run = ps["run"] = outcome.value
-    ps["superseded"] = superseded(run, values)        # kept on screen; the next Start uses the new settings
-    ps["last_interaction"] = time.monotonic()     # a full run = the user did something (idle pause)
-    if not state.presenting():           # above the buttons: the live part below is rerun by each click
+    ps["superseded"] = superseded(run, values)  # kept on screen; the next Start uses the new settings
+    ps["last_interaction"] = time.monotonic()  # a full run = the user did something (idle pause)
+    if not state.presenting():  # above the buttons: the live part below is rerun by each click
         task_notes(run)
         keys.help_panel([_("**Space** — start, pause and resume training")])
-    keys.bind({"Space": keys.button(state.wkey(PAGE, "go"))})   # a click the press witness sees (app/ui/actions.py)
+    keys.bind(
+        {"Space": keys.button(state.wkey(PAGE, "go"))}
+    )  # a click the press witness sees (app/ui/actions.py)
     st.fragment(live_part)(large)
-    shown = run.settings or values            # the export describes the run on screen
-    export.io_panel(PAGE, SCHEMA, csv=lambda: train_run.history_csv(run),
-                    csv_name="gatelab-training-curves.csv", csv_label=_("Training curves (CSV)"),
-                    doc=export.config_document(PAGE, run.trainer.model.config, shown),
-                    doc_name=f"gatelab-train-{shown['variant']}-{shown['task']}.json")
+    shown = run.settings or values  # the export describes the run on screen
+    export.io_panel(
+        PAGE,
+        SCHEMA,
+        csv=lambda: train_run.history_csv(run),
+        csv_name="gatelab-training-curves.csv",
+        csv_label=_("Training curves (CSV)"),
+        doc=export.config_document(PAGE, run.trainer.model.config, shown),
+        doc_name=f"gatelab-train-{shown['variant']}-{shown['task']}.json",
+    )
     if not state.presenting():
-        st.caption(_("Caps: sequences up to {steps} steps, budget up to {budget} sequences, at most {blocks} blocks "
-                     "× {cells} cells or {units} units.").format(
-            steps=f"{train_settings.TRAIN_MAX_T:,}", budget=f"{train_settings.TRAIN_MAX_BUDGET:,}",
-            blocks=limits.MAX_BLOCKS, cells=limits.MAX_BLOCK_SIZE, units=limits.MAX_HIDDEN))
+        st.caption(
+            _(
+                "Caps: sequences up to {steps} steps, budget up to {budget} sequences, at most {blocks} blocks "
+                "× {cells} cells or {units} units."
+            ).format(
+                steps=f"{train_settings.TRAIN_MAX_T:,}",
+                budget=f"{train_settings.TRAIN_MAX_BUDGET:,}",
+                blocks=limits.MAX_BLOCKS,
+                cells=limits.MAX_BLOCK_SIZE,
+                units=limits.MAX_HIDDEN,
+            )
+        )
     form.finish_page(PAGE, values, DEFAULTS)
 
 

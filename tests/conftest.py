@@ -5,6 +5,7 @@ the session starts and compared when it ends; any difference fails the run and n
 Measurements and screenshots go to the ignored ``tests/e2e/artifacts`` folder unless
 ``make screenshots`` (GATELAB_REFRESH_DOCS=1) asks for the committed copies to be refreshed.
 """
+
 from __future__ import annotations
 
 import os
@@ -20,11 +21,22 @@ from hypothesis import HealthCheck, settings
 # each example's time without a wall-clock assertion of ours: one slow example shows as a
 # DeadlineExceeded with its input; 10 s leaves room for a loaded 2-core machine. No example
 # database: it would write a folder into the work tree.
-settings.register_profile("gatelab", max_examples=300, derandomize=True, database=None, deadline=10_000,
-                          print_blob=True, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-settings.register_profile("fuzz", parent=settings.get_profile("gatelab"), derandomize=False,
-                          max_examples=int(os.environ.get("GATELAB_FUZZ_EXAMPLES", "10000")))
-settings.load_profile("fuzz" if os.environ.get("GATELAB_FUZZ") == "1" else "gatelab")   # the CLI's option wins
+settings.register_profile(
+    "gatelab",
+    max_examples=300,
+    derandomize=True,
+    database=None,
+    deadline=10_000,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(
+    "fuzz",
+    parent=settings.get_profile("gatelab"),
+    derandomize=False,
+    max_examples=int(os.environ.get("GATELAB_FUZZ_EXAMPLES", "10000")),
+)
+settings.load_profile("fuzz" if os.environ.get("GATELAB_FUZZ") == "1" else "gatelab")  # the CLI's option wins
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -46,7 +58,7 @@ def _changed() -> dict[str, str]:
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    if getattr(session.config, "workerinput", None) is None:      # the controller only (xdist)
+    if getattr(session.config, "workerinput", None) is None:  # the controller only (xdist)
         session.config._tracked_before = _changed()
 
 
@@ -66,16 +78,19 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 # summary names what was left out (under xdist the summary line does not count deselections).
 ON_REQUEST = {
     "torch_live": ("needs live PyTorch: make test-torch installs it", None),
-    "browser_benchmark": ("a timing measurement, not a check: make screenshots records it in docs/measurements.json",
-                          "GATELAB_REFRESH_DOCS"),
+    "browser_benchmark": (
+        "a timing measurement, not a check: make screenshots records it in docs/measurements.json",
+        "GATELAB_REFRESH_DOCS",
+    ),
 }
 
 
 def _left_out(config: pytest.Config) -> list[str]:
     """The ON_REQUEST markers this run leaves out."""
     asked = config.getoption("markexpr") or ""
-    return [m for m, (_, env) in ON_REQUEST.items()
-            if m not in asked and not (env and os.environ.get(env) == "1")]
+    return [
+        m for m, (_, env) in ON_REQUEST.items() if m not in asked and not (env and os.environ.get(env) == "1")
+    ]
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
@@ -83,14 +98,18 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
         terminalreporter.write_line(f"not run (deselected): tests marked {marker} -- {ON_REQUEST[marker][0]}")
     profile = settings.default
     if profile.max_examples < 10_000:
-        terminalreporter.write_line(f"Hypothesis: {profile.max_examples} examples "
-                                    "per property test -- the long fuzz (10,000 each) is GATELAB_FUZZ=1, see "
-                                    "docs/bad_inputs.md")
+        terminalreporter.write_line(
+            f"Hypothesis: {profile.max_examples} examples "
+            "per property test -- the long fuzz (10,000 each) is GATELAB_FUZZ=1, see "
+            "docs/bad_inputs.md"
+        )
     touched = getattr(config, "_tracked_touched", None)
     if touched:
         terminalreporter.write_line(
             "FAILED: the test run modified tracked files (tests must write to an ignored folder): "
-            + ", ".join(touched), red=True)
+            + ", ".join(touched),
+            red=True,
+        )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

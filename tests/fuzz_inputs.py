@@ -6,13 +6,15 @@ size, a JSON value swapped for the wrong type, nested thousands deep, a number t
 float or an int, NaN and the infinities. Hypothesis draws the damage (and shrinks a failure to
 the smallest one), so no random generator of our own is involved.
 """
+
 from __future__ import annotations
 
 import copy
 import io
 import json
 import zipfile
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -28,14 +30,40 @@ SENTINELS = {
     "\x00negfloat\x00": lambda n: "-1e999",
 }
 
-EXTREMES = [10**400, -(10**400), 2**64, 1.7e308, -1.7e308, 5e-324, float("nan"), float("inf"), float("-inf"),
-            "\x00bigint\x00", "\x00bigfloat\x00", "\x00deep\x00", -1, 0, True, "", [], {}]
+EXTREMES = [
+    10**400,
+    -(10**400),
+    2**64,
+    1.7e308,
+    -1.7e308,
+    5e-324,
+    float("nan"),
+    float("inf"),
+    float("-inf"),
+    "\x00bigint\x00",
+    "\x00bigfloat\x00",
+    "\x00deep\x00",
+    -1,
+    0,
+    True,
+    "",
+    [],
+    {},
+]
 json_leaves = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.sampled_from([10**30, -(10**30), 2**63, 10**400, -1, 0]),
-    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=12), st.sampled_from(list(SENTINELS)))
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.sampled_from([10**30, -(10**30), 2**63, 10**400, -1, 0]),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=12),
+    st.sampled_from(list(SENTINELS)),
+)
 json_values = st.recursive(
-    json_leaves, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-    max_leaves=10)
+    json_leaves,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=10,
+)
 
 
 def _paths(doc: Any, at: tuple = ()) -> Iterator[tuple]:
@@ -44,7 +72,7 @@ def _paths(doc: Any, at: tuple = ()) -> Iterator[tuple]:
         for k, v in doc.items():
             yield from _paths(v, at + (k,))
     elif isinstance(doc, list):
-        for i, v in enumerate(doc[:8]):          # the first rows stand for all of them
+        for i, v in enumerate(doc[:8]):  # the first rows stand for all of them
             yield from _paths(v, at + (i,))
 
 
@@ -79,7 +107,7 @@ def damaged_json(draw: st.DrawFn, doc: Any, max_edits: int = 3, extremes_only: b
         op = draw(st.sampled_from(ops))
         if op == "replace" or not path and op == "delete":
             doc = _set(doc, path, draw(json_values))
-        elif op == "extreme":       # where a number is, the numbers that break arithmetic
+        elif op == "extreme":  # where a number is, the numbers that break arithmetic
             numbers = [p for p in _paths(doc) if _is_number(_get(doc, p))] or [path]
             doc = _set(doc, draw(st.sampled_from(numbers)), copy.deepcopy(draw(st.sampled_from(EXTREMES))))
         elif op == "delete":
@@ -129,13 +157,13 @@ def damaged_bytes(draw: st.DrawFn, valid: bytes, anchors: tuple[int, ...] = (), 
         elif kind == "insert":
             data[pos:pos] = draw(st.binary(min_size=1, max_size=16))
         elif kind == "delete":
-            del data[pos:pos + draw(st.integers(1, 64))]
+            del data[pos : pos + draw(st.integers(1, 64))]
         elif kind == "absurd":
             width = draw(st.sampled_from([1, 2, 4, 8]))
             value = draw(st.sampled_from(ABSURD_INTS) | st.integers(0, 2**64 - 1)) % 2 ** (8 * width)
-            data[pos:pos + width] = value.to_bytes(width, "little")
+            data[pos : pos + width] = value.to_bytes(width, "little")
         elif kind == "repeat":
-            data[pos:pos] = data[pos:pos + draw(st.integers(1, 256))]
+            data[pos:pos] = data[pos : pos + draw(st.integers(1, 256))]
     return bytes(data)
 
 
@@ -162,25 +190,34 @@ def damaged_text(draw: st.DrawFn, valid: str, max_edits: int = 4) -> str:
         elif kind == "insert":
             text = text[:pos] + draw(st.text(min_size=1, max_size=8)) + text[pos:]
         elif kind == "delete":
-            text = text[:pos] + text[pos + draw(st.integers(1, 16)):]
+            text = text[:pos] + text[pos + draw(st.integers(1, 16)) :]
         else:
-            text = text[:pos] + text[pos:pos + draw(st.integers(1, 64))] * draw(st.integers(2, 50)) + text[pos:]
+            text = (
+                text[:pos]
+                + text[pos : pos + draw(st.integers(1, 64))] * draw(st.integers(2, 50))
+                + text[pos:]
+            )
     return text
 
 
-def npz_with_header(shape: list[int], descr: str, fortran: bool, payload: bytes, method: int, flags: int) -> bytes:
+def npz_with_header(
+    shape: list[int], descr: str, fortran: bool, payload: bytes, method: int, flags: int
+) -> bytes:
     """An .npz of one member whose .npy header claims ``descr`` and ``shape`` (any numbers) over
     ``payload``, with the zip's compression method and flag bits (encryption, …) overwritten."""
-    header = "{'descr': %s, 'fortran_order': %r, 'shape': %r, }" % (
-        descr if descr.startswith("[") else repr(descr), fortran, tuple(shape))
+    descr_text = descr if descr.startswith("[") else repr(descr)
+    header = f"{{'descr': {descr_text}, 'fortran_order': {fortran!r}, 'shape': {tuple(shape)!r}, }}"
     header += " " * (-(len(header) + 11) % 64) + "\n"
     npy = b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode() + payload
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:
         zf.writestr("lstm.weight_hh_l0.npy", npy)
     raw = bytearray(buf.getvalue())
-    for sig, method_at, flags_at in ((b"PK\x03\x04", 8, 6), (b"PK\x01\x02", 10, 8)):   # local and central record
+    for sig, method_at, flags_at in (
+        (b"PK\x03\x04", 8, 6),
+        (b"PK\x01\x02", 10, 8),
+    ):  # local and central record
         i = raw.find(sig)
-        raw[i + method_at:i + method_at + 2] = method.to_bytes(2, "little")
-        raw[i + flags_at:i + flags_at + 2] = flags.to_bytes(2, "little")
+        raw[i + method_at : i + method_at + 2] = method.to_bytes(2, "little")
+        raw[i + flags_at : i + flags_at + 2] = flags.to_bytes(2, "little")
     return bytes(raw)

@@ -1,4 +1,5 @@
 """Shared test helpers: small random models and inputs for every variant."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -12,14 +13,32 @@ CASES = [
     ("local_feedback", dict(n_static=2, n_net_fb=2, n_act_fb=2, init={"u": 0.7, "v": 1.3})),
     ("local_feedback", dict(n_static=0, n_net_fb=1, n_act_fb=3, output_activation="tanh")),
     ("lstm1997", dict(n_blocks=2, block_size=2)),
-    ("lstm1997", dict(n_blocks=1, block_size=1, output_gate=False, cell_input="sigmoid",
-                      cell_output="identity", output_activation="identity")),
+    (
+        "lstm1997",
+        dict(
+            n_blocks=1,
+            block_size=1,
+            output_gate=False,
+            cell_input="sigmoid",
+            cell_output="identity",
+            output_activation="identity",
+        ),
+    ),
     ("lstm1997", dict(n_blocks=3, block_size=1, gates_as_sources=False, input_to_output=True)),
     ("lstm2000", dict(n_blocks=2, block_size=2, bias={"forget": 1.0})),
     ("lstm2000", dict(n_blocks=2, block_size=1, output_gate=False, gates_as_sources=False)),
     ("lstm2002", dict(n_blocks=2, block_size=2)),
-    ("lstm2002", dict(n_blocks=1, block_size=1, cell_input="identity", cell_output="identity",
-                      gates_as_sources=False, output_activation="identity")),
+    (
+        "lstm2002",
+        dict(
+            n_blocks=1,
+            block_size=1,
+            cell_input="identity",
+            cell_output="identity",
+            gates_as_sources=False,
+            output_activation="identity",
+        ),
+    ),
     ("lstm2002", dict(n_blocks=2, block_size=2, peepholes=False, input_to_output=True)),
     ("lstm2002", dict(n_blocks=2, block_size=1, forget_gate=False)),
     ("lstm", dict(n_hidden=4)),

@@ -1,4 +1,5 @@
 """Helpers of the page tests (AppTest): open a page, read its charts, errors and metrics."""
+
 from __future__ import annotations
 
 import base64
@@ -6,9 +7,8 @@ import importlib
 from pathlib import Path
 
 import numpy as np
-from streamlit.testing.v1 import AppTest
-
 from helpers import chart_specs
+from streamlit.testing.v1 import AppTest
 
 ENTRY = Path(__file__).resolve().parents[1] / "app" / "main.py"
 PAGES_DIR = ENTRY.parents[1] / "pages"
@@ -45,7 +45,7 @@ def ys(spec: dict) -> list:
 def trace(spec: dict, name: str) -> np.ndarray:
     tr = next(t for t in spec["data"] if t.get("name") == name)
     y = tr["y"]
-    if isinstance(y, dict):   # plotly may ship arrays as typed buffers
+    if isinstance(y, dict):  # plotly may ship arrays as typed buffers
         y = np.frombuffer(base64.b64decode(y["bdata"]), dtype=y["dtype"])
     return np.array([np.nan if v is None else v for v in y], dtype=float)
 

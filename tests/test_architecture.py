@@ -9,6 +9,7 @@
   ``io``'s names (``lc.load_model_file``, ``lc.from_torch``);
 - no file over ~400 lines without a reason in its docstring.
 """
+
 from __future__ import annotations
 
 import ast
@@ -19,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("lstm_core", "app", "pages", "gatelab")
 SERVING = ("lstm_core.reproduce", "lstm_core.sweeps", "lstm_core.io")
-MAX_LINES = 440          # "~400": a file may run a tenth over before it must say why
+MAX_LINES = 440  # "~400": a file may run a tenth over before it must say why
 
 
 def module_name(path: Path) -> str:
@@ -62,7 +63,7 @@ def imports(name: str, path: Path, known: set[str]) -> set[str]:
         else:
             continue
         for t in targets:
-            while t and t not in known:          # `import a.b.c` of a package: its nearest module
+            while t and t not in known:  # `import a.b.c` of a package: its nearest module
                 t = t.rpartition(".")[0]
             if t and t != name:
                 out.add(t)
@@ -117,9 +118,11 @@ def test_the_checker_finds_a_circle() -> None:
 
 def test_the_checker_reads_relative_and_function_level_imports(tmp_path: Path) -> None:
     f = tmp_path / "m.py"
-    f.write_text("from ..model import Model\nfrom . import sibling\n"
-                 "def f():\n    from .other import x\n"
-                 "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .hidden import y\n")
+    f.write_text(
+        "from ..model import Model\nfrom . import sibling\n"
+        "def f():\n    from .other import x\n"
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .hidden import y\n"
+    )
     known = {"pkg.sub.m", "pkg.model", "pkg.sub.sibling", "pkg.sub.other", "pkg.sub.hidden"}
     assert imports("pkg.sub.m", f, known) == {"pkg.model", "pkg.sub.sibling", "pkg.sub.other"}
 
@@ -127,13 +130,18 @@ def test_the_checker_reads_relative_and_function_level_imports(tmp_path: Path) -
 def test_no_import_circle() -> None:
     found = circles(graph())
     assert not found, "import circles (each a set of modules that import each other): " + "; ".join(
-        " <-> ".join(c) for c in found)
+        " <-> ".join(c) for c in found
+    )
 
 
 def test_floors_pages_app_core() -> None:
-    floor = {"gatelab": 3, "pages": 3, "app": 2, "lstm_core": 1}     # gatelab starts app/main.py as a script
-    bad = [f"{a} -> {b}" for a, deps in graph().items() for b in deps
-           if floor[b.split(".")[0]] > floor[a.split(".")[0]]]
+    floor = {"gatelab": 3, "pages": 3, "app": 2, "lstm_core": 1}  # gatelab starts app/main.py as a script
+    bad = [
+        f"{a} -> {b}"
+        for a, deps in graph().items()
+        for b in deps
+        if floor[b.split(".")[0]] > floor[a.split(".")[0]]
+    ]
     assert not bad, "imports from a lower floor to a higher one: " + ", ".join(sorted(bad))
 
 
@@ -143,17 +151,30 @@ def test_core_is_pure_numpy() -> None:
         if not name.startswith("lstm_core"):
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            mods = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                    else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
-            bad += [f"{name}: {m}" for m in mods if m.split(".")[0] in ("streamlit", "plotly", "app", "pages")]
+            mods = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom) and not node.level
+                else []
+            )
+            bad += [
+                f"{name}: {m}" for m in mods if m.split(".")[0] in ("streamlit", "plotly", "app", "pages")
+            ]
     assert not bad, bad
 
 
 def test_engine_does_not_import_the_command_line_parts() -> None:
-    bad = [f"{a} -> {b}" for a, deps in graph().items() for b in deps
-           if a.startswith("lstm_core") and not a.startswith(SERVING) and a != "lstm_core"
-           and b.startswith(SERVING)
-           and a not in ("lstm_core.experiments", "lstm_core.sweep")]    # the commands' entry points
+    bad = [
+        f"{a} -> {b}"
+        for a, deps in graph().items()
+        for b in deps
+        if a.startswith("lstm_core")
+        and not a.startswith(SERVING)
+        and a != "lstm_core"
+        and b.startswith(SERVING)
+        and a not in ("lstm_core.experiments", "lstm_core.sweep")
+    ]  # the commands' entry points
     assert not bad, "the engine imports reproduce/sweeps/io: " + ", ".join(sorted(bad))
 
 
@@ -165,8 +186,11 @@ def test_the_core_tree_shows_its_parts(folder: str) -> None:
 
 def test_long_files_say_why() -> None:
     """Source files (and tests) over ~400 lines carry the reason in their docstring."""
-    paths = [p for pkg in (*PACKAGES, "tests", "benchmarks", "deploy", "examples")
-             for p in (ROOT / pkg).rglob("*.py")]
+    paths = [
+        p
+        for pkg in (*PACKAGES, "tests", "benchmarks", "deploy", "examples")
+        for p in (ROOT / pkg).rglob("*.py")
+    ]
     long = []
     for p in paths:
         text = p.read_text(encoding="utf-8")
@@ -174,7 +198,9 @@ def test_long_files_say_why() -> None:
             doc = ast.get_docstring(ast.parse(text)) or ""
             if "over 400 lines" not in doc:
                 long.append(f"{p.relative_to(ROOT)} ({text.count(chr(10))} lines)")
-    assert not long, "files over 400 lines without 'over 400 lines: <why>' in their docstring: " + ", ".join(long)
+    assert not long, "files over 400 lines without 'over 400 lines: <why>' in their docstring: " + ", ".join(
+        long
+    )
 
 
 def test_the_layout_page_matches_the_tree() -> None:
@@ -182,9 +208,17 @@ def test_the_layout_page_matches_the_tree() -> None:
     core's top floor and of app/ui — a file moved or added without redrawing the layout fails."""
     text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     drawn = text.split("```")[1]
-    names = [f"{p.name}/" for base in ("lstm_core", "app") for p in (ROOT / base).iterdir()
-             if p.is_dir() and p.name != "__pycache__"]
-    names += [p.name for base in ("lstm_core", "app/ui") for p in (ROOT / base).glob("*.py")
-              if p.name != "__init__.py" or base == "lstm_core"]
+    names = [
+        f"{p.name}/"
+        for base in ("lstm_core", "app")
+        for p in (ROOT / base).iterdir()
+        if p.is_dir() and p.name != "__pycache__"
+    ]
+    names += [
+        p.name
+        for base in ("lstm_core", "app/ui")
+        for p in (ROOT / base).glob("*.py")
+        if p.name != "__init__.py" or base == "lstm_core"
+    ]
     missing = [n for n in names if n not in drawn]
     assert not missing, f"docs/architecture.md's layout does not name: {missing}"

@@ -1,4 +1,5 @@
 """Invalid settings raise ValueError with an actionable message; numerics never warn."""
+
 import warnings
 
 import numpy as np
@@ -76,7 +77,7 @@ def test_squashing_functions_never_warn():
 def test_huge_weights_report_where_nonfinite_values_appear_without_warnings():
     m = lc.build("rnn", n_in=1, n_out=1, n_hidden=2, output_activation="identity", seed=0)
     m.params["W"][:] = 1.0
-    m.params["W_out"][:] = 1e308                    # h = 1 in both units ⇒ net_out = 2e308 = inf
+    m.params["W_out"][:] = 1e308  # h = 1 in both units ⇒ net_out = 2e308 = inf
     xs = np.full((4, 1, 1), 1e308)
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -5,6 +5,7 @@ that it shows a clear ``st.error`` (no exception, no traceback) and keeps a work
 Each case's id is listed in docs/bad_inputs.md (``test_catalogue_lists_every_case`` keeps the two
 in step); the core's cases are in tests/test_bad_inputs_core.py and tests/test_bad_input.py.
 """
+
 from __future__ import annotations
 
 import base64
@@ -13,11 +14,11 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import chart_specs
 from streamlit.testing.v1 import AppTest
 
 import lstm_core as lc
 from app.ui import export, urlstate
-from helpers import chart_specs
 
 ROOT = Path(__file__).resolve().parents[1]
 ENTRY = ROOT / "app" / "main.py"
@@ -53,7 +54,12 @@ URL_CASES = [
     # id, page, cfg value, words the error must contain
     ("url-garbage", "step", "!!!not-a-config!!!", "not a Gate Lab configuration"),
     ("url-truncated-base64", "step", VALID[:-7], "could not be used"),
-    ("url-base64-of-binary", "step", base64.urlsafe_b64encode(b"\xff\xfe\x00").decode(), "not a Gate Lab configuration"),
+    (
+        "url-base64-of-binary",
+        "step",
+        base64.urlsafe_b64encode(b"\xff\xfe\x00").decode(),
+        "not a Gate Lab configuration",
+    ),
     ("url-json-array", "step", "[1, 2, 3]", "JSON object"),
     ("url-json-null", "step", "null", "not a Gate Lab configuration"),
     ("url-nan-seed", "step", '{"seed": NaN}', "finite"),
@@ -87,7 +93,7 @@ def test_bad_link_shows_an_error_what_it_held_and_the_defaults(case, page, cfg, 
     healthy(at)
     msg = " ".join(errors(at))
     assert "could not be used" in msg and words in msg, msg
-    held = [c.value for c in at.code]          # the link is replaced at once: show what it held
+    held = [c.value for c in at.code]  # the link is replaced at once: show what it held
     assert held and held[0][:20] in urlstate.readable(cfg), held
 
 
@@ -113,8 +119,14 @@ UPLOAD_CASES = [
     ("upload-out-of-range", doc("step", {"n_blocks": 20}), "between 1 and 8"),
     ("upload-nan-value", doc("step", {"init_range": float("nan")}), "init_range"),
     ("upload-other-page", doc("theory", {"w": 2.0}), "theory"),
-    ("upload-model-out-of-range", lc.ModelConfig(variant="lstm1997", n_in=2, n_out=1, n_blocks=8).to_json()
-     .replace('"n_blocks": 8', '"n_blocks": 80').encode(), "n_blocks"),
+    (
+        "upload-model-out-of-range",
+        lc.ModelConfig(variant="lstm1997", n_in=2, n_out=1, n_blocks=8)
+        .to_json()
+        .replace('"n_blocks": 8', '"n_blocks": 80')
+        .encode(),
+        "n_blocks",
+    ),
 ]
 
 
@@ -124,7 +136,7 @@ def test_bad_upload_is_refused_next_to_the_uploader_and_nothing_changes(case, da
     before = {k: at.session_state[k] for k in ("step.variant", "step.n_blocks", "step.seed")}
     at.file_uploader[0].set_value(("bad.json", data, "application/json")).run()
     healthy(at)
-    box = next(e for e in at.expander if e.label == "Export and import")   # the message inside it
+    box = next(e for e in at.expander if e.label == "Export and import")  # the message inside it
     inside = [e.value for e in box.error]
     assert inside and words in inside[0] and "unchanged" in inside[0], inside
     assert {k: at.session_state[k] for k in before} == before
@@ -132,6 +144,7 @@ def test_bad_upload_is_refused_next_to_the_uploader_and_nothing_changes(case, da
 
 def test_sweep_results_file_nested_too_deeply_is_refused():
     from lstm_core.sweeps.cli import load_results
+
     with pytest.raises(ValueError, match="nested too deeply"):
         load_results(b"[" * 20_000 + b"]" * 20_000)
 
@@ -164,6 +177,7 @@ def test_bad_typed_sequence_keeps_the_last_good_run(case, text, words):
 # ----------------------------------------------------------------------------- extreme settings
 def train_link(**values) -> dict[str, str]:
     from app.train import settings as train_settings
+
     return {"cfg": urlstate.encode({**train_settings.DEFAULTS, **values}, train_settings.DEFAULTS)}
 
 
@@ -176,13 +190,28 @@ def train_until_stopped(at: AppTest, runs: int = 300) -> AppTest:
     return at
 
 
-@pytest.mark.parametrize("case,settings,words", [
-    ("train-lr-1e6-saturates", dict(variant="rnn", algorithm="bptt", task="embedded_reber", lr=1e6), "stuck"),
-    # (a 6,000-sequence budget: the stuck check's patience is budget / 20, at least 300 sequences)
-    ("train-lr-1e6-lstm1997-adding", dict(variant="lstm1997", algorithm="rtrl", task="adding", lr=1e6, budget=6000),
-     "stuck"),
-    ("train-lr-1e6-overflows", dict(variant="rnn", algorithm="bptt", task="periodic", lr=1e6), "diverged"),
-], ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize(
+    "case,settings,words",
+    [
+        (
+            "train-lr-1e6-saturates",
+            dict(variant="rnn", algorithm="bptt", task="embedded_reber", lr=1e6),
+            "stuck",
+        ),
+        # (a 6,000-sequence budget: the stuck check's patience is budget / 20, at least 300 sequences)
+        (
+            "train-lr-1e6-lstm1997-adding",
+            dict(variant="lstm1997", algorithm="rtrl", task="adding", lr=1e6, budget=6000),
+            "stuck",
+        ),
+        (
+            "train-lr-1e6-overflows",
+            dict(variant="rnn", algorithm="bptt", task="periodic", lr=1e6),
+            "diverged",
+        ),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
 def test_extreme_learning_rate_stops_cleanly_and_says_where(case, settings, words):
     at = train_until_stopped(open_page("train", train_link(**settings)))
     healthy(at)
@@ -206,7 +235,9 @@ def test_switching_page_mid_training_and_back_keeps_the_run():
 
 
 def test_extreme_sliders_on_step_give_finite_pictures_or_a_message():
-    at = open_page("step", {"cfg": urlstate.encode({"init_range": 2.0, "b_input": 10.0, "b_output": -10.0}, {})})
+    at = open_page(
+        "step", {"cfg": urlstate.encode({"init_range": 2.0, "b_input": 10.0, "b_output": -10.0}, {})}
+    )
     healthy(at)
     assert not errors(at)
 
@@ -216,10 +247,18 @@ def test_catalogue_lists_every_case():
     """docs/bad_inputs.md names every case of this file and of the core's catalogue, and has ≥ 60."""
     text = CATALOGUE.read_text()
     listed = set(re.findall(r"`([A-Za-z0-9][A-Za-z0-9_-]*)`", text))
-    here = {c[0] for c in URL_CASES + UPLOAD_CASES + TYPED_CASES} | {"sweep-deeply-nested", "link-unknown-parameter",
-                                                                     "switch-page-mid-training", "step-extreme-sliders"} | {
-        "train-lr-1e6-saturates", "train-lr-1e6-lstm1997-adding", "train-lr-1e6-overflows"}
+    here = (
+        {c[0] for c in URL_CASES + UPLOAD_CASES + TYPED_CASES}
+        | {
+            "sweep-deeply-nested",
+            "link-unknown-parameter",
+            "switch-page-mid-training",
+            "step-extreme-sliders",
+        }
+        | {"train-lr-1e6-saturates", "train-lr-1e6-lstm1997-adding", "train-lr-1e6-overflows"}
+    )
     from test_bad_inputs_core import CASES as CORE
+
     here |= {c[0] for c in CORE}
     missing = sorted(here - listed)
     assert not missing, f"add these cases to docs/bad_inputs.md: {missing}"

@@ -6,6 +6,7 @@ AppTest cannot click inside a Plotly chart, so the click is covered twice: the s
 decoder (``app.bias_lab.figures.selected_cell``) is tested on the event shapes Streamlit produces, and
 the cell selectbox it writes to is driven here; the real click runs in the browser test.
 """
+
 from __future__ import annotations
 
 import base64
@@ -15,16 +16,23 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import chart_specs
 from streamlit.testing.v1 import AppTest
 
 from app.bias_lab import figures as lab_figures
 from app.bias_lab import settings as lab_settings
 from lstm_core.sweeps.sweep import Sweep
-from helpers import chart_specs
 
 ENTRY = Path(__file__).resolve().parents[1] / "app" / "main.py"
-TINY = {"two_sequence.T": 10, "x_values": "0, -2", "y_values": "0, -2, -4", "n_seeds": 2, "budget": 150,
-        "streak": 10, "goal": "none"}
+TINY = {
+    "two_sequence.T": 10,
+    "x_values": "0, -2",
+    "y_values": "0, -2, -4",
+    "n_seeds": 2,
+    "budget": 150,
+    "streak": 10,
+    "goal": "none",
+}
 
 
 def open_lab(cfg: dict | None = None, raw: str | None = None) -> AppTest:
@@ -39,7 +47,7 @@ def open_lab(cfg: dict | None = None, raw: str | None = None) -> AppTest:
 
 def run_job(at: AppTest, button: str) -> AppTest:
     at.button(key=f"bias_lab.{button}").click().run()
-    for _ in range(60):                   # AppTest fires no run_every timers: each run is one tick
+    for _ in range(60):  # AppTest fires no run_every timers: each run is one tick
         assert not at.exception, [e.value for e in at.exception]
         if not at.get("progress"):
             break
@@ -56,12 +64,19 @@ def charts(at: AppTest) -> dict[str, dict]:
 
 
 def arr(v) -> np.ndarray:
-    if isinstance(v, dict):                      # plotly may ship arrays as typed buffers
+    if isinstance(v, dict):  # plotly may ship arrays as typed buffers
         shape = v.get("shape", "-1")
         shape = tuple(int(n) for n in shape.split(",")) if isinstance(shape, str) else shape
         return np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"]).reshape(shape)
-    return np.array([[np.nan if x is None else x for x in row] if isinstance(row, list) else
-                     (np.nan if row is None else row) for row in v], dtype=float)
+    return np.array(
+        [
+            [np.nan if x is None else x for x in row]
+            if isinstance(row, list)
+            else (np.nan if row is None else row)
+            for row in v
+        ],
+        dtype=float,
+    )
 
 
 def reference_sweep(cfg: dict) -> Sweep:
@@ -76,7 +91,7 @@ def test_default_page_has_no_exception_and_offers_the_sweep():
     at = open_lab()
     assert not at.error
     assert at.button(key="bias_lab.train").label == "Train the sweep"
-    assert any("48 networks" in c.value for c in at.caption)       # 4 × 3 settings × 4 seeds
+    assert any("48 networks" in c.value for c in at.caption)  # 4 × 3 settings × 4 seeds
 
 
 def test_the_page_opens_on_the_committed_baseline_sweep_labelled_as_such():
@@ -84,7 +99,8 @@ def test_the_page_opens_on_the_committed_baseline_sweep_labelled_as_such():
     file — the same network and task as the page's defaults — until the user trains a grid."""
     import json as _json
 
-    from app.bias_lab import precomputed, settings as lab_settings
+    from app.bias_lab import precomputed
+    from app.bias_lab import settings as lab_settings
     from lstm_core.sweeps.cli import load_results
 
     at = open_lab()
@@ -92,7 +108,7 @@ def test_the_page_opens_on_the_committed_baseline_sweep_labelled_as_such():
     assert {"bias-baseline-success", "bias-baseline-median"} <= set(ch)
     assert any("Precomputed baseline, not trained now" in c.value for c in at.caption)
     heat_alts = [c.value for c in at.caption if c.value.startswith("Heat map:")]
-    assert len(heat_alts) == 2 and not any("Click a cell" in a for a in heat_alts)    # not clickable: not said
+    assert len(heat_alts) == 2 and not any("Click a cell" in a for a in heat_alts)  # not clickable: not said
     res = load_results(precomputed.BASELINE.read_bytes())
     cells = res.cells()
     z = arr(ch["bias-baseline-success"]["data"][0]["z"])
@@ -100,11 +116,14 @@ def test_the_page_opens_on_the_committed_baseline_sweep_labelled_as_such():
         assert z[r.j][r.i] == pytest.approx(r.success_rate)
     doc = _json.loads(precomputed.BASELINE.read_text())
     assert doc["command"].startswith("python -m lstm_core.sweep ")
-    assert "--state" not in doc["command"] and "--workers" not in doc["command"]   # how, not what
+    assert "--state" not in doc["command"] and "--workers" not in doc["command"]  # how, not what
     plan = lab_settings.plan(lab_settings.DEFAULTS)
     base = res.settings["base"]
-    assert (base["variant"], base["n_blocks"], base["block_size"]) == (plan.base.variant, plan.base.n_blocks,
-                                                                      plan.base.block_size)
+    assert (base["variant"], base["n_blocks"], base["block_size"]) == (
+        plan.base.variant,
+        plan.base.n_blocks,
+        plan.base.block_size,
+    )
     assert res.settings["task"] == "two_sequence" and res.axis("x").gate == plan.x.gate
     # once a grid is trained, its own heat maps replace the baseline
     at = run_job(open_lab(TINY), "train")
@@ -118,7 +137,7 @@ def test_tiny_sweep_runs_to_completion_and_both_heatmaps_show_its_numbers():
     ch = charts(at)
     assert {"bias-success", "bias-median"} <= set(ch)
     ref = reference_sweep(TINY).cells()
-    assert 0 < ref.solved.sum() < ref.networks.sum()           # a grid with successes and failures
+    assert 0 < ref.solved.sum() < ref.networks.sum()  # a grid with successes and failures
     z = arr(ch["bias-success"]["data"][0]["z"])
     for r in ref.itertuples():
         assert z[r.j][r.i] == pytest.approx(r.success_rate)
@@ -128,8 +147,8 @@ def test_tiny_sweep_runs_to_completion_and_both_heatmaps_show_its_numbers():
         if np.isfinite(r.median_to_criterion):
             assert zm[r.j][r.i] == pytest.approx(r.median_to_criterion)
         else:
-            assert np.isnan(zm[r.j][r.i]) and text[r.j][r.i] == "✗"          # failures marked
-    assert ch["bias-success"]["data"][1]["type"] == "scatter"                  # the click target
+            assert np.isnan(zm[r.j][r.i]) and text[r.j][r.i] == "✗"  # failures marked
+    assert ch["bias-success"]["data"][1]["type"] == "scatter"  # the click target
     heat_alts = [c.value for c in at.caption if c.value.startswith("Heat map:")]
     assert len(heat_alts) == 2 and all(a.endswith("Click a cell to see its network.") for a in heat_alts)
 
@@ -154,8 +173,14 @@ def test_choosing_a_cell_shows_that_networks_traces_before_and_after():
 
 
 def test_selection_decoder_reads_streamlit_events():
-    ev = {"selection": {"points": [{"x": 2, "y": 1, "customdata": [2, 1], "point_index": 7}],
-                        "point_indices": [7], "box": [], "lasso": []}}
+    ev = {
+        "selection": {
+            "points": [{"x": 2, "y": 1, "customdata": [2, 1], "point_index": 7}],
+            "point_indices": [7],
+            "box": [],
+            "lasso": [],
+        }
+    }
     assert lab_figures.selected_cell(ev, 5, 5) == (2, 1)
     assert lab_figures.selected_cell({"selection": {"points": [{"x": 3.0, "y": 0.0}]}}, 5, 5) == (3, 0)
     assert lab_figures.selected_cell({"selection": {"points": []}}, 5, 5) is None
@@ -174,14 +199,17 @@ def test_url_round_trip():
     q = q[0] if isinstance(q, list) else q
     written = json.loads(base64.urlsafe_b64decode(q + "=" * (-len(q) % 4)).decode())
     assert written == {**cfg, "y_gate": "none"}
-    assert any("6 networks" in c.value for c in at.caption)          # 2 settings × 3 seeds
+    assert any("6 networks" in c.value for c in at.caption)  # 2 settings × 3 seeds
 
 
-@pytest.mark.parametrize("raw,needle", [
-    ("not-base64!!", "could not be used"),
-    (json.dumps({"n_seeds": 99}), "n_seeds"),
-    (json.dumps({"x_gate": "nonsense"}), "x_gate"),
-])
+@pytest.mark.parametrize(
+    "raw,needle",
+    [
+        ("not-base64!!", "could not be used"),
+        (json.dumps({"n_seeds": 99}), "n_seeds"),
+        (json.dumps({"x_gate": "nonsense"}), "x_gate"),
+    ],
+)
 def test_bad_query_gives_an_error_not_an_exception(raw, needle):
     at = open_lab(raw=raw)
     assert any(needle in e.value for e in at.error), [e.value for e in at.error]
@@ -204,7 +232,10 @@ def test_demo_trains_both_settings_with_the_same_seeds(view):
     ch = charts(at)
     if view == "abuse":
         loss = ch["abuse-loss"]
-        assert {t["name"] for t in loss["data"] if "median" in t["name"]} == {"0 (median)", "−1, −2, −3 (median)"}
+        assert {t["name"] for t in loss["data"] if "median" in t["name"]} == {
+            "0 (median)",
+            "−1, −2, −3 (median)",
+        }
         table = at.dataframe[-1].value
         assert list(table["training"]) == ["before", "after", "before", "after"]
     else:
@@ -214,12 +245,21 @@ def test_demo_trains_both_settings_with_the_same_seeds(view):
 
 
 def test_forget_view_shows_the_measured_flow():
-    at = open_lab({"view": "forget", "variant": "lstm2000", "forget_biases": "-2, 2", "forget_T": 30, "seed": 1})
+    at = open_lab(
+        {"view": "forget", "variant": "lstm2000", "forget_biases": "-2, 2", "forget_T": 30, "seed": 1}
+    )
     assert not at.error
     ch = charts(at)
     flow = ch["forget-flow"]
-    values = {**lab_settings.DEFAULTS, "variant": "lstm2000", "forget_biases": "-2, 2", "forget_T": 30, "seed": 1}
+    values = {
+        **lab_settings.DEFAULTS,
+        "variant": "lstm2000",
+        "forget_biases": "-2, 2",
+        "forget_T": 30,
+        "seed": 1,
+    }
     from app.bias_lab import sections as lab_sections
+
     d, _ = lab_sections.forget_data(values)
     got = arr(next(t for t in flow["data"] if t["name"] == "b_fg = -2")["y"])
     np.testing.assert_allclose(got, d["relative"][0], rtol=1e-9)
@@ -239,15 +279,44 @@ def test_paper_setup_button_loads_the_drift_experiment():
 def test_every_bias_lab_figure_passes_plotly_validation():
     """The builders skip Plotly's validation for speed; a misspelt property must still fail here."""
     import plotly.graph_objects as go
+
     sweep = reference_sweep(TINY)
     cells = sweep.cells()
-    figs = [lab_figures.sweep_heatmap(cells, sweep.labels("x"), sweep.labels("y"), x_title="a", y_title="b", metric=m,
-                             large=True, uirevision="u", selected=(0, 1), budget=10)[0] for m in ("success", "median")]
+    figs = [
+        lab_figures.sweep_heatmap(
+            cells,
+            sweep.labels("x"),
+            sweep.labels("y"),
+            x_title="a",
+            y_title="b",
+            metric=m,
+            large=True,
+            uirevision="u",
+            selected=(0, 1),
+            budget=10,
+        )[0]
+        for m in ("success", "median")
+    ]
     tr = sweep.probe(3)
-    figs += [c[0] for pair in lab_figures.probe_panels(tr["before"], tr["after"], variant="lstm1997", large=False) for c in pair]
-    frame = pd.DataFrame({"chunk": [0, 0, 1, 1], "setting": ["0", "−1", "0", "−1"], "seed": [0] * 4,
-                          "sequences": [10, 10, 20, 20], "loss": [1.0, 2.0, 0.5, 1.5]})
+    figs += [
+        c[0]
+        for pair in lab_figures.probe_panels(tr["before"], tr["after"], variant="lstm1997", large=False)
+        for c in pair
+    ]
+    frame = pd.DataFrame(
+        {
+            "chunk": [0, 0, 1, 1],
+            "setting": ["0", "−1", "0", "−1"],
+            "seed": [0] * 4,
+            "sequences": [10, 10, 20, 20],
+            "loss": [1.0, 2.0, 0.5, 1.5],
+        }
+    )
     figs.append(lab_figures.curves(frame, "loss", title="t", y="y", large=False, uirevision="c", log=True)[0])
-    figs.append(lab_figures.forget_factor_chart([0.0, 1.0], np.array([0.5, 0.7]), np.array([0.5, 0.73]), large=False)[0])
+    figs.append(
+        lab_figures.forget_factor_chart([0.0, 1.0], np.array([0.5, 0.7]), np.array([0.5, 0.73]), large=False)[
+            0
+        ]
+    )
     for f in figs:
-        go.Figure(f.to_dict())                       # raises on an invalid property
+        go.Figure(f.to_dict())  # raises on an invalid property

@@ -4,6 +4,7 @@ A class's visitors spread over the replicas (a random bucket cookie each), and e
 request of a visitor — page loads and the websocket that carries its Streamlit session, reruns
 and fragment timers included — reaches the replica that holds its session. Needs Debian's
 nginx (``make test`` installs nginx-light); without it this FAILS, it does not skip."""
+
 from __future__ import annotations
 
 import asyncio
@@ -14,7 +15,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 from urllib.parse import quote
@@ -49,14 +49,28 @@ def free_ports(n: int) -> list[int]:
 
 @pytest.fixture(scope="module")
 def proxy():
-    assert shutil.which("nginx") or Path("/usr/sbin/nginx").exists(), \
+    assert shutil.which("nginx") or Path("/usr/sbin/nginx").exists(), (
         "nginx is not installed: `make test` installs it (apt-get install nginx-light)"
-    port, = free_ports(1)
+    )
+    (port,) = free_ports(1)
     replicas = free_ports(2)
-    proc = subprocess.Popen([sys.executable, "deploy/serve.py", "--replicas", "2", "--port", str(port),
-                             "--first-port", str(replicas[0])], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
-    line = proc.stdout.readline()           # printed once nginx and both replicas answer
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "deploy/serve.py",
+            "--replicas",
+            "2",
+            "--port",
+            str(port),
+            "--first-port",
+            str(replicas[0]),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    line = proc.stdout.readline()  # printed once nginx and both replicas answer
     assert "behind nginx" in line, line + (proc.stdout.read() if proc.poll() is not None else "")
     try:
         yield f"http://127.0.0.1:{port}", {f"127.0.0.1:{p}" for p in replicas}
@@ -84,8 +98,12 @@ def test_visitors_spread_over_the_replicas_and_each_stays_on_its_own(proxy):
 
 
 async def session_on(url: str, cookie: str) -> tuple[Session, str]:
-    s = Session(url, page="train", query="cfg=" + quote(json.dumps({"streak": 5000})),
-                headers={"Cookie": f"gatelab_replica={cookie}"})
+    s = Session(
+        url,
+        page="train",
+        query="cfg=" + quote(json.dumps({"streak": 5000})),
+        headers={"Cookie": f"gatelab_replica={cookie}"},
+    )
     await s.open()
     return s, s.ws.response.headers["X-Gatelab-Replica"]
 
@@ -103,17 +121,17 @@ def test_streamlit_sessions_run_through_the_proxy_on_the_replica_their_cookie_na
         out = {}
         for replica, cookie in buckets.items():
             s, served_by = await session_on(url, cookie)
-            assert served_by == replica                       # the websocket went where the pages went
+            assert served_by == replica  # the websocket went where the pages went
             await s.wait_for(lambda x: x.labels.get("train.go") == "Start" and not x.running, 120)
-            await s.press("train.go")                         # Start: a rerun through the proxy ...
-            await s.wait_for(lambda x: (x.sequences() or 0) > 0, 120)   # ... and it trains
+            await s.press("train.go")  # Start: a rerun through the proxy ...
+            await s.wait_for(lambda x: (x.sequences() or 0) > 0, 120)  # ... and it trains
             n = s.sequences()
-            await s.wait_for(lambda x: (x.sequences() or 0) > n, 120)
+            await s.wait_for(lambda x, n=n: (x.sequences() or 0) > n, 120)
             # the live feed's WebSocket went through nginx to the session's replica (on another one
             # the token is unknown and the socket closes without an answer)
             await s.wait_for(lambda x: sum(x.feed_updates.values()) >= 2, 120)
             assert not s.errors, s.errors
-            await s.press("train.go")                         # Pause
+            await s.press("train.go")  # Pause
             await s.wait_for(lambda x: x.labels.get("train.go") == "Resume", 120)
             out[replica] = s.sequences()
             await s.close()
@@ -129,8 +147,8 @@ def test_the_proxy_compresses_text_and_lets_browsers_keep_plotly(proxy):
     """Issue 33: Streamlit serves its bundles uncompressed (leaving that to a proxy); through
     ``gatelab room`` they arrive gzipped, and the live charts' Plotly.js (named by its version) may be
     kept by the browser for a year."""
-    import re
     import gzip
+    import re
 
     from app.ui import live
 
@@ -143,10 +161,10 @@ def test_the_proxy_compresses_text_and_lets_browsers_keep_plotly(proxy):
     with urllib.request.urlopen(req, timeout=30) as r:
         body = r.read()
         assert r.headers["Content-Encoding"] == "gzip"
-        assert len(gzip.decompress(body)) > 2 * len(body)          # JavaScript shrinks well
+        assert len(gzip.decompress(body)) > 2 * len(body)  # JavaScript shrinks well
     src = f"{url}/app/static/{live.PLOTLY_JS.name}?v={live.PLOTLY_VERSION}"
     req = urllib.request.Request(src, headers={"Accept-Encoding": "gzip"})
     with urllib.request.urlopen(req, timeout=30) as r:
         assert "immutable" in r.headers["Cache-Control"] and r.headers["Content-Encoding"] == "gzip"
-        assert r.headers["X-Gatelab-Replica"]                      # still sticky (the cookie's replica)
+        assert r.headers["X-Gatelab-Replica"]  # still sticky (the cookie's replica)
         assert gzip.decompress(r.read()).startswith(b"/**\n* plotly.js (cartesian")

@@ -6,6 +6,7 @@ unsolved networks shows the section and its table with the file's numbers, one w
 solved everything shows none, an older results file without diagnostics shows a note and no
 error, and a finished "Reproduce here" run gets the same table, measured as the core measures it.
 """
+
 from __future__ import annotations
 
 import json
@@ -13,6 +14,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from test_experiments_page import open_exp, outcome
 
 from app.experiments import diagnostics as why
 from app.experiments import results_file
@@ -20,7 +22,6 @@ from app.ui import state
 from lstm_core.reproduce import diagnostics as core
 from lstm_core.reproduce.experiments import DIAGNOSTIC_STREAM
 from lstm_core.training import PRESETS
-from test_experiments_page import open_exp, outcome
 
 COMMITTED = json.loads((results_file.DOCS / "results.json").read_text())
 COMMITTED = COMMITTED["results"] if isinstance(COMMITTED, dict) else COMMITTED
@@ -29,8 +30,15 @@ WITH_DIAGS = [r for r in COMMITTED if r.get("diagnostics")]
 
 def net(seed: int = 3, **kw) -> dict:
     """One network's diagnostics as the command stores them (flags from the core's own rule)."""
-    d = {"ig_relevant": 0.5, "ig_other": 0.02, "s_max": 1.5, "hprime": 0.95, "og_mean": 0.6, "out_std_ratio": 1.0,
-         "out_mean_gap": 0.01}
+    d = {
+        "ig_relevant": 0.5,
+        "ig_other": 0.02,
+        "s_max": 1.5,
+        "hprime": 0.95,
+        "og_mean": 0.6,
+        "out_std_ratio": 1.0,
+        "out_mean_gap": 0.01,
+    }
     d.update(kw)
     d["flags"] = core.flags(d)
     return {"seed": seed, "status": "budget", "best_streak": 120, **d}
@@ -45,41 +53,59 @@ def test_a_healthy_network_is_a_row_without_symptoms():
     row = t.iloc[0]
     assert (row["seed"], row["status"], row["best streak"]) == ("3", "budget spent", "120")
     assert (row["input gate, info steps (y_ig)"], row["input gate, other steps (y_ig)"]) == ("0.50", "0.02")
-    assert (row["max |s|"], row["mean h'(s) / h'(0)"], row["output gate (mean y_og)"]) == ("1.5", "95%", "0.60")
+    assert (row["max |s|"], row["mean h'(s) / h'(0)"], row["output gate (mean y_og)"]) == (
+        "1.5",
+        "95%",
+        "0.60",
+    )
     assert row["output spread / targets'"] == "100%" and row["symptoms"] == "none flagged"
     text = why.explanation([net()])
     assert "None of these networks shows a flagged symptom" in text and "best streak 120" in text
 
 
-@pytest.mark.parametrize("kw, words, means", [
-    (dict(s_max=40.0, hprime=0.2), "state drift", "negative input-gate biases"),
-    (dict(ig_relevant=0.03), "input gate shut at the info steps", "nothing was stored"),
-    (dict(og_mean=0.97), "output gate always open (abuse)", "abuse problem"),
-    (dict(out_std_ratio=0.05), "output at the target mean", "stored nothing"),
-    (dict(pinned_wrong=1.0), "wrong answers pinned (saturated outputs)", "sends no error back"),
-])
+@pytest.mark.parametrize(
+    "kw, words, means",
+    [
+        (dict(s_max=40.0, hprime=0.2), "state drift", "negative input-gate biases"),
+        (dict(ig_relevant=0.03), "input gate shut at the info steps", "nothing was stored"),
+        (dict(og_mean=0.97), "output gate always open (abuse)", "abuse problem"),
+        (dict(out_std_ratio=0.05), "output at the target mean", "stored nothing"),
+        (dict(pinned_wrong=1.0), "wrong answers pinned (saturated outputs)", "sends no error back"),
+    ],
+)
 def test_each_flag_maps_to_its_words_and_its_explanation(kw, words, means):
     d = net(**kw)
-    assert len(d["flags"]) == 1                        # exactly this symptom, by the core's thresholds
+    assert len(d["flags"]) == 1  # exactly this symptom, by the core's thresholds
     assert why.table([d]).iloc[0]["symptoms"] == words
     text = why.explanation([d, net(seed=4)])
     assert f"**{words[0].upper() + words[1:]}** (1 of 2)" in text and means in text
-    assert "- 1 of 2 shows no flagged symptom" in text                                 # the healthy one
+    assert "- 1 of 2 shows no flagged symptom" in text  # the healthy one
 
 
 def test_the_drift_explanation_follows_the_measured_slope():
     """Where h saturates (h'(s) well below h'(0)) the drift blocks the error flow; where h stays
     linear (identity cell output, h'(s) = h'(0)) the words say so instead of claiming a flat h."""
     sat = why.explanation([net(s_max=38.0, hprime=0.19), net(seed=5, s_max=22.3, hprime=0.46)])
-    assert "max |s| = 22.3–38" in sat and "h'(s) at 19%–46% of h'(0)" in sat and "little error flows back" in sat
+    assert (
+        "max |s| = 22.3–38" in sat and "h'(s) at 19%–46% of h'(0)" in sat and "little error flows back" in sat
+    )
     lin = why.explanation([net(s_max=29.2, hprime=1.0, ig_other=0.53)])
     assert "does not saturate" in lin and "0.53 at the other steps" in lin and "flattens" not in lin
 
 
 def test_missing_numbers_show_a_dash_and_unknown_flags_their_own_words():
-    d = {"seed": 1, "status": "diverged", "best_streak": 0, "ig_relevant": None, "ig_other": float("nan"),
-         "s_max": 2.9e234, "hprime": None, "og_mean": None, "out_std_ratio": 0.0,
-         "flags": ["output sits at the target mean (output spread 0% of the targets')", "something new: 3"]}
+    d = {
+        "seed": 1,
+        "status": "diverged",
+        "best_streak": 0,
+        "ig_relevant": None,
+        "ig_other": float("nan"),
+        "s_max": 2.9e234,
+        "hprime": None,
+        "og_mean": None,
+        "out_std_ratio": 0.0,
+        "flags": ["output sits at the target mean (output spread 0% of the targets')", "something new: 3"],
+    }
     row = why.table([d]).iloc[0]
     assert row["input gate, info steps (y_ig)"] == row["input gate, other steps (y_ig)"] == "—"
     assert row["max |s|"] == "2.90e+234" and row["symptoms"] == "output at the target mean; something new"
@@ -94,7 +120,9 @@ def test_a_row_without_diagnostics_renders_nothing(value):
 
 
 def test_results_without_a_diagnostics_key_read_as_none(tmp_path):
-    (tmp_path / "results.json").write_text(json.dumps([{**outcome().__dict__, "notes": []} | {"diagnostics": None}]))
+    (tmp_path / "results.json").write_text(
+        json.dumps([{**outcome().__dict__, "notes": []} | {"diagnostics": None}])
+    )
     old = {k: v for k, v in outcome().__dict__.items() if k != "diagnostics"}
     (tmp_path / "old.json").write_text(json.dumps([old]))
     for name in ("results.json", "old.json"):
@@ -108,24 +136,48 @@ def test_every_committed_row_with_diagnostics_renders(row):
     t = why.table(diags)
     assert len(t) == len(diags) == row["trials"] - row["solved"]
     assert t["seed"].tolist() == [f"{d['seed']:,}" for d in diags]
-    assert not t.isna().any().any() and not t.map(lambda v: "nan" in v.lower() or "none" == v.lower()).any().any()
+    assert (
+        not t.isna().any().any()
+        and not t.map(lambda v: "nan" in v.lower() or "none" == v.lower()).any().any()
+    )
     text = why.explanation(diags)
-    for d in diags:                                      # every flag's words, in the table and explained
+    for d in diags:  # every flag's words, in the table and explained
         for flag in d["flags"]:
             key = why.flag_key(flag)
             assert why.SYMPTOMS[key] in t.loc[t.seed == f"{d['seed']:,}", "symptoms"].iloc[0]
             n = sum(key in why.symptoms(x) for x in diags)
             assert f"**{why._cap(why.SYMPTOMS[key])}** ({n} of {len(diags)})" in text
-    assert why.heading(diags, row["trials"], row["command"]).startswith(f"`{row['command']}` — {len(diags)} of")
+    assert why.heading(diags, row["trials"], row["command"]).startswith(
+        f"`{row['command']}` — {len(diags)} of"
+    )
 
 
 def test_what_the_command_writes_is_what_the_page_renders(tmp_path):
     """The command's own --json output (a tiny run that solves nothing), read back by the page's
     reader: one table row per unsolved network, with the command's numbers."""
     from lstm_core.reproduce import experiments  # noqa: PLC0415
+
     js = tmp_path / "results.json"
-    assert experiments.main(["--workers", "1", "long_lag_rnn", "--trials", "2", "--budget", "20", "--set", "p=4",
-                             "--reduced", "--json", str(js), "--no-progress"]) == 0
+    assert (
+        experiments.main(
+            [
+                "--workers",
+                "1",
+                "long_lag_rnn",
+                "--trials",
+                "2",
+                "--budget",
+                "20",
+                "--set",
+                "p=4",
+                "--reduced",
+                "--json",
+                str(js),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     frame, _ = results_file.load(tmp_path)
     written = json.loads(js.read_text())[0]["diagnostics"]
     diags = why.members(frame.iloc[0]["diagnostics"])
@@ -164,7 +216,7 @@ def test_a_baseline_with_failures_shows_the_section_and_its_table(name):
 
 
 def test_a_baseline_that_solved_everything_shows_no_section():
-    at = open_exp({"experiment": "temporal_order_4", "budget": 2000})      # within the run cap: no error
+    at = open_exp({"experiment": "temporal_order_4", "budget": 2000})  # within the run cap: no error
     assert not at.error and not section(at)
     assert not at.table
 
@@ -189,7 +241,7 @@ def test_a_finished_run_here_gets_the_table_measured_as_the_core_does():
     cfg = {"experiment": "long_lag_rnn", "trials": 3, "budget": 40, "seed": 2}
     at = open_exp(cfg)
     at.button(key="experiments.run").click().run()
-    for _ in range(60):                                  # waits on the job's state, one tick per run
+    for _ in range(60):  # waits on the job's state, one tick per run
         if not at.get("progress"):
             break
         at.run()
@@ -199,9 +251,12 @@ def test_a_finished_run_here_gets_the_table_measured_as_the_core_does():
         tr.train(40)
     res = tr.results()
     diags = core.diagnose(tr.model, tr.task, np.random.default_rng([2, DIAGNOSTIC_STREAM]))
-    want = [{"seed": int(r.seed), "status": r.status, "best_streak": int(r.best_streak), **d}
-            for r, d in zip(res.itertuples(), diags) if r.status != "solved"]
-    assert want                                         # 40 sequences: this run solves nothing
+    want = [
+        {"seed": int(r.seed), "status": r.status, "best_streak": int(r.best_streak), **d}
+        for r, d in zip(res.itertuples(), diags)
+        if r.status != "solved"
+    ]
+    assert want  # 40 sequences: this run solves nothing
     texts = [m.value for m in at.markdown]
     assert why.heading(want, 3) in texts
     tables = [t.value for t in at.table if "symptoms" in t.value.columns]

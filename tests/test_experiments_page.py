@@ -4,6 +4,7 @@ The baseline test writes a results table with ``lstm_core.reproduce.experiments`
 into a temporary docs folder and checks that the page shows exactly those numbers; the
 "reproduce here" test compares the page's table with the same run made directly in the core.
 """
+
 from __future__ import annotations
 
 import json
@@ -12,12 +13,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import chart_specs
 from streamlit.testing.v1 import AppTest
 
 from app.experiments import results_file
 from lstm_core.reproduce.experiments import MARKDOWN_HEADER, Outcome
 from lstm_core.training import PRESETS
-from helpers import chart_specs
 
 ENTRY = Path(__file__).resolve().parents[1] / "app" / "main.py"
 
@@ -33,25 +34,63 @@ def open_exp(cfg: dict | None = None, raw: str | None = None) -> AppTest:
 
 
 def outcome(**kw) -> Outcome:
-    base = dict(name="adding", title="Adding problem, T = 100", trials=10, solved=7, diverged=1, median=41234.0,
-                low=30000, high=90000, wall=812.0, budget=100_000, reduced=False, setup="lstm1997, rtrl, lr 0.5",
-                paper="solved | in all trials", paper_sequences=74000.0,
-                command="python -m lstm_core.experiments adding --trials 10", notes=["1 diverged: member 3 ..."])
+    base = dict(
+        name="adding",
+        title="Adding problem, T = 100",
+        trials=10,
+        solved=7,
+        diverged=1,
+        median=41234.0,
+        low=30000,
+        high=90000,
+        wall=812.0,
+        budget=100_000,
+        reduced=False,
+        setup="lstm1997, rtrl, lr 0.5",
+        paper="solved | in all trials",
+        paper_sequences=74000.0,
+        command="python -m lstm_core.experiments adding --trials 10",
+        notes=["1 diverged: member 3 ..."],
+    )
     base.update(kw)
     return Outcome(**base)
 
 
 def test_markdown_results_are_parsed_exactly(tmp_path):
-    rows = [outcome(), outcome(name="long_lag_rnn", title="RNN (p=100)", solved=0, median=None, low=None, high=None,
-                               reduced=True, paper_sequences=None, diverged=0, notes=[],
-                               command="python -m lstm_core.experiments long_lag_rnn --trials 10 --set p=100 "
-                                       "--budget 20000 --reduced")]
-    (tmp_path / "results.md").write_text("# Results\n\n" + MARKDOWN_HEADER + "\n" + "\n".join(r.markdown() for r in rows))
+    rows = [
+        outcome(),
+        outcome(
+            name="long_lag_rnn",
+            title="RNN (p=100)",
+            solved=0,
+            median=None,
+            low=None,
+            high=None,
+            reduced=True,
+            paper_sequences=None,
+            diverged=0,
+            notes=[],
+            command="python -m lstm_core.experiments long_lag_rnn --trials 10 --set p=100 "
+            "--budget 20000 --reduced",
+        ),
+    ]
+    (tmp_path / "results.md").write_text(
+        "# Results\n\n" + MARKDOWN_HEADER + "\n" + "\n".join(r.markdown() for r in rows)
+    )
     frame, source = results_file.load(tmp_path)
     assert "results.md (2 runs)" in source
     a, b = frame.iloc[0], frame.iloc[1]
-    assert (a["name"], a.trials, a.solved, a.diverged, a["median"], a.low, a.high, a.budget, a.wall) == \
-        ("adding", 10, 7, 1, 41234.0, 30000.0, 90000.0, 100000.0, 812.0)
+    assert (a["name"], a.trials, a.solved, a.diverged, a["median"], a.low, a.high, a.budget, a.wall) == (
+        "adding",
+        10,
+        7,
+        1,
+        41234.0,
+        30000.0,
+        90000.0,
+        100000.0,
+        812.0,
+    )
     assert not a.reduced and a.paper_sequences == 74000.0
     assert (b["name"], b.solved, b.reduced, b.settings) == ("long_lag_rnn", 0, True, {"p": 100})
     assert b["median"] is None or np.isnan(b["median"])
@@ -78,10 +117,15 @@ def test_default_page_shows_the_gallery_and_the_paper_setup():
     gallery = at.dataframe[0].value
     assert len(gallery) == len(PRESETS)
     setup = " ".join(m.value for m in at.markdown)
-    assert "| model | lstm1997, 1 block(s)" in setup and "p = 100" in setup and "{" not in setup   # no dict dump
-    assert at.button(key="experiments.paper_size")                       # the paper-size run, one click away
+    assert (
+        "| model | lstm1997, 1 block(s)" in setup and "p = 100" in setup and "{" not in setup
+    )  # no dict dump
+    assert at.button(key="experiments.paper_size")  # the paper-size run, one click away
     at.button(key="experiments.paper_size").click().run()
-    assert at.toggle(key="experiments.reduced").value is False and at.number_input(key="experiments.budget").value == 5000
+    assert (
+        at.toggle(key="experiments.reduced").value is False
+        and at.number_input(key="experiments.budget").value == 5000
+    )
     table = at.dataframe[1].value
     assert table.source.tolist()[0] == "paper"
 
@@ -95,7 +139,7 @@ def test_baseline_comes_from_the_results_file(tmp_path, monkeypatch):
     assert row["trials solved"] == "7/10" and row["median sequences (range)"] == "41,234 (30,000–90,000)"
     spec = chart_specs(at)[0]
     xs = [x for t in spec["data"] for x in (t["x"] if isinstance(t["x"], list) else [])]
-    assert 74000 in xs and 41234 in xs                 # paper ◆ and baseline median ●
+    assert 74000 in xs and 41234 in xs  # paper ◆ and baseline median ●
 
 
 def test_reproduce_here_runs_to_completion_and_reports_the_core_numbers():
@@ -137,46 +181,88 @@ def test_oversized_runs_are_refused(cfg):
 
 
 def test_experiment_figures_pass_plotly_validation():
-    import plotly.graph_objects as go
-    from app.experiments import figures as experiment_figures
     import pandas as pd
+    import plotly.graph_objects as go
+
+    from app.experiments import figures as experiment_figures
+
     frame = results_file.parse_markdown(MARKDOWN_HEADER + "\n" + outcome().markdown())
-    here = {"trials": 3, "solved": 1, "running": 0, "solved_at": [1200, None, None], "budget": 2000, "wall": 12.0,
-            "reduced": True, "label": "x"}
-    fig, alt = experiment_figures.comparison_chart(paper=74000.0, baseline=frame, here=here, large=True, title="t")
+    here = {
+        "trials": 3,
+        "solved": 1,
+        "running": 0,
+        "solved_at": [1200, None, None],
+        "budget": 2000,
+        "wall": 12.0,
+        "reduced": True,
+        "label": "x",
+    }
+    fig, alt = experiment_figures.comparison_chart(
+        paper=74000.0, baseline=frame, here=here, large=True, title="t"
+    )
     go.Figure(fig.to_dict())
     assert "paper 74,000" in alt and "1/3 solved" in alt
     table = experiment_figures.comparison_table(preset=PRESETS["adding"], baseline=frame, here=here)
     assert table.source.tolist() == ["paper", "reproduction command", "this page (REDUCED)"]
-    assert isinstance(experiment_figures.gallery_table(PRESETS, pd.DataFrame(columns=results_file.COLUMNS)), pd.DataFrame)
+    assert isinstance(
+        experiment_figures.gallery_table(PRESETS, pd.DataFrame(columns=results_file.COLUMNS)), pd.DataFrame
+    )
 
 
 def test_command_rows_with_the_same_count_are_drawn_on_lines_of_their_own():
     # three pairs of Reber sets, 1/10 each, and two adding budgets, 0/10 each: one line per command row
     from app.experiments import figures as ef  # noqa: PLC0415
-    md = MARKDOWN_HEADER + "\n" + "\n".join(outcome(
-        solved=1, command=f"python -m lstm_core.experiments embedded_reber_sets --trials 10 --set set_seed={s}").markdown()
-        for s in range(3)) + "\n" + "\n".join(outcome(solved=0, median=None, low=None, high=None, budget=b,
-                                                       command=f"python -m lstm_core.experiments adding --budget {b}")
-                                               .markdown() for b in (100_000, 200_000))
+
+    md = (
+        MARKDOWN_HEADER
+        + "\n"
+        + "\n".join(
+            outcome(
+                solved=1,
+                command=f"python -m lstm_core.experiments embedded_reber_sets --trials 10 --set set_seed={s}",
+            ).markdown()
+            for s in range(3)
+        )
+        + "\n"
+        + "\n".join(
+            outcome(
+                solved=0,
+                median=None,
+                low=None,
+                high=None,
+                budget=b,
+                command=f"python -m lstm_core.experiments adding --budget {b}",
+            ).markdown()
+            for b in (100_000, 200_000)
+        )
+    )
     frame = results_file.parse_markdown(md)
     labels = ef.command_labels(frame)
-    assert labels == ["command 1/10 · set_seed=0", "command 1/10 · set_seed=1", "command 1/10 · set_seed=2",
-                      "command 0/10 · budget 100,000", "command 0/10 · budget 200,000"]
+    assert labels == [
+        "command 1/10 · set_seed=0",
+        "command 1/10 · set_seed=1",
+        "command 1/10 · set_seed=2",
+        "command 0/10 · budget 100,000",
+        "command 0/10 · budget 200,000",
+    ]
     fig, _ = ef.comparison_chart(paper=8440.0, baseline=frame, here=None, large=False, title="t")
     drawn = {y for tr in fig.data if tr.name in ("reproduction command", "not solved") for y in tr.y}
     assert drawn == set(labels)
-    assert ef.command_labels(frame.iloc[:1]) == ["command 1/10"]      # a row of its own keeps the short label
+    assert ef.command_labels(frame.iloc[:1]) == ["command 1/10"]  # a row of its own keeps the short label
 
 
 def test_notes_from_the_results_file_are_sentences_not_a_python_list():
     from app.experiments import figures as ef  # noqa: PLC0415
-    base = pd.DataFrame([{"command": "python -m lstm_core.experiments adding", "notes": ["1 diverged", "lr 0.5"]}])
+
+    base = pd.DataFrame(
+        [{"command": "python -m lstm_core.experiments adding", "notes": ["1 diverged", "lr 0.5"]}]
+    )
     text = ef.comparison_notes(preset=PRESETS["adding"], baseline=base, here=None)
     assert "1 diverged; lr 0.5" in text and "[" not in text and "'" not in text
     base["machine"] = ["AMD EPYC, OpenBLAS Haswell kernels, NumPy 2.4.6"]
-    assert "lr 0.5 (ran on AMD EPYC, OpenBLAS Haswell kernels, NumPy 2.4.6)" in \
-        ef.comparison_notes(preset=PRESETS["adding"], baseline=base, here=None)
+    assert "lr 0.5 (ran on AMD EPYC, OpenBLAS Haswell kernels, NumPy 2.4.6)" in ef.comparison_notes(
+        preset=PRESETS["adding"], baseline=base, here=None
+    )
 
 
 def test_the_page_reads_the_committed_results_of_the_reproduction_command():
@@ -197,13 +283,24 @@ def test_a_narrow_range_of_sequences_still_gets_labelled_ticks():
     none under the axis title: the chart then labels 1, 2 and 5 × powers of ten, written out in
     full (Plotly's own minor log ticks would say "2" for 2,000)."""
     from app.experiments import figures as experiment_figures
-    here = {"trials": 4, "solved": 3, "running": 0, "solved_at": [1758, 2125, 3420, None], "budget": 5000,
-            "wall": 1.0, "reduced": True, "label": ""}
+
+    here = {
+        "trials": 4,
+        "solved": 3,
+        "running": 0,
+        "solved_at": [1758, 2125, 3420, None],
+        "budget": 5000,
+        "wall": 1.0,
+        "reduced": True,
+        "label": "",
+    }
     base = pd.DataFrame(columns=results_file.COLUMNS)
     fig, _ = experiment_figures.comparison_chart(paper=5680, baseline=base, here=here, large=False, title="t")
     shown = [t for t, v in zip(fig.layout.xaxis.ticktext, fig.layout.xaxis.tickvals) if 1758 <= v <= 5680]
     assert shown == ["2,000", "5,000"]
-    fig, _ = experiment_figures.comparison_chart(paper=74000, baseline=base, here=here, large=False, title="t")
+    fig, _ = experiment_figures.comparison_chart(
+        paper=74000, baseline=base, here=here, large=False, title="t"
+    )
     shown = [t for t, v in zip(fig.layout.xaxis.ticktext, fig.layout.xaxis.tickvals) if 1758 <= v <= 74000]
     assert shown == ["10,000"]
 
@@ -216,7 +313,7 @@ def test_every_preset_opens_on_the_page_with_its_comparison():
         assert not at.exception and not at.error, (name, [e.value for e in at.error])
         table = at.dataframe[1].value
         assert table.source.tolist()[0] == "paper", name
-        assert chart_specs(at), name                                    # the comparison chart is drawn
+        assert chart_specs(at), name  # the comparison chart is drawn
 
 
 def test_choosing_an_experiment_with_long_sequences_lowers_the_budget_and_says_so():

@@ -4,17 +4,21 @@
 run): the two share no code, so a bug in either fails here. Outputs, internals, states,
 gradients and per-step errors agree to 1e-12 (relative to each array's scale).
 """
+
 import numpy as np
 import pytest
+from helpers import data, make
 
 import lstm_core as lc
 from lstm_core import buffers
 from lstm_core.gradients import backward
 from lstm_core.sequence import forward, loss_and_output_error
-from helpers import data, make
 
-SETTINGS = [dict(n_hidden=4), dict(n_hidden=3, output_activation="softmax", loss="ce"),
-            dict(n_hidden=5, output_activation="identity", recurrent_scale=1.5)]
+SETTINGS = [
+    dict(n_hidden=4),
+    dict(n_hidden=3, output_activation="softmax", loss="ce"),
+    dict(n_hidden=5, output_activation="identity", recurrent_scale=1.5),
+]
 CASES = [(v, s) for v in ("lstm", "gru") for s in SETTINGS]
 
 
@@ -32,14 +36,16 @@ def both_paths(model, xs, targets, mask, method="bptt", k=None, state=None):
 
 def assert_close(a, b, what):
     scale = max(np.max(np.abs(b)), 1e-300)
-    assert np.max(np.abs(a - b)) <= 1e-12 * scale, f"{what}: max diff {np.max(np.abs(a - b)):.2e} (scale {scale:.2e})"
+    assert np.max(np.abs(a - b)) <= 1e-12 * scale, (
+        f"{what}: max diff {np.max(np.abs(a - b)):.2e} (scale {scale:.2e})"
+    )
 
 
 def check(model, xs, targets, mask, **kw):
     rf, rg, (gf, df), (gg, dg) = both_paths(model, xs, targets, mask, **kw)
     assert_close(rf.outputs, rg.outputs, "outputs")
     missing = set(rg.internals) - set(rf.internals)
-    assert missing <= {"net"}, f"the fast path lacks {missing}"       # net: only the readable path records it
+    assert missing <= {"net"}, f"the fast path lacks {missing}"  # net: only the readable path records it
     for name in rf.internals:
         assert type(rf.internals[name]) is np.ndarray, f"{name} is not a plain array"
         assert_close(rf.internals[name], rg.internals[name], name)
@@ -60,7 +66,7 @@ def check(model, xs, targets, mask, **kw):
 def test_fast_path_equals_generic_path(variant, settings):
     model = make(variant, settings)
     xs, targets, mask = data(model, T=11, B=3)
-    mask[2:6] = 0.0                                             # a gap with no targets
+    mask[2:6] = 0.0  # a gap with no targets
     mask[7, 1] = 0.0
     check(model, xs, targets, mask)
 
@@ -70,14 +76,16 @@ def test_fast_path_equals_generic_path_for_a_population_of_three(variant):
     members = [make(variant, dict(n_hidden=4), seed=s) for s in (0, 1, 2)]
     pop = lc.stack(members)
     xs, targets, mask = data(members[0], T=9, B=2, K=3)
-    mask[1:4, 0] = 0.0                                          # member 0: a gap
-    mask[:, 2, 1] = 0.0                                         # member 2, sequence 1: no target at all
+    mask[1:4, 0] = 0.0  # member 0: a gap
+    mask[:, 2, 1] = 0.0  # member 2, sequence 1: no target at all
     mask[-1] = 1.0
     check(pop, xs, targets, mask)
-    check(pop, xs[:, 0], targets[:, 0], mask[:, 0])              # inputs shared by the members
+    check(pop, xs[:, 0], targets[:, 0], mask[:, 0])  # inputs shared by the members
     loss, g = lc.gradients(pop, xs, targets, mask, fast=True)
-    for k, m in enumerate(members):                              # and each member alone: bit for bit,
-        lk, gk = lc.gradients(m, xs[:, k], targets[:, k], mask[:, k], fast=True)   # as training a population needs
+    for k, m in enumerate(members):  # and each member alone: bit for bit,
+        lk, gk = lc.gradients(
+            m, xs[:, k], targets[:, k], mask[:, k], fast=True
+        )  # as training a population needs
         assert loss[k] == lk
         for n in gk:
             np.testing.assert_array_equal(g[n][k], gk[n], err_msg=n)
@@ -100,10 +108,14 @@ def test_readable_step_records_net_in_pytorch_order_and_fast_records_are_views()
     run = lc.forward(model, xs)
     p, H = model.params, 3
     x, hp = xs[2], run.internals["h_prev"][2]
-    for n, gate in enumerate("ifgo"):                            # net = W x + U h(t−1) + b, gate by gate
+    for n, gate in enumerate("ifgo"):  # net = W x + U h(t−1) + b, gate by gate
         want = x @ p[f"W_{gate}"].T + hp @ p[f"U_{gate}"].T + p[f"b_{gate}"]
-        np.testing.assert_allclose(run.internals["net"][2][:, n * H:(n + 1) * H], want, rtol=1e-13, atol=1e-15)
-    np.testing.assert_allclose(run.internals["i"], 1 / (1 + np.exp(-run.internals["net"][..., :H])), rtol=1e-14)
+        np.testing.assert_allclose(
+            run.internals["net"][2][:, n * H : (n + 1) * H], want, rtol=1e-13, atol=1e-15
+        )
+    np.testing.assert_allclose(
+        run.internals["i"], 1 / (1 + np.exp(-run.internals["net"][..., :H])), rtol=1e-14
+    )
     rec = run.recs[4]
     assert len(run.recs) == 5 and set(rec) >= {"i", "f", "g", "o", "c", "h", "net"}
     np.testing.assert_array_equal(rec["c"], run.state["c"])
@@ -114,18 +126,18 @@ def test_readable_step_records_net_in_pytorch_order_and_fast_records_are_views()
 
 @pytest.mark.parametrize("variant", ["lstm", "gru"])
 def test_pooled_buffers_are_never_shared_by_two_live_runs(variant):
-    model = make(variant, dict(n_hidden=40), n_in=30)             # buffers big enough to be pooled
+    model = make(variant, dict(n_hidden=40), n_in=30)  # buffers big enough to be pooled
     xs, targets, mask = data(model, T=60, B=8)
     a = lc.forward(model, xs, fast=True)
     names = ("c", "i") if variant == "lstm" else ("h", "r")
     keep = [a.internals[n].copy() for n in names]
-    b = lc.forward(model, xs[::-1].copy(), fast=True)              # must not write into a's buffers
+    b = lc.forward(model, xs[::-1].copy(), fast=True)  # must not write into a's buffers
     lc.gradients(model, xs * 2, targets, mask, fast=True)
     for n, v in zip(names, keep):
         np.testing.assert_array_equal(a.internals[n], v)
     assert not np.shares_memory(a.internals[names[0]], b.internals[names[0]])
     del b
-    loss, g = lc.gradients(model, xs, targets, mask, fast=True)    # a free buffer is reused: same numbers
+    loss, g = lc.gradients(model, xs, targets, mask, fast=True)  # a free buffer is reused: same numbers
     loss2, g2 = lc.gradients(model, xs, targets, mask, fast=True)
     assert loss == loss2 and all(np.array_equal(g[n], g2[n]) for n in g)
     buffers.clear()
@@ -138,10 +150,10 @@ def test_buffer_pool_reuses_only_free_arrays_and_evicts_within_its_cap(monkeypat
     assert a is not b
     view = a[3]
     del a
-    c = buffers.empty((100, 100))                                  # a's memory is still seen through view
+    c = buffers.empty((100, 100))  # a's memory is still seen through view
     assert not np.shares_memory(c, view) and not np.shares_memory(c, b)
     del view, c
-    d = buffers.empty((50, 200))                                   # over the cap: a free (100, 100) goes
+    d = buffers.empty((50, 200))  # over the cap: a free (100, 100) goes
     assert buffers._pooled_bytes <= buffers.MAX_POOLED_BYTES
     assert not np.shares_memory(d, b)
     buffers.clear()
@@ -151,6 +163,7 @@ def test_buffer_pool_reuses_only_free_arrays_and_evicts_within_its_cap(monkeypat
 def test_runs_of_every_variant_pickle_round_trip(variant):
     """Pages cache runs (st.cache_data pickles them): readable and fast runs must pickle."""
     import pickle
+
     model = make(variant, {})
     xs, _, _ = data(model, T=4, B=2)
     for fast in (False, True):

@@ -3,6 +3,7 @@
 The WebSocket route is driven in-process through its ASGI interface (no server, no sleeps); the
 browser side is tested end to end in tests/e2e/test_train_browser.py.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -53,9 +54,19 @@ def converse(path: str, messages: list) -> list[dict]:
                 else:
                     await incoming.put({"type": "websocket.disconnect", "code": 1000})
 
-        scope = {"type": "websocket", "path": path, "raw_path": path.encode(), "query_string": b"",
-                 "headers": [], "scheme": "ws", "server": ("test", 80), "client": ("test", 1),
-                 "subprotocols": [], "root_path": "", "asgi": {"version": "3.0"}}
+        scope = {
+            "type": "websocket",
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "headers": [],
+            "scheme": "ws",
+            "server": ("test", 80),
+            "client": ("test", 1),
+            "subprotocols": [],
+            "root_path": "",
+            "asgi": {"version": "3.0"},
+        }
         await app(scope, receive, send)
 
     # in a thread of its own: the browser tests' Playwright may hold this thread's event loop
@@ -81,11 +92,11 @@ def test_an_unknown_token_and_a_bad_request_close_the_socket_with_a_reason():
     for bad in ({"after": "soon"}, {"after": "nan"}, [1, 2]):
         closes = [m for m in converse("/" + feeds.PREFIX + token, [bad]) if m["type"] == "websocket.close"]
         assert closes and closes[0]["code"] == feeds.CLOSE_BAD, bad
-    assert keep.asked == [{"after": "soon"}, {"after": "nan"}]      # the list never reached the feed
+    assert keep.asked == [{"after": "soon"}, {"after": "nan"}]  # the list never reached the feed
 
 
 def test_the_table_keeps_no_feed_alive():
-    token = feeds.register(Echo())      # nothing else holds it
+    token = feeds.register(Echo())  # nothing else holds it
     gc.collect()
     assert feeds.find(token) is None
     assert feeds.answer(token, {})[0] == 404
@@ -108,15 +119,15 @@ def _no_slots_left_behind():
 def test_each_poll_trains_a_chunk_and_answers_only_the_newer_points():
     f = new_feed()
     first = f.poll({})
-    assert first["x"] == [] and first["active"] is False          # idle: nothing trained
+    assert first["x"] == [] and first["active"] is False  # idle: nothing trained
     train_run.start(f.run)
     a = f.poll({})
     assert a["active"] and len(a["x"]) == 1 and a["x"][0] == f.run.sequences > 0
     b = f.poll({"after": str(a["x"][-1])})
-    assert len(b["x"]) == 1 and b["x"][0] > a["x"][-1]            # only what is new
+    assert len(b["x"]) == 1 and b["x"][0] > a["x"][-1]  # only what is new
     allx = f.poll({"after": "-1"})["x"]
     assert allx == f.run.curves.data["sequences"] and len(allx) == 3
-    json.dumps(f.poll({}), allow_nan=False)                       # valid JSON: no NaN or infinity
+    json.dumps(f.poll({}), allow_nan=False)  # valid JSON: no NaN or infinity
     assert f.fresh() and not f.fresh(time.monotonic() + train_feed.FRESH_SECONDS + 1)
 
 
@@ -137,7 +148,7 @@ def test_a_forgotten_run_or_one_without_a_slot_is_not_trained_by_its_feed(monkey
     assert f.poll({})["x"] == [] and f.run.sequences == 0
     f.page_state["last_interaction"] = time.monotonic()
     monkeypatch.setenv("GATELAB_MAX_TRAINING", "1")
-    assert slots.claim("another session") == 0                     # the only slot is taken
+    assert slots.claim("another session") == 0  # the only slot is taken
     assert f.poll({})["x"] == [] and f.run.sequences == 0
     slots.release("another session")
     assert len(f.poll({})["x"]) == 1
@@ -166,11 +177,11 @@ def test_while_the_browser_pulls_the_feed_the_page_does_not_train_and_redraws_sl
     feed = ps["feed"]
     assert feed.run is run and run.active
     before = run.sequences
-    at.run()                                          # no poll yet: the page trains, as on a plain host
+    at.run()  # no poll yet: the page trains, as on a plain host
     assert run.sequences > before and ps["every"] != train_feed.fragment_every()
-    feed.poll({})                                     # the browser pulls: the feed trains ...
+    feed.poll({})  # the browser pulls: the feed trains ...
     pulled = run.sequences
-    at.run()                                          # ... and the page's runs only redraw
+    at.run()  # ... and the page's runs only redraw
     assert run.sequences == pulled and ps["every"] == train_feed.fragment_every()
     assert not at.exception
 
@@ -182,7 +193,7 @@ def test_on_a_server_with_the_feed_a_click_leaves_the_training_to_the_feed(monke
 
     f = new_feed()
     now = time.monotonic()
-    assert not train_feed.pulling(f, now, now)                        # the plain script: nobody will pull
+    assert not train_feed.pulling(f, now, now)  # the plain script: nobody will pull
     monkeypatch.setattr(feeds, "_served", True)
     assert feeds.served()
     assert train_feed.pulling(f, now, now) and not train_feed.pulling(f, None, now)
@@ -190,8 +201,8 @@ def test_on_a_server_with_the_feed_a_click_leaves_the_training_to_the_feed(monke
 
     at = start(open_page())
     run, ps = run_of(at), at.session_state["_page.train"]
-    assert run.active and run.sequences == 0                          # the click's run trained nothing
-    assert ps["every"] == train_feed.fragment_every()                 # its timer is the feed's redraw period
-    ps["since"] -= train_feed.FRESH_SECONDS + 1                       # no poll came: the page trains
+    assert run.active and run.sequences == 0  # the click's run trained nothing
+    assert ps["every"] == train_feed.fragment_every()  # its timer is the feed's redraw period
+    ps["since"] -= train_feed.FRESH_SECONDS + 1  # no poll came: the page trains
     at.run()
     assert run.sequences > 0 and not at.exception

@@ -1,14 +1,15 @@
 """Figures that save (issue 32): every chart on every page has a save button in its Plotly toolbar
 that downloads an SVG or a 2× PNG named after the chart and its settings (app.ui.saving)."""
+
 from __future__ import annotations
 
 import json
 
 import pytest
-
-from app.ui import saving
 from page_helpers import open_page
 from test_bias_lab_page import TINY, open_lab, run_job
+
+from app.ui import saving
 
 
 def chart_configs(at) -> list[tuple[str, dict]]:
@@ -54,22 +55,38 @@ def assert_saves(configs: list[tuple[str, dict]]) -> list[str]:
 
 
 def test_file_names():
-    assert saving.filename("gradient-flow", ["rnn", "lstm1997"], "t100") == "gatelab-gradient-flow-rnn-lstm1997-t100"
+    assert (
+        saving.filename("gradient-flow", ["rnn", "lstm1997"], "t100")
+        == "gatelab-gradient-flow-rnn-lstm1997-t100"
+    )
     assert saving.filename("forget flow", "Input gate −3", "", 0.5) == "gatelab-forget-flow-input-gate-3-0.5"
     c = saving.config("cell-diagram", "lstm1997", only_save=True)
     assert c["modeBarButtons"] == [["toImage"]] and c.get("displayModeBar", "hover") == "hover"
-    assert c["toImageButtonOptions"] == {"format": "svg", "filename": "gatelab-cell-diagram-lstm1997", "scale": 2}
+    assert c["toImageButtonOptions"] == {
+        "format": "svg",
+        "filename": "gatelab-cell-diagram-lstm1997",
+        "scale": 2,
+    }
 
 
-@pytest.mark.parametrize("page, expected", [
-    ("home", {"gatelab-error-flow-rnn-lstm1997"}),
-    ("theory", {"gatelab-activations"}),
-    ("gradient_flow", {"gatelab-gradient-flow-rnn-lstm1997-t100-bptt", "gatelab-local-feedback-u0.9-v1.5"}),
-    ("step", {"gatelab-step-input-lstm1997-block-1-cell-1", "gatelab-cell-diagram-lstm1997-block-1-cell-1"}),
-    ("train", set()),
-    ("experiments", set()),
-    ("bias_lab", set()),
-])
+@pytest.mark.parametrize(
+    "page, expected",
+    [
+        ("home", {"gatelab-error-flow-rnn-lstm1997"}),
+        ("theory", {"gatelab-activations"}),
+        (
+            "gradient_flow",
+            {"gatelab-gradient-flow-rnn-lstm1997-t100-bptt", "gatelab-local-feedback-u0.9-v1.5"},
+        ),
+        (
+            "step",
+            {"gatelab-step-input-lstm1997-block-1-cell-1", "gatelab-cell-diagram-lstm1997-block-1-cell-1"},
+        ),
+        ("train", set()),
+        ("experiments", set()),
+        ("bias_lab", set()),
+    ],
+)
 def test_every_chart_saves(page, expected):
     at = open_page(page)
     names = assert_saves(chart_configs(at))
@@ -92,8 +109,12 @@ def test_bias_lab_heat_maps_and_probe_charts_save():
     names = assert_saves(chart_configs(at))
     assert {"gatelab-bias-sweep-success-lstm1997", "gatelab-bias-sweep-median-lstm1997"} <= set(names)
     assert any(n.startswith("gatelab-bias-probe1-before-lstm1997-network") for n in names), names
-    heat = [c for _t, c in chart_configs(at) if c["toImageButtonOptions"]["filename"].startswith("gatelab-bias-sweep")]
-    assert all(c["modeBarButtons"] == [["toImage"]] for c in heat)      # only the save button: clicks pick cells
+    heat = [
+        c
+        for _t, c in chart_configs(at)
+        if c["toImageButtonOptions"]["filename"].startswith("gatelab-bias-sweep")
+    ]
+    assert all(c["modeBarButtons"] == [["toImage"]] for c in heat)  # only the save button: clicks pick cells
 
 
 @pytest.mark.parametrize("view", ["abuse", "drift"])

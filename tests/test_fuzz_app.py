@@ -2,6 +2,7 @@
 the real pages. Each upload or import is refused with ``st.error`` saying what is wrong, no
 exception box, and what was loaded before — model, settings, sweep — stays on screen.
 """
+
 from __future__ import annotations
 
 import base64
@@ -10,11 +11,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from app.experiments import results_file
 from page_helpers import open_page
 from test_fuzz_readers import SWEEP
 from test_step_upload import FILE, heat, sidebar_errors, uploaded
+
+from app.experiments import results_file
 
 FOUND = json.loads((Path(__file__).parent / "fixtures" / "fuzz_found.json").read_text())
 
@@ -23,20 +24,31 @@ def test_every_damaged_model_file_found_by_fuzzing_gives_a_message_and_keeps_the
     at = uploaded()
     before = heat(at, "step-states")
     for case in FOUND:
-        at.file_uploader(key=FILE).set_value((f"{case['case']}-{case['name']}", base64.b64decode(case["base64"]),
-                                              "application/octet-stream")).run()
+        at.file_uploader(key=FILE).set_value(
+            (f"{case['case']}-{case['name']}", base64.b64decode(case["base64"]), "application/octet-stream")
+        ).run()
         assert not at.exception, (case["case"], [e.value for e in at.exception])
         msg = sidebar_errors(at)
-        assert msg and case["message_contains"] in msg[0] and "previous model is still loaded" in msg[0], (case, msg)
+        assert msg and case["message_contains"] in msg[0] and "previous model is still loaded" in msg[0], (
+            case,
+            msg,
+        )
         np.testing.assert_array_equal(heat(at, "step-states"), before)
         assert "names_lstm.safetensors" in " ".join(m.value for m in at.sidebar.markdown)
 
 
-@pytest.mark.parametrize("data,words", [
-    (b'{"kind": "gatelab-config", "page": "step", "settings": {"seed": 1' + b"0" * 400 + b"}}", "'seed'"),
-    (b'{"kind": "gatelab-config", "page": "step", "settings": {"seed": ' + b"9" * 5000 + b"}}", "thousands of digits"),
-    (b'{"variant": "lstm1997", "n_in": 1, "n_out": 1, "init_range": 1' + b"0" * 400 + b"}", "init_range"),
-], ids=["400-digit-seed", "5000-digit-seed", "400-digit-init-range"])
+@pytest.mark.parametrize(
+    "data,words",
+    [
+        (b'{"kind": "gatelab-config", "page": "step", "settings": {"seed": 1' + b"0" * 400 + b"}}", "'seed'"),
+        (
+            b'{"kind": "gatelab-config", "page": "step", "settings": {"seed": ' + b"9" * 5000 + b"}}",
+            "thousands of digits",
+        ),
+        (b'{"variant": "lstm1997", "n_in": 1, "n_out": 1, "init_range": 1' + b"0" * 400 + b"}", "init_range"),
+    ],
+    ids=["400-digit-seed", "5000-digit-seed", "400-digit-init-range"],
+)
 def test_configuration_files_with_absurd_numbers_are_refused_and_settings_kept(data, words):
     at = open_page("step")
     before = {k: at.session_state[k] for k in ("step.variant", "step.n_blocks", "step.seed")}
@@ -62,8 +74,10 @@ def test_damaged_sweep_files_are_refused_and_the_loaded_sweep_stays():
     shown = [m.value for m in at.markdown if "good.json" in m.value]
     assert shown
     damaged = json.dumps(SWEEP).replace('"budget": 3000', '"budget": ' + "9" * 5000).encode()
-    for name, data, words in (("digits.json", damaged, "thousands of digits"),
-                              ("cut.json", json.dumps(SWEEP).encode()[:-40], "not valid JSON")):
+    for name, data, words in (
+        ("digits.json", damaged, "thousands of digits"),
+        ("cut.json", json.dumps(SWEEP).encode()[:-40], "not valid JSON"),
+    ):
         at.file_uploader(key="bias_lab.precomputed_upload").set_value((name, data, "application/json")).run()
         assert not at.exception, [e.value for e in at.exception]
         errs = [e.value for e in at.error]

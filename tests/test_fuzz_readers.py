@@ -13,6 +13,7 @@ checked against an allocation cap in tests/test_fuzz_regressions.py. The normal 
 hundred derandomised examples per reader; ``GATELAB_FUZZ=1`` (or ``--hypothesis-profile=fuzz``)
 draws 10,000 per test — the long fuzz of docs/bad_inputs.md.
 """
+
 from __future__ import annotations
 
 import base64
@@ -24,13 +25,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import event, given, strategies as st
+from fuzz_inputs import anchors_of, damaged_bytes, damaged_json, damaged_text, npz_with_header
+from hypothesis import event, given
+from hypothesis import strategies as st
 
 import lstm_core as lc
 from app.experiments import results_file
 from app.experiments.figures import gallery_table
 from app.ui import export, urlstate
-from fuzz_inputs import anchors_of, damaged_bytes, damaged_json, damaged_text, npz_with_header
 from lstm_core.io.model_files import write_safetensors
 from lstm_core.sweeps.cli import load_results
 from lstm_core.training import PRESETS
@@ -55,9 +57,14 @@ def refused_or_loaded(read, *args):
 # ----------------------------------------------------------------------------- model files
 def state_dict(H: int = 3, n_in: int = 4, gates: int = 4, seed: int = 0) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(seed)
-    return {"lstm.weight_ih_l0": rng.normal(size=(gates * H, n_in)), "lstm.weight_hh_l0": rng.normal(size=(gates * H, H)),
-            "lstm.bias_ih_l0": rng.normal(size=gates * H), "lstm.bias_hh_l0": rng.normal(size=gates * H),
-            "fc.weight": rng.normal(size=(n_in, H)), "fc.bias": rng.normal(size=n_in)}
+    return {
+        "lstm.weight_ih_l0": rng.normal(size=(gates * H, n_in)),
+        "lstm.weight_hh_l0": rng.normal(size=(gates * H, H)),
+        "lstm.bias_ih_l0": rng.normal(size=gates * H),
+        "lstm.bias_hh_l0": rng.normal(size=gates * H),
+        "fc.weight": rng.normal(size=(n_in, H)),
+        "fc.bias": rng.normal(size=n_in),
+    }
 
 
 def npz_bytes(arrays: dict, compressed: bool) -> bytes:
@@ -67,14 +74,20 @@ def npz_bytes(arrays: dict, compressed: bool) -> bytes:
 
 
 VOCAB = np.array([ord(c) for c in "abcd"], dtype=np.uint32)
-GRU = {**{k.replace("lstm.", "rnn."): v for k, v in state_dict(gates=3).items()}, "embedding.weight": np.eye(4)}
-NPZ_SEEDS = [npz_bytes({**state_dict(), "vocab_codepoints": VOCAB}, compressed=True),
-             npz_bytes({k: v.astype(np.float32) for k, v in GRU.items()}, compressed=False)]
+GRU = {
+    **{k.replace("lstm.", "rnn."): v for k, v in state_dict(gates=3).items()},
+    "embedding.weight": np.eye(4),
+}
+NPZ_SEEDS = [
+    npz_bytes({**state_dict(), "vocab_codepoints": VOCAB}, compressed=True),
+    npz_bytes({k: v.astype(np.float32) for k, v in GRU.items()}, compressed=False),
+]
 ZIP_MARKS = (b"PK\x03\x04", b"PK\x01\x02", b"PK\x05\x06", b"\x93NUMPY")
 META = {"vocab": "abcd", "output_activation": "softmax"}
-BF16 = {k: (v.astype("<f4").view("<u4") >> 16).astype("<u2") for k, v in state_dict().items()}   # top 16 bits
+BF16 = {k: (v.astype("<f4").view("<u4") >> 16).astype("<u2") for k, v in state_dict().items()}  # top 16 bits
 SAFE_SEEDS = [write_safetensors(state_dict(), META, dtype=d) for d in ("F32", "F16", "F64")] + [
-    write_safetensors(BF16, META, dtype="BF16")]
+    write_safetensors(BF16, META, dtype="BF16")
+]
 
 
 def check_model_file(data: bytes, name: str) -> None:
@@ -89,10 +102,16 @@ def test_damaged_npz_files_are_refused_with_a_message_or_load(data):
     check_model_file(data.draw(damaged_bytes(seed, anchors_of(seed, *ZIP_MARKS))), "model.npz")
 
 
-@given(shape=st.lists(st.sampled_from([0, 1, 3, 4, 12, -1, 10**6, 10**12, 2**62]) | st.integers(), max_size=5),
-       descr=st.sampled_from(["<f8", "<f4", ">f8", "<f2", "|O", "<i8", "<U3", "|V8", "<c16", "[('a', '<f8')]", "bogus"]),
-       fortran=st.booleans(), payload=st.binary(max_size=512), method=st.sampled_from([0, 8, 12, 14, 99]),
-       flags=st.sampled_from([0, 0, 1, 0x40, 0x20]))
+@given(
+    shape=st.lists(st.sampled_from([0, 1, 3, 4, 12, -1, 10**6, 10**12, 2**62]) | st.integers(), max_size=5),
+    descr=st.sampled_from(
+        ["<f8", "<f4", ">f8", "<f2", "|O", "<i8", "<U3", "|V8", "<c16", "[('a', '<f8')]", "bogus"]
+    ),
+    fortran=st.booleans(),
+    payload=st.binary(max_size=512),
+    method=st.sampled_from([0, 8, 12, 14, 99]),
+    flags=st.sampled_from([0, 0, 1, 0x40, 0x20]),
+)
 def test_npz_with_absurd_headers_is_refused_without_allocating(shape, descr, fortran, payload, method, flags):
     check_model_file(npz_with_header(shape, descr, fortran, payload, method, flags), "model.npz")
 
@@ -108,21 +127,29 @@ def test_damaged_safetensors_files_are_refused_with_a_message_or_load(data):
 def test_safetensors_with_damaged_headers_or_random_weights(data):
     seed = data.draw(st.sampled_from(SAFE_SEEDS))
     n = int.from_bytes(seed[:8], "little")
-    header, body = json.loads(seed[8:8 + n]), seed[8 + n:]
+    header, body = json.loads(seed[8 : 8 + n]), seed[8 + n :]
     if data.draw(st.booleans()):
         text = data.draw(damaged_json(header)).encode("utf-8", "surrogatepass")
-    else:           # every bit pattern as weights: signalling NaNs, infinities, huge values
-        text, body = seed[8:8 + n], data.draw(st.binary(min_size=len(body), max_size=len(body)))
-    size = len(text) if data.draw(st.integers(0, 4)) else data.draw(st.sampled_from([0, len(text) - 1, 2**63]))
+    else:  # every bit pattern as weights: signalling NaNs, infinities, huge values
+        text, body = seed[8 : 8 + n], data.draw(st.binary(min_size=len(body), max_size=len(body)))
+    size = (
+        len(text) if data.draw(st.integers(0, 4)) else data.draw(st.sampled_from([0, len(text) - 1, 2**63]))
+    )
     check_model_file(size.to_bytes(8, "little") + text + body, "model.safetensors")
 
 
 # ----------------------------------------------------------------------------- configuration files
 # page -> (settings module, from_model as its io_panel passes it)
-PAGES = {"step": "app.step.settings", "train": "app.train.settings", "gradient_flow": "app.gradient_flow.flow",
-         "bias_lab": "app.bias_lab.settings", "experiments": "app.experiments.run", "theory": "pages.theory",
-         "lessons": "app.lessons.view"}
-FROM_MODEL = {"step", "train"}           # the pages that map a bare network onto their settings
+PAGES = {
+    "step": "app.step.settings",
+    "train": "app.train.settings",
+    "gradient_flow": "app.gradient_flow.flow",
+    "bias_lab": "app.bias_lab.settings",
+    "experiments": "app.experiments.run",
+    "theory": "pages.theory",
+    "lessons": "app.lessons.view",
+}
+FROM_MODEL = {"step", "train"}  # the pages that map a bare network onto their settings
 
 
 def schema_of(page: str):
@@ -133,7 +160,9 @@ def schema_of(page: str):
 def valid_document(page: str) -> dict:
     schema, defaults = schema_of(page)
     model = lc.ModelConfig(variant="lstm1997", n_in=2, n_out=1).to_dict() if page in FROM_MODEL else None
-    return json.loads(export.config_document(page, None if model is None else lc.ModelConfig.from_dict(model), defaults))
+    return json.loads(
+        export.config_document(page, None if model is None else lc.ModelConfig.from_dict(model), defaults)
+    )
 
 
 def import_config(page: str, data: bytes):
@@ -167,20 +196,26 @@ def test_damaged_cfg_links_give_messages_on_every_page(data):
         raw = data.draw(damaged_text(good))
     else:
         text = data.draw(damaged_json(defaults))
-        raw = text if how == "plain-json" else base64.urlsafe_b64encode(
-            text.encode("utf-8", "surrogatepass")).decode().rstrip("=")
+        raw = (
+            text
+            if how == "plain-json"
+            else base64.urlsafe_b64encode(text.encode("utf-8", "surrogatepass")).decode().rstrip("=")
+        )
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        values, errors = urlstate.decode(raw, schema.check)       # never raises, by its contract
+        values, errors = urlstate.decode(raw, schema.check)  # never raises, by its contract
         shown = urlstate.readable(raw)
     assert (values is None) == bool(errors) and all(isinstance(e, str) and e for e in errors)
     assert isinstance(shown, str) and len(shown) <= 400
 
 
 # ----------------------------------------------------------------------------- typed sequences
-tokens = st.one_of(st.floats(allow_nan=True, allow_infinity=True).map(repr), st.integers().map(str),
-                   st.sampled_from(["1e400", "-1e400", "nan", "inf", "−3", "1_000", "0x10", "9" * 5000, "", "☃"]),
-                   st.text(max_size=4))
+tokens = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True).map(repr),
+    st.integers().map(str),
+    st.sampled_from(["1e400", "-1e400", "nan", "inf", "−3", "1_000", "0x10", "9" * 5000, "", "☃"]),
+    st.text(max_size=4),
+)
 separators = st.sampled_from([" ", ",", ";", "\t", "\n", "\r\n", ", ", "\u2028", "\x00"])
 
 
@@ -188,7 +223,7 @@ separators = st.sampled_from([" ", ",", ";", "\t", "\n", "\r\n", ", ", "\u2028",
 def test_typed_sequences_are_numbers_or_a_message(parts, repeat):
     text = "".join(t + s for t, s in parts)
     if repeat > 500:
-        text = text * (repeat - 500)             # long pastes, up to 100 copies
+        text = text * (repeat - 500)  # long pastes, up to 100 copies
     got = refused_or_loaded(export.parse_sequence, text)
     if got is not None:
         assert got.ndim == 2 and got.size and np.isfinite(got).all()
@@ -198,8 +233,11 @@ def test_typed_sequences_are_numbers_or_a_message(parts, repeat):
 def small_sweep() -> dict:
     doc = json.loads((ROOT / "docs" / "bias_baseline.json").read_text())
     keep = doc["sweep"]["seeds"][:2]
-    return {**doc, "sweep": {**doc["sweep"], "seeds": keep},
-            "networks": [r for r in doc["networks"] if r["seed"] in keep]}
+    return {
+        **doc,
+        "sweep": {**doc["sweep"], "seeds": keep},
+        "networks": [r for r in doc["networks"] if r["seed"] in keep],
+    }
 
 
 SWEEP = small_sweep()
@@ -212,7 +250,7 @@ def test_damaged_sweep_files_are_refused_with_a_message_or_load(data):
     else:
         raw = data.draw(damaged_bytes(json.dumps(SWEEP).encode()))
     got = refused_or_loaded(load_results, raw)
-    if got is not None:          # what the Bias lab draws from it
+    if got is not None:  # what the Bias lab draws from it
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             assert len(got.cells()) and got.labels("x") and got.budget >= 0
@@ -266,11 +304,16 @@ def _cfg_link(text: str):
 
 JSON_READERS = {
     "config-step": (valid_document("step"), lambda b: import_config("step", b)),
-    "config-train-bare-network": (lc.ModelConfig(variant="lstm2000", n_in=2, n_out=1).to_dict(),
-                                  lambda b: import_config("train", b)),
+    "config-train-bare-network": (
+        lc.ModelConfig(variant="lstm2000", n_in=2, n_out=1).to_dict(),
+        lambda b: import_config("train", b),
+    ),
     "cfg-link-train": (schema_of("train")[1], lambda b: _cfg_link(b.decode("utf-8", "surrogatepass"))),
     "sweep": (SWEEP, load_results),
-    "results-json": (RESULTS_JSON, lambda b: usable(results_file.parse_json(b.decode("utf-8", "surrogatepass")))),
+    "results-json": (
+        RESULTS_JSON,
+        lambda b: usable(results_file.parse_json(b.decode("utf-8", "surrogatepass"))),
+    ),
 }
 
 

@@ -7,6 +7,7 @@ Also here: absurd declared sizes are refused without allocating them (checked wi
 which sees NumPy's allocations), and the Paper experiments page's results loader turns a damaged
 file into a note instead of an exception.
 """
+
 from __future__ import annotations
 
 import base64
@@ -17,12 +18,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from fuzz_inputs import npz_with_header
 
 import lstm_core as lc
 from app.experiments import results_file
 from app.step.settings import SCHEMA as STEP_SCHEMA
 from app.ui import export, urlstate
-from fuzz_inputs import npz_with_header
 from lstm_core.io.model_files import write_safetensors
 from lstm_core.sweeps.cli import load_results
 from lstm_core.training import TrainConfig
@@ -64,12 +65,14 @@ def test_absurd_npy_shapes_are_refused_without_allocating_them(shape):
 def test_absurd_safetensors_shapes_are_refused_without_allocating_them(shape):
     good = write_safetensors({"lstm.weight_hh_l0": np.zeros((4, 1))})
     n = int.from_bytes(good[:8], "little")
-    header = json.loads(good[8:8 + n])
+    header = json.loads(good[8 : 8 + n])
     header["lstm.weight_hh_l0"]["shape"] = shape
     text = json.dumps(header).encode()
     tracemalloc.start()
     try:
-        msg = refused(lc.load_model_file, len(text).to_bytes(8, "little") + text + good[8 + n:], "m.safetensors")
+        msg = refused(
+            lc.load_model_file, len(text).to_bytes(8, "little") + text + good[8 + n :], "m.safetensors"
+        )
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -78,13 +81,23 @@ def test_absurd_safetensors_shapes_are_refused_without_allocating_them(shape):
 
 def test_weights_near_the_float_limit_whose_bias_sum_overflows_are_refused():
     rng = np.random.default_rng(0)
-    sd = {"weight_ih_l0": rng.normal(size=(8, 1)), "weight_hh_l0": rng.normal(size=(8, 2)),
-          "bias_ih_l0": np.full(8, 1.7e308), "bias_hh_l0": np.full(8, 1.7e308)}
-    assert "sum of bias_ih_l0 and bias_hh_l0" in refused(lc.load_model_file, write_safetensors(sd, dtype="F64"), "m.safetensors")
+    sd = {
+        "weight_ih_l0": rng.normal(size=(8, 1)),
+        "weight_hh_l0": rng.normal(size=(8, 2)),
+        "bias_ih_l0": np.full(8, 1.7e308),
+        "bias_hh_l0": np.full(8, 1.7e308),
+    }
+    assert "sum of bias_ih_l0 and bias_hh_l0" in refused(
+        lc.load_model_file, write_safetensors(sd, dtype="F64"), "m.safetensors"
+    )
 
 
 def test_an_embedding_fold_that_overflows_is_refused():
-    sd = {"weight_ih_l0": np.full((8, 2), 1e200), "weight_hh_l0": np.zeros((8, 2)), "embedding.weight": np.full((3, 2), 1e200)}
+    sd = {
+        "weight_ih_l0": np.full((8, 2), 1e200),
+        "weight_hh_l0": np.zeros((8, 2)),
+        "embedding.weight": np.full((3, 2), 1e200),
+    }
     assert "overflows" in refused(lc.load_model_file, write_safetensors(sd, dtype="F64"), "m.safetensors")
 
 
@@ -100,12 +113,15 @@ def test_a_400_digit_integer_in_a_link_names_the_setting():
 
 @pytest.mark.parametrize("setting", ["n_in", "n_blocks", "init_range", "recurrent_scale", "seed"])
 def test_a_400_digit_integer_in_a_network_configuration_names_the_setting(setting):
-    assert setting in refused(lc.ModelConfig.from_dict, {"variant": "lstm1997", "n_in": 1, "n_out": 1, setting: HUGE})
+    assert setting in refused(
+        lc.ModelConfig.from_dict, {"variant": "lstm1997", "n_in": 1, "n_out": 1, setting: HUGE}
+    )
 
 
 def test_a_400_digit_bias_and_learning_rate_are_refused():
-    assert "bias['input']" in refused(lc.ModelConfig.from_dict, {"variant": "lstm1997", "n_in": 1, "n_out": 1,
-                                                                 "bias": {"input": HUGE}})
+    assert "bias['input']" in refused(
+        lc.ModelConfig.from_dict, {"variant": "lstm1997", "n_in": 1, "n_out": 1, "bias": {"input": HUGE}}
+    )
     assert "lr" in refused(lambda: TrainConfig(lr=HUGE))
     assert "budget" in refused(lambda: TrainConfig(budget=HUGE))
 
@@ -117,10 +133,20 @@ def test_numbers_past_pythons_digit_limit_get_a_plain_message():
     assert "not valid JSON" in refused(results_file.parse_json, big.decode())
 
 
-@pytest.mark.parametrize("text,words", [
-    ("null", "JSON list of runs"), ("[1]", "results[0] is int"), ('[{"trials": "ten"}]', "results[0].trials"),
-    ('[{"median": Infinity}]', "finite number"), ('[{"notes": [1]}]', "notes"), ('[{"diagnostics": 3}]', "diagnostics"),
-    ('[{"reduced": "yes"}]', "reduced"), ('[{"name": 3}]', "name"), ('{"results": {}}', "JSON list of runs")])
+@pytest.mark.parametrize(
+    "text,words",
+    [
+        ("null", "JSON list of runs"),
+        ("[1]", "results[0] is int"),
+        ('[{"trials": "ten"}]', "results[0].trials"),
+        ('[{"median": Infinity}]', "finite number"),
+        ('[{"notes": [1]}]', "notes"),
+        ('[{"diagnostics": 3}]', "diagnostics"),
+        ('[{"reduced": "yes"}]', "reduced"),
+        ('[{"name": 3}]', "name"),
+        ('{"results": {}}', "JSON list of runs"),
+    ],
+)
 def test_damaged_results_json_says_which_row_and_field(text, words):
     assert words in refused(results_file.parse_json, text)
 
@@ -135,6 +161,7 @@ def test_the_experiments_page_loader_turns_a_damaged_file_into_a_note(tmp_path):
 
 def _sweep_with(path: tuple, value) -> bytes:
     from test_fuzz_readers import SWEEP
+
     doc = json.loads(json.dumps(SWEEP))
     target = doc
     for k in path[:-1]:
@@ -143,9 +170,15 @@ def _sweep_with(path: tuple, value) -> bytes:
     return json.dumps(doc).encode()
 
 
-@pytest.mark.parametrize("path,words", [
-    (("networks", 0, "sequences"), "networks[0].sequences"), (("networks", 0, "solved_at"), "solved_at"),
-    (("sweep", "x", "settings", 0, 0), "finite number")], ids=["row-field", "solved-at", "axis-bias"])
+@pytest.mark.parametrize(
+    "path,words",
+    [
+        (("networks", 0, "sequences"), "networks[0].sequences"),
+        (("networks", 0, "solved_at"), "solved_at"),
+        (("sweep", "x", "settings", 0, 0), "finite number"),
+    ],
+    ids=["row-field", "solved-at", "axis-bias"],
+)
 def test_a_400_digit_integer_in_a_sweep_file_is_named(path, words):
     """Found by the long fuzz (GATELAB_FUZZ=1): was OverflowError from math.isfinite / float()."""
     assert words in refused(load_results, _sweep_with(path, HUGE))
@@ -155,6 +188,7 @@ def test_a_sweep_file_whose_train_settings_leave_out_the_budget_loads_with_the_d
     """Found by the long fuzz: TrainConfig filled the default in, the page's ``budget`` read the
     file's dict and raised KeyError."""
     from test_fuzz_readers import SWEEP
+
     doc = json.loads(json.dumps(SWEEP))
     del doc["sweep"]["train"]["budget"]
     res = load_results(json.dumps(doc))

@@ -1,6 +1,7 @@
 """The ``gatelab`` command's parts that need no server: its options, the Streamlit command line it
 builds, and the server settings it carries (the same as the checkout's .streamlit/config.toml).
 Starting it for real, installed from a wheel in a fresh venv, is tests/e2e/test_hosting.py."""
+
 from __future__ import annotations
 
 import subprocess
@@ -17,28 +18,45 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_the_packaged_server_settings_are_the_checkouts():
     """Hosts read .streamlit/config.toml, gatelab its packaged copy: one set of settings."""
-    assert server.SETTINGS.read_text(encoding="utf-8") == (ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8")
+    assert server.SETTINGS.read_text(encoding="utf-8") == (ROOT / ".streamlit" / "config.toml").read_text(
+        encoding="utf-8"
+    )
     settings = tomllib.loads(server.SETTINGS.read_text(encoding="utf-8"))
     assert settings["server"]["enableStaticServing"] is True and settings["runner"]["postScriptGC"] is False
 
 
 def test_the_command_line_carries_every_setting_and_the_options():
     cmd = server.streamlit_command(8123, "0.0.0.0", headless=True)
-    assert cmd[:4] == [sys.executable, "-m", "streamlit", "run"] and cmd[4].endswith(str(Path("app") / "serve.py"))
+    assert cmd[:4] == [sys.executable, "-m", "streamlit", "run"] and cmd[4].endswith(
+        str(Path("app") / "serve.py")
+    )
     opts = cmd[5:]
-    for expected in ("--server.port=8123", "--server.address=0.0.0.0", "--server.headless=true",
-                     "--server.enableStaticServing=true", "--runner.postScriptGC=false",
-                     "--server.disconnectedSessionTTL=60", "--theme.light.backgroundColor=#ffffff",
-                     "--theme.dark.backgroundColor=#10141c", "--client.toolbarMode=minimal"):
+    for expected in (
+        "--server.port=8123",
+        "--server.address=0.0.0.0",
+        "--server.headless=true",
+        "--server.enableStaticServing=true",
+        "--runner.postScriptGC=false",
+        "--server.disconnectedSessionTTL=60",
+        "--theme.light.backgroundColor=#ffffff",
+        "--theme.dark.backgroundColor=#10141c",
+        "--client.toolbarMode=minimal",
+    ):
         assert expected in opts, (expected, opts)
-    assert not any(o.startswith("--theme.base=") for o in opts)     # light or dark, as the system says
+    assert not any(o.startswith("--theme.base=") for o in opts)  # light or dark, as the system says
     # no --host: Streamlit's default address; no --headless: Streamlit opens a browser where it can
     bare = server.streamlit_command(8501, None, headless=None)
     assert not any(o.startswith(("--server.address", "--server.headless")) for o in bare)
 
 
-@pytest.mark.parametrize("argv, words", [(["--port", "0"], "between 1 and 65535"), (["--port", "http"], "whole number"),
-                                         (["room", "--port", "70000"], "between 1 and 65535")])
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["--port", "0"], "between 1 and 65535"),
+        (["--port", "http"], "whole number"),
+        (["room", "--port", "70000"], "between 1 and 65535"),
+    ],
+)
 def test_bad_options_say_what_is_wrong(argv, words, capsys):
     with pytest.raises(SystemExit) as e:
         cli.parser().parse_args(argv)
@@ -46,11 +64,15 @@ def test_bad_options_say_what_is_wrong(argv, words, capsys):
 
 
 def test_help_lists_the_options_and_the_room():
-    done = subprocess.run([sys.executable, "-m", "gatelab", "--help"], capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-m", "gatelab", "--help"], capture_output=True, text=True, cwd=ROOT
+    )
     assert done.returncode == 0
     for words in ("--port", "--host", "--headless", "room"):
         assert words in done.stdout
-    room = subprocess.run([sys.executable, "-m", "gatelab", "room", "--help"], capture_output=True, text=True, cwd=ROOT)
+    room = subprocess.run(
+        [sys.executable, "-m", "gatelab", "room", "--help"], capture_output=True, text=True, cwd=ROOT
+    )
     assert room.returncode == 0 and "--replicas" in room.stdout and "--listen" in room.stdout
 
 
@@ -64,13 +86,15 @@ def test_a_plain_kill_of_gatelab_stops_streamlit_too(tmp_path):
     import time
 
     pidfile = tmp_path / "child.pid"
-    code = ("import sys; from gatelab import cli; "
-            f"cli.streamlit_command = lambda *a, **k: [sys.executable, '-c', "
-            f"\"import os, time; open({str(pidfile)!r}, 'w').write(str(os.getpid())); time.sleep(120)\"]; "
-            "sys.exit(cli.main(['--port', '1']))")
+    code = (
+        "import sys; from gatelab import cli; "
+        f"cli.streamlit_command = lambda *a, **k: [sys.executable, '-c', "
+        f"\"import os, time; open({str(pidfile)!r}, 'w').write(str(os.getpid())); time.sleep(120)\"]; "
+        "sys.exit(cli.main(['--port', '1']))"
+    )
     parent = subprocess.Popen([sys.executable, "-c", code])
     try:
-        for _ in range(600):                      # waits for the child to exist (state, not time)
+        for _ in range(600):  # waits for the child to exist (state, not time)
             if pidfile.exists() and pidfile.read_text():
                 break
             time.sleep(0.05)

@@ -1,9 +1,10 @@
 """Exact BPTT against centred finite differences, every variant, option and parameter."""
+
 import numpy as np
 import pytest
+from helpers import CASES, case_id, data, make
 
 import lstm_core as lc
-from helpers import CASES, case_id, data, make
 
 H = 1e-5
 
@@ -26,7 +27,7 @@ def numeric_grad(model, xs, targets, mask, name):
 def test_bptt_matches_finite_differences(case):
     model = make(*case)
     xs, targets, mask = data(model, T=6, B=2)
-    assert mask.sum() >= 4                                    # loss on several timesteps
+    assert mask.sum() >= 4  # loss on several timesteps
     loss, grads = lc.gradients(model, xs, targets, mask, method="bptt")
     assert set(grads) == set(model.params)
     for name in model.params:

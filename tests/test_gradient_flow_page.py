@@ -4,18 +4,19 @@ typed sequences, paper defaults, figure builders, CSV exports).
 Chart assertions read the figure JSON the page sends to the browser and compare it with numbers
 computed here directly from ``lstm_core`` — a page drawing made-up curves would fail.
 """
+
 from __future__ import annotations
 
 import importlib
 
 import numpy as np
 import pytest
+from page_helpers import errors, fig, open_page, page_module, trace, ys
 from streamlit.testing.v1 import AppTest
 
 import lstm_core as lc
 from app.ui import controls, export, netconfig, urlstate
 from app.ui.form import Field, Schema
-from page_helpers import errors, fig, open_page, page_module, trace, ys
 
 
 # ============================================================================= Gradient flow
@@ -39,18 +40,28 @@ def test_gradient_flow_default_curves_are_the_cores_error_flow():
     assert any("holds" in s.value for s in at.success)
 
 
-@pytest.mark.parametrize("change", [
-    ("slider", "gradient_flow.T", 50), ("number_input", "gradient_flow.seed", 3),
-    ("slider", "gradient_flow.rnn_scale", 1.5), ("segmented_control", "gradient_flow.activation", "sigmoid"),
-    ("slider", "gradient_flow.input_bias", -8.0), ("slider", "gradient_flow.forget_bias", 5.0),
-    ("segmented_control", "gradient_flow.method", "truncated"), ("slider", "gradient_flow.n_hidden", 4),
-    ("slider", "gradient_flow.n_blocks", 3), ("multiselect", "gradient_flow.variants", ["rnn", "gru"]),
-    ("slider", "gradient_flow.u", 0.5), ("slider", "gradient_flow.v", 3.0),
-], ids=lambda c: f"{c[1]}={c[2]}")
+@pytest.mark.parametrize(
+    "change",
+    [
+        ("slider", "gradient_flow.T", 50),
+        ("number_input", "gradient_flow.seed", 3),
+        ("slider", "gradient_flow.rnn_scale", 1.5),
+        ("segmented_control", "gradient_flow.activation", "sigmoid"),
+        ("slider", "gradient_flow.input_bias", -8.0),
+        ("slider", "gradient_flow.forget_bias", 5.0),
+        ("segmented_control", "gradient_flow.method", "truncated"),
+        ("slider", "gradient_flow.n_hidden", 4),
+        ("slider", "gradient_flow.n_blocks", 3),
+        ("multiselect", "gradient_flow.variants", ["rnn", "gru"]),
+        ("slider", "gradient_flow.u", 0.5),
+        ("slider", "gradient_flow.v", 3.0),
+    ],
+    ids=lambda c: f"{c[1]}={c[2]}",
+)
 def test_gradient_flow_each_control_changes_the_chart_data(change):
     kind, key, value = change
     at = open_page("gradient_flow")
-    if key == "gradient_flow.forget_bias":          # the defaults have no forget gate: add them first
+    if key == "gradient_flow.forget_bias":  # the defaults have no forget gate: add them first
         at.button(key="gradient_flow.add_forget").click().run()
     before = (ys(fig(at, "flow-main")), ys(fig(at, "flow-local")))
     getattr(at, kind)(key=key).set_value(value).run()
@@ -62,10 +73,10 @@ def test_gradient_flow_defaults_tell_the_cec_story_and_forget_gates_are_one_clic
     at = open_page("gradient_flow")
     text = " ".join(m.value for m in at.markdown)
     rnn, cec = flow_curve(at, "flow-main", "rnn"), flow_curve(at, "flow-main", "lstm1997")
-    assert cec[50] / rnn[50] >= 1e4                              # the CEC story, measured
+    assert cec[50] / rnn[50] >= 1e4  # the CEC story, measured
     assert f"keeps {cec[50] / rnn[50]:.2g} times more error" in text
     names = [d["name"] for d in fig(at, "flow-main")["data"]]
-    assert "rnn (upper bound Π‖J‖)" in names and "rnn (theory)" not in names   # a bound, never a prediction
+    assert "rnn (upper bound Π‖J‖)" in names and "rnn (theory)" not in names  # a bound, never a prediction
     assert "σ(1) = 0.73" in text and "lstm2000" not in names
     # a slider that would change nothing is greyed out, and says why
     assert at.slider(key="gradient_flow.forget_bias").disabled
@@ -85,13 +96,15 @@ def test_gradient_flow_truncation_makes_the_cec_exactly_flat_and_u_v_condition_i
     at.slider(key="gradient_flow.v").set_value(2.5).run()
     assert any("does not hold" in w.value for w in at.warning)
     local = flow_curve(at, "flow-local", "net-input unit (u)")
-    np.testing.assert_allclose(local, 0.9 ** np.arange(len(local)), rtol=1e-9)   # exactly |u|^q
+    np.testing.assert_allclose(local, 0.9 ** np.arange(len(local)), rtol=1e-9)  # exactly |u|^q
 
 
 def test_gradient_flow_query_string_round_trip_and_bad_queries():
     at = open_page("gradient_flow")
     at.slider(key="gradient_flow.rnn_scale").set_value(1.2).run()
-    at.slider(key="gradient_flow.T", ).set_value(40).run()
+    at.slider(
+        key="gradient_flow.T",
+    ).set_value(40).run()
     again = open_page("gradient_flow", dict(at.query_params))
     assert ys(fig(again, "flow-main")) == ys(fig(at, "flow-main"))
     bad = open_page("gradient_flow", {"cfg": '{"T": 100000}'})
@@ -117,7 +130,7 @@ def test_urlstate_round_trip_and_decoder_never_raises():
     assert urlstate.encode(defaults, defaults) == ""
     text = urlstate.encode({"a": 3, "b": 0.5}, defaults)
     assert urlstate.decode(text, schema.check) == ({"a": 3, "b": 0.5}, [])
-    assert urlstate.decode('{"a": 4}', schema.check) == ({"a": 4}, [])         # plain JSON too
+    assert urlstate.decode('{"a": 4}', schema.check) == ({"a": 4}, [])  # plain JSON too
     for bad in ("", "!!!", "e30" * 2000, '{"a": 11}', '{"a": true}', '{"b": "x"}', "bnVsbA"):
         values, errs = urlstate.decode(bad, schema.check)
         assert values is None and errs and all(isinstance(e, str) for e in errs), bad
@@ -126,7 +139,7 @@ def test_urlstate_round_trip_and_decoder_never_raises():
 def test_parse_sequence_shapes_and_caps():
     assert export.parse_sequence("1, 2, 3").shape == (3, 1)
     assert export.parse_sequence("1 2\n3 4\n\n5 6\n").shape == (3, 2)
-    assert export.parse_sequence("−1; 2").tolist() == [[-1.0], [2.0]]          # a typographic minus
+    assert export.parse_sequence("−1; 2").tolist() == [[-1.0], [2.0]]  # a typographic minus
     with pytest.raises(ValueError, match="at most 500"):
         export.parse_sequence(" ".join(["1"] * 501))
     with pytest.raises(ValueError, match="at most"):
@@ -148,40 +161,51 @@ def test_every_figure_builder_produces_valid_plotly_figures():
 
     from app.step import diagram, equations  # noqa: PLC0415
     from app.ui import figures
+
     rng = np.random.default_rng(0)
     for variant in lc.VARIANTS:
-        for n_out, n_in in ((1, 2), (7, 9)):          # lines and heat maps
+        for n_out, n_in in ((1, 2), (7, 9)):  # lines and heat maps
             cfg = lc.ModelConfig(variant=variant, n_in=n_in, n_out=n_out, n_blocks=2, block_size=2)
             model = lc.build(cfg)
             xs = rng.uniform(-1, 1, (6, 1, n_in))
             run = lc.forward(model, xs)
-            data = dict(xs=xs, internals=run.internals, outputs=run.outputs, targets=np.ones((6, 1, n_out)),
-                        mask=np.ones((6, 1)), params={k: model.params[k] for k in ("u", "v") if k in model.params})
+            data = dict(
+                xs=xs,
+                internals=run.internals,
+                outputs=run.outputs,
+                targets=np.ones((6, 1, n_out)),
+                mask=np.ones((6, 1)),
+                params={k: model.params[k] for k in ("u", "v") if k in model.params},
+            )
             charts = figures.step_panels(variant, cfg.block_size, data, 1, "unit 2", 3, large=True)
             snap = equations.snapshot(cfg, run.internals, 2, 1, data["params"])
             charts.append(diagram.cell_diagram(cfg, snap, "unit 2", 3, large=False))
             for chart, alt in charts:
-                go.Figure(chart.to_dict())                   # raises on any invalid property
+                go.Figure(chart.to_dict())  # raises on any invalid property
                 assert alt and "uirevision" in chart.to_dict()["layout"]
     curve = figures.relative_flow("x", np.array([1e-300, 0.0, 0.5, 1.0]), np.ones(4), bound=np.ones(4))
     chart, alt = figures.flow_chart([curve], title="t", large=True, uirevision="u")
     go.Figure(chart.to_dict())
-    shown = np.asarray(chart.data[0].y, dtype=float)           # q = 0 … 3 is t = 3 … 0
-    assert np.isnan(shown[2]) and np.isnan(shown[3])         # 0 and underflow: gaps on a log axis, not fakes
+    shown = np.asarray(chart.data[0].y, dtype=float)  # q = 0 … 3 is t = 3 … 0
+    assert np.isnan(shown[2]) and np.isnan(shown[3])  # 0 and underflow: gaps on a log axis, not fakes
 
 
 def test_csv_exports_hold_the_recorded_numbers():
     import io  # noqa: PLC0415
 
     import pandas as pd  # noqa: PLC0415
+
     cfg = lc.ModelConfig(variant="lstm1997", n_in=2, n_out=1, n_blocks=2, block_size=1)
     xs = np.random.default_rng(1).uniform(-1, 1, (5, 1, 2))
     run = lc.forward(lc.build(cfg), xs)
-    frame = pd.read_csv(io.BytesIO(export.traces_csv(run.outputs, run.internals, np.ones((5, 1, 1)), np.ones((5, 1)))))
+    frame = pd.read_csv(
+        io.BytesIO(export.traces_csv(run.outputs, run.internals, np.ones((5, 1, 1)), np.ones((5, 1))))
+    )
     s = frame[frame.quantity == "s"].sort_values(["t", "unit"])
     np.testing.assert_allclose(s.value.to_numpy(), run.internals["s"][:, 0, :].reshape(-1))
     assert s.t.min() == 1 and {"target", "mask", "y_ig"} <= set(frame.quantity)
     from app.ui import figures  # noqa: PLC0415
+
     curve = figures.relative_flow("rnn", np.array([0.25, 0.5, 1.0]), np.array([0.5, 0.7, 1.0]))
     flow = pd.read_csv(io.BytesIO(export.flow_csv([curve])))
     assert flow.measured.tolist() == [1.0, 0.5, 0.25] and flow.theory.tolist() == [1.0, 0.7, 0.5]

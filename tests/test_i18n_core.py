@@ -2,6 +2,7 @@
 ``app/i18n/core_texts.py`` (so the catalogue has it), and the core's ``ValueError`` messages come
 out in Chinese in a zh-TW session through ``app/i18n/core_errors.py``, unchanged in English.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -39,14 +40,21 @@ def registry_texts() -> list[tuple[str, str]]:
 def test_every_registry_text_the_app_shows_is_marked_for_the_catalogue():
     listed = set(TEXTS)
     missing = [f"{where}: {text[:70]!r}" for where, text in registry_texts() if text not in listed]
-    assert not missing, (f"{len(missing)} core texts are not in app/i18n/core_texts.py (add them as N_(...) "
-                         "entries and translate them in core.po):\n" + "\n".join(missing))
+    assert not missing, (
+        f"{len(missing)} core texts are not in app/i18n/core_texts.py (add them as N_(...) "
+        "entries and translate them in core.po):\n" + "\n".join(missing)
+    )
 
 
 def test_every_registry_text_has_a_chinese_translation():
-    untranslated = [text[:70] for _, text in registry_texts() if i18n.translate_in("zh-TW", text) == text
-                    and any(c.isalpha() and c.isascii() for c in text.replace("Hochreiter", "")
-                            .replace("Schmidhuber", ""))]
+    untranslated = [
+        text[:70]
+        for _, text in registry_texts()
+        if i18n.translate_in("zh-TW", text) == text
+        and any(
+            c.isalpha() and c.isascii() for c in text.replace("Hochreiter", "").replace("Schmidhuber", "")
+        )
+    ]
     # names only (e.g. "Hochreiter & Schmidhuber 1997") may stay as they are; prose may not
     assert not [t for t in untranslated if " " in t and not t.startswith(("LSTM (", "GRU ("))], untranslated
 
@@ -54,13 +62,15 @@ def test_every_registry_text_has_a_chinese_translation():
 def _core_errors() -> list[str]:
     """Real messages the core raises for settings a student can reach through the app."""
     found = []
-    for make in (lambda: lc.ModelConfig(variant="lstm1997", n_in=2, n_out=1, n_blocks=0),
-                 lambda: lc.ModelConfig(variant="nope", n_in=2, n_out=1),
-                 lambda: lc.ModelConfig(variant="rnn", n_in=2, n_out=1, bias={"forget": 1.0}),
-                 lambda: lc.ModelConfig(variant="lstm1997", n_in=2, n_out=1, bias={"input": {"uniform": [1, -1]}}),
-                 lambda: lc.ModelConfig.from_dict({"variant": "rnn", "n_in": 2}),
-                 lambda: lc.TASKS["latching"].with_settings(min_len=10, max_len=5),
-                 lambda: lc.TASKS["adding"].with_settings(T=3)):
+    for make in (
+        lambda: lc.ModelConfig(variant="lstm1997", n_in=2, n_out=1, n_blocks=0),
+        lambda: lc.ModelConfig(variant="nope", n_in=2, n_out=1),
+        lambda: lc.ModelConfig(variant="rnn", n_in=2, n_out=1, bias={"forget": 1.0}),
+        lambda: lc.ModelConfig(variant="lstm1997", n_in=2, n_out=1, bias={"input": {"uniform": [1, -1]}}),
+        lambda: lc.ModelConfig.from_dict({"variant": "rnn", "n_in": 2}),
+        lambda: lc.TASKS["latching"].with_settings(min_len=10, max_len=5),
+        lambda: lc.TASKS["adding"].with_settings(T=3),
+    ):
         with pytest.raises(ValueError) as e:
             make()
         found.append(str(e.value))
@@ -69,6 +79,7 @@ def _core_errors() -> list[str]:
 
 def _translate_in_session(lang: str, messages: list[str]) -> list[str]:
     """``core_errors.translate`` run inside a Streamlit session whose language is ``lang``."""
+
     def script():
         import streamlit as st
 
@@ -93,14 +104,14 @@ def test_core_errors_come_out_in_chinese_in_a_zh_tw_session_and_unchanged_in_eng
     assert en == messages
     for english, chinese in zip(messages, zh):
         assert chinese != english and any("\u4e00" <= c <= "\u9fff" for c in chinese), (english, chinese)
-    assert zh[0] == "n_blocks（記憶單元區塊數） 必須介於 1 與 32 之間，目前為 0"     # values and names stay
+    assert zh[0] == "n_blocks（記憶單元區塊數） 必須介於 1 與 32 之間，目前為 0"  # values and names stay
     assert zh[1].startswith("未知的變體 'nope'")
 
 
 def test_outside_a_session_and_for_unknown_messages_the_message_stays():
     assert core_errors.translate("something the core never said") == "something the core never said"
     message = _core_errors()[0]
-    assert core_errors.translate(message) == message                 # no session: English
+    assert core_errors.translate(message) == message  # no session: English
     assert _translate_in_session("zh-TW", ["not a core message"]) == ["not a core message"]
 
 
@@ -110,10 +121,17 @@ def test_every_rule_matches_its_own_template():
 
     for pattern, template in core_errors.RULES:
         names = re.findall(r"\{(\w+)\}", template)
-        sample = template.format(**{n: f"X{n}" if n not in ("lo", "hi", "n", "most", "have", "layer") else "7"
-                                    for n in names})
-        sample = sample.replace("Xrange", ">= 2").replace("Xchoices", "[1, 2]").replace("Xvalid", "['a']") \
-                       .replace("Xnames", "['x']").replace("Xshape", "(1, 2)").replace("Xwant", "(2, 2)")
+        sample = template.format(
+            **{n: f"X{n}" if n not in ("lo", "hi", "n", "most", "have", "layer") else "7" for n in names}
+        )
+        sample = (
+            sample.replace("Xrange", ">= 2")
+            .replace("Xchoices", "[1, 2]")
+            .replace("Xvalid", "['a']")
+            .replace("Xnames", "['x']")
+            .replace("Xshape", "(1, 2)")
+            .replace("Xwant", "(2, 2)")
+        )
         assert re.fullmatch(pattern, sample, re.S), (pattern, sample)
 
 
@@ -128,12 +146,16 @@ def test_the_gradient_charts_groups_are_translated(variant):
 
     sys.path.insert(0, str(Path(__file__).parent))
     from train_page_helpers import link, open_page, specs, start
+
     from app.train import figures as train_figures
 
     at = start(open_page({**link(variant=variant), "lang": "zh-TW"}))
     spec = specs(at)[train_figures.UIREVISIONS["grads"]]
     names = [t["name"] for t in spec["data"]]
     assert names and all(re.search(r"[\u4e00-\u9fff]", n) for n in names), names
-    alt = next(json.loads(c.proto.json)["alt"] for c in at.get("bidi_component")
-               if c.proto.id.endswith("train.grads"))
-    assert all(n in alt for n in names), alt                            # the text alternative names them too
+    alt = next(
+        json.loads(c.proto.json)["alt"]
+        for c in at.get("bidi_component")
+        if c.proto.id.endswith("train.grads")
+    )
+    assert all(n in alt for n in names), alt  # the text alternative names them too

@@ -5,23 +5,35 @@ What is read: every text element, widget label, option and help, the page's navi
 the charts' titles, axis titles and trace names (from the figure JSON sent to the browser). The
 browser measures the same on the drawn page (tests/e2e/test_i18n_browser.py).
 """
+
 from __future__ import annotations
 
 import json
 
 import pytest
 from google.protobuf.json_format import MessageToDict
+from i18n_measure import chinese_share
+from page_helpers import ENTRY
 from streamlit.testing.v1 import AppTest
 
 from app.ui.routes import PAGES
-from i18n_measure import chinese_share
-from page_helpers import ENTRY
 
-TEXT_KEYS = {"body", "label", "text", "options", "placeholder", "help", "title", "caption", "value", "default"}
+TEXT_KEYS = {
+    "body",
+    "label",
+    "text",
+    "options",
+    "placeholder",
+    "help",
+    "title",
+    "caption",
+    "value",
+    "default",
+}
 ZH_GOAL = 0.9
 
 
-SKIP_KEYS = {"labelVisibility", "type", "format", "id", "formId", "icon"}      # settings, not text
+SKIP_KEYS = {"labelVisibility", "type", "format", "id", "formId", "icon"}  # settings, not text
 
 
 def _strings(d, keep: bool = False):
@@ -38,7 +50,7 @@ def _strings(d, keep: bool = False):
 
 def _chart_texts(spec: dict):
     layout = spec.get("layout", {})
-    for key, axis in layout.items():
+    for axis in layout.values():
         if isinstance(axis, dict):
             title = axis.get("title")
             yield title.get("text", "") if isinstance(title, dict) else (title or "")
@@ -57,7 +69,7 @@ def visible_text(at: AppTest) -> str:
         proto = getattr(node, "proto", None)
         if proto is not None:
             d = MessageToDict(proto)
-            if "spec" in d and isinstance(d["spec"], str):          # a Plotly chart
+            if "spec" in d and isinstance(d["spec"], str):  # a Plotly chart
                 try:
                     out.extend(_chart_texts(json.loads(d["spec"])))
                 except ValueError:
@@ -66,7 +78,11 @@ def visible_text(at: AppTest) -> str:
                 pass
             else:
                 out.extend(_strings(d))
-        for child in getattr(node, "children", {}).values() if isinstance(getattr(node, "children", None), dict) else []:
+        for child in (
+            getattr(node, "children", {}).values()
+            if isinstance(getattr(node, "children", None), dict)
+            else []
+        ):
             walk(child)
 
     walk(at._tree)
@@ -83,7 +99,7 @@ def open_in(route, lang: str | None, locale: str | None = None) -> AppTest:
     at = AppTest.from_file(str(ENTRY), default_timeout=120)
     if lang:
         at.query_params["lang"] = lang
-    at.run()        # first run (Home); switch_page then finds pages by file name
+    at.run()  # first run (Home); switch_page then finds pages by file name
     if route is not PAGES[0]:
         at.switch_page(f"../pages/{route.file}").run()
     assert not at.exception, [e.value for e in at.exception]

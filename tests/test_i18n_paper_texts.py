@@ -2,6 +2,7 @@
 translated where the app shows them: every shown text is marked in ``app/experiments/paper_texts.py``
 (so the ``experiments`` catalogue holds it), has a zh-TW translation, and the Paper experiments
 page's generated texts (setup table, results notes) come out in Chinese in a zh-TW session."""
+
 from __future__ import annotations
 
 import pytest
@@ -14,7 +15,14 @@ from lstm_core.training import PRESETS
 
 def shown(p) -> list[str]:
     """The texts of a preset that the Paper experiments page or the Train page's preset picker show."""
-    out = [p.title, p.paper, p.reported, p.notes, p.reduced.get("note", ""), p.build_task().criterion.description]
+    out = [
+        p.title,
+        p.paper,
+        p.reported,
+        p.notes,
+        p.reduced.get("note", ""),
+        p.build_task().criterion.description,
+    ]
     if p.reduced:
         out.append(p.build_task(True).criterion.description)
     return [t for t in out if t]
@@ -28,7 +36,7 @@ def test_every_shown_preset_text_is_in_paper_texts(name):
 
 def test_paper_texts_are_extracted_into_the_experiments_catalogue():
     extracted = catalog.extracted("experiments")
-    assert all((t, None) in extracted for t in paper_texts.TEXTS)   # (msgid, no context)
+    assert all((t, None) in extracted for t in paper_texts.TEXTS)  # (msgid, no context)
 
 
 def test_every_preset_text_has_a_chinese_translation():
@@ -56,9 +64,12 @@ def test_the_setup_table_reads_in_chinese(zh, name):
 
 
 def test_the_results_notes_recurring_phrases_are_translated(zh):
-    notes = ["unsolved networks: best streak median 3, max 6 of 1,000",
-             "diagnostics of the unsolved networks: state drift in 2, output sits at the target mean in 2",
-             "reduced: " + PRESETS["long_lag"].reduced["note"], PRESETS["long_lag_random_assisted"].notes]
+    notes = [
+        "unsolved networks: best streak median 3, max 6 of 1,000",
+        "diagnostics of the unsolved networks: state drift in 2, output sits at the target mean in 2",
+        "reduced: " + PRESETS["long_lag"].reduced["note"],
+        PRESETS["long_lag_random_assisted"].notes,
+    ]
     for note in notes:
         out = figures.note_text(note)
         assert out != note and "unsolved" not in out and "drift" not in out, out

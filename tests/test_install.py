@@ -4,6 +4,7 @@ Walks the dependency closure of requirements.txt and requirements-dev.txt throug
 metadata (extras the requirements ask for included) and checks that each distribution is pinned
 in constraints.txt at the version installed here — the one the suite was run against.
 """
+
 from __future__ import annotations
 
 import re
@@ -49,8 +50,13 @@ def closure(roots: list[Requirement]) -> set[str]:
             continue
         seen.add(key)
         for dep in metadata.requires(req.name) or []:
-            todo.append((Requirement(dep), frozenset(Requirement(dep).extras) | frozenset(
-                e for e in extras if re.search(rf"extra\s*==\s*['\"]{e}['\"]", dep))))
+            todo.append(
+                (
+                    Requirement(dep),
+                    frozenset(Requirement(dep).extras)
+                    | frozenset(e for e in extras if re.search(rf"extra\s*==\s*['\"]{e}['\"]", dep)),
+                )
+            )
     return {k.split("[")[0] for k in seen}
 
 
@@ -65,11 +71,16 @@ def test_every_installed_dependency_is_pinned_at_its_installed_version():
 
 def test_torch_is_not_part_of_the_user_install():
     assert "torch" not in pins()
-    assert not any(canonicalize_name(Requirement(r).name) == "torch"
-                   for r in lines("requirements.txt") + lines("requirements-dev.txt"))
+    assert not any(
+        canonicalize_name(Requirement(r).name) == "torch"
+        for r in lines("requirements.txt") + lines("requirements-dev.txt")
+    )
 
 
 def test_every_pip_install_in_the_makefile_is_constrained():
-    installs = [l for l in (ROOT / "Makefile").read_text().splitlines()
-                if "$(PIP) install" in l and "--no-deps" not in l]
+    installs = [
+        l
+        for l in (ROOT / "Makefile").read_text().splitlines()
+        if "$(PIP) install" in l and "--no-deps" not in l
+    ]
     assert installs and all("-c constraints.txt" in l for l in installs), installs

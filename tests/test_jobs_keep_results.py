@@ -14,12 +14,12 @@ def infos(at) -> list[str]:
 
 def test_bias_lab_a_stopped_sweep_keeps_its_results_and_a_setting_change_keeps_them_too():
     at = lab.open_lab({**lab.TINY, "budget": 3000})
-    at.button(key="bias_lab.train").click().run()              # one tick of training (AppTest: one run, one tick)
+    at.button(key="bias_lab.train").click().run()  # one tick of training (AppTest: one run, one tick)
     assert at.get("progress"), "the sweep should still be training"
     at.button(key="bias_lab.stop").click().run()
     assert not at.get("progress") and any(w.value.startswith("Stopped by you") for w in at.warning)
     shown = lab.charts(at)["bias-success"]["data"][0]["z"]
-    at.slider(key="bias_lab.n_seeds").set_value(3).run()        # another setting: nothing is erased
+    at.slider(key="bias_lab.n_seeds").set_value(3).run()  # another setting: nothing is erased
     assert not at.exception
     assert lab.charts(at)["bias-success"]["data"][0]["z"] == shown
     assert any("The results below are from the settings you trained with" in i for i in infos(at))
@@ -39,7 +39,7 @@ def test_bias_lab_a_demo_keeps_its_results_when_a_setting_changes():
 def test_experiments_a_finished_run_stays_after_a_setting_change_and_says_the_next_run_uses_it():
     at = exp.open_exp({"experiment": "long_lag_rnn", "trials": 3, "budget": 5000, "seed": 2})
     at.button(key="experiments.run").click().run()
-    at.button(key="experiments.stop").click().run()             # stopped after one tick: kept
+    at.button(key="experiments.stop").click().run()  # stopped after one tick: kept
     assert any(w.value.startswith("Stopped by you") for w in at.warning)
     table = at.dataframe[1].value
     here = table[table.source.str.startswith("this page")]

@@ -1,11 +1,14 @@
 """Guided lessons (Streamlit AppTest): every lesson predict → reveal → takeaway, the computed right
 answers checked against an independent computation, progress in the URL, and the class link."""
+
 from __future__ import annotations
 
 import math
 
 import numpy as np
 import pytest
+from helpers import chart_specs
+from page_helpers import open_page
 
 import lstm_core as lc
 from app.lessons import compute as c
@@ -13,8 +16,6 @@ from app.lessons import progress
 from app.lessons.content import LESSONS
 from app.lessons.view import DEFAULTS, GROUPS, SCHEMA
 from app.ui import classlink, urlstate
-from helpers import chart_specs
-from page_helpers import open_page
 
 PAGE = "lessons"
 
@@ -52,7 +53,7 @@ def one_cell(m: lc.Model, xs: np.ndarray) -> dict[str, np.ndarray]:
         y_fg = sig(P["W_fg"][0] @ z + u("u_fg") * s + P["b_fg"][0]) if "W_fg" in P else 1.0
         s = y_fg * s + y_in * g(P["W_c"][0] @ z + P["b_c"][0])
         y_og = sig(P["W_og"][0] @ z + u("u_og") * s + P["b_og"][0]) if "W_og" in P else 1.0
-        yc = y_og * s                                        # h = identity in every hand-wired cell
+        yc = y_og * s  # h = identity in every hand-wired cell
         for k, v in (("s", s), ("y_og", y_og), ("y_c", yc)):
             out[k].append(float(v))
     return {k: np.array(v) for k, v in out.items()}
@@ -73,30 +74,60 @@ def independent(lesson: str, index: int, seed: int) -> float:
         yc = np.abs(one_cell(c.lag_network(True, True, seed), seq)["y_c"])
         return yc[1:-1].mean() / yc[-1]
     if lesson == "abuse":
-        if index == 0:      # step by step with Model.step; h(s) = 2σ(s) − 1 so h′(s) = 2σ′(s), max ½
+        if index == 0:  # step by step with Model.step; h(s) = 2σ(s) − 1 so h′(s) = 2σ′(s), max ½
             xs = lc.TASKS["adding"].generate(np.random.default_rng(seed), batch=1, T=c.DRIFT_T).xs
-            m = lc.build(lc.ModelConfig(variant="lstm1997", n_in=2, n_out=1, n_blocks=2, block_size=1,
-                                        init_range=0.2, bias={"input": 0.0, "cell": 1.0}, seed=seed))
+            m = lc.build(
+                lc.ModelConfig(
+                    variant="lstm1997",
+                    n_in=2,
+                    n_out=1,
+                    n_blocks=2,
+                    block_size=1,
+                    init_range=0.2,
+                    bias={"input": 0.0, "cell": 1.0},
+                    seed=seed,
+                )
+            )
             st_ = m.initial_state(batch=1)
             for x in xs:
                 st_, _, rec = m.step(st_, x)
             sg = sig(rec["s"][0])
             return float((2 * sg * (1 - sg)).mean() / 0.5)
         batch = lc.TASKS["embedded_reber"].generate(np.random.default_rng(seed), batch=8)
-        m = lc.build(lc.ModelConfig(variant="lstm1997", n_in=7, n_out=7, n_blocks=4, block_size=1,
-                                    init_range=0.2, bias={"output": c.STAGGERED}, seed=seed))
+        m = lc.build(
+            lc.ModelConfig(
+                variant="lstm1997",
+                n_in=7,
+                n_out=7,
+                n_blocks=4,
+                block_size=1,
+                init_range=0.2,
+                bias={"output": c.STAGGERED},
+                seed=seed,
+            )
+        )
         st_, opens = m.initial_state(batch=8), []
-        for x in batch.xs[:c.ABUSE_EARLY]:
+        for x in batch.xs[: c.ABUSE_EARLY]:
             st_, _, rec = m.step(st_, x)
             opens.append(rec["y_og"])
         return float(np.mean(opens))
-    if lesson == "forget":     # along s each step back multiplies the error by y_φ: Π y_φ (largest cell)
+    if lesson == "forget":  # along s each step back multiplies the error by y_φ: Π y_φ (largest cell)
         bias, q = (-2.0, 20) if index == 0 else (5.0, 50)
         xs = np.random.default_rng(seed).uniform(-1, 1, size=(c.FORGET_T, 1, 2))
-        m = lc.build(lc.ModelConfig(variant="lstm2000", n_in=2, n_out=1, n_blocks=2, block_size=1,
-                                    init_range=0.2, bias={"forget": bias, "input": -6.0}, seed=seed))
+        m = lc.build(
+            lc.ModelConfig(
+                variant="lstm2000",
+                n_in=2,
+                n_out=1,
+                n_blocks=2,
+                block_size=1,
+                init_range=0.2,
+                bias={"forget": bias, "input": -6.0},
+                seed=seed,
+            )
+        )
         y_fg = lc.forward(m, xs).internals["y_fg"][:, 0, :]
-        return float(np.prod(y_fg[c.FORGET_T - q:], axis=0).max())
+        return float(np.prod(y_fg[c.FORGET_T - q :], axis=0).max())
     if lesson == "peepholes":
         y_og = one_cell(c.clock_network(index == 0, seed), np.ones((c.CLOCK_T, 1, 1)))["y_og"]
         hit = np.flatnonzero(y_og > 0.5)
@@ -110,7 +141,7 @@ def test_the_right_answer_is_computed_and_matches_an_independent_computation(les
     for i, q in enumerate(LESSONS[lesson].questions):
         o = q.run(seed)
         mine = independent(lesson, i, seed)
-        if lesson == "forget":          # Π y_φ is the theory line: same choice, value within a factor
+        if lesson == "forget":  # Π y_φ is the theory line: same choice, value within a factor
             assert q.answer(o) == q.answer(type(o)(mine)), (i, o.value, mine)
             continue
         if math.isinf(mine):
@@ -137,11 +168,11 @@ def test_every_lesson_predict_reveal_takeaway(lesson):
     assert at.selectbox(key="lessons.lesson").value == lesson
     picks: list[int] = []
     for i, q in enumerate(L.questions):
-        assert not at.info or L.takeaway not in at.info[0].value           # no takeaway before the end
+        assert not at.info or L.takeaway not in at.info[0].value  # no takeaway before the end
         right = q.answer(q.run(0))
-        pick = right if i == 0 else (right + 1) % 3                         # one right, one wrong
+        pick = right if i == 0 else (right + 1) % 3  # one right, one wrong
         picks.append(pick)
-        assert at.button(key=f"lessons.reveal.{lesson}.{i}").disabled       # predict first
+        assert at.button(key=f"lessons.reveal.{lesson}.{i}").disabled  # predict first
         at.radio(key=f"lessons.pick.{lesson}.{i}").set_value(pick).run()
         at.button(key=f"lessons.reveal.{lesson}.{i}").click().run()
         assert not at.exception and not at.error, [e.value for e in at.error]
@@ -151,8 +182,8 @@ def test_every_lesson_predict_reveal_takeaway(lesson):
         assert q.choices[right].label in verdicts[0]
         specs = chart_specs(at)
         drawn = {tr["name"] for tr in specs[0]["data"] if tr.get("name")}
-        assert set(q.run(0).curves) <= drawn                                # the outcome's curves
-        assert at.radio(key=f"lessons.pick.{lesson}.{i}").disabled          # the prediction is kept
+        assert set(q.run(0).curves) <= drawn  # the outcome's curves
+        assert at.radio(key=f"lessons.pick.{lesson}.{i}").disabled  # the prediction is kept
         assert cfg(at)["answers"] == progress.to_text({lesson: picks})
         if i + 1 < len(L.questions):
             at.button(key="lessons.next").click().run()
@@ -166,16 +197,19 @@ def test_a_chart_shows_the_numbers_of_the_real_model():
     rnn = next(t for t in spec["data"] if t.get("name") == "RNN (h)")["y"]
     if isinstance(rnn, dict):
         import base64
+
         rnn = np.frombuffer(base64.b64decode(rnn["bdata"]), dtype=rnn["dtype"])
-    np.testing.assert_allclose(np.asarray(rnn, dtype=float)[c.FLOW_Q], independent("vanishing", 0, 0), rtol=1e-9)
+    np.testing.assert_allclose(
+        np.asarray(rnn, dtype=float)[c.FLOW_Q], independent("vanishing", 0, 0), rtol=1e-9
+    )
 
 
 def test_progress_comes_back_from_the_link_and_back_and_restart_work():
     at = open_page(PAGE, link(lesson="forget", step=1, answers="forget:2"))
     assert not at.exception and not at.warning
-    assert at.radio(key="lessons.pick.forget.1").value is None               # question 2, not yet answered
+    assert at.radio(key="lessons.pick.forget.1").value is None  # question 2, not yet answered
     at.button(key="lessons.back").click().run()
-    assert at.radio(key="lessons.pick.forget.0").value == 2                  # question 1 as answered
+    assert at.radio(key="lessons.pick.forget.0").value == 2  # question 1 as answered
     assert at.radio(key="lessons.pick.forget.0").disabled and at.success
     at.button(key="lessons.restart").click().run()
     assert "answers" not in cfg(at) and at.radio(key="lessons.pick.forget.0").value is None
@@ -183,7 +217,7 @@ def test_progress_comes_back_from_the_link_and_back_and_restart_work():
 
 def test_a_link_cannot_skip_unrevealed_questions_and_bad_answers_are_reported():
     at = open_page(PAGE, link(lesson="gates", step=1))
-    assert cfg(at).get("step", 0) == 0                                       # back to question 1
+    assert cfg(at).get("step", 0) == 0  # back to question 1
     at = open_page(PAGE, link(lesson="gates", answers="gates:9,nope:1"))
     assert not at.exception and "were left out" in at.warning[0].value
 
@@ -193,13 +227,14 @@ def test_presenter_and_large_fonts_keep_working_with_progress():
     assert not at.exception and not at.error
     assert at.query_params.get("present") == "1" and at.query_params.get("large") == "1"
     assert cfg(at)["answers"] == "peepholes:1"
-    assert chart_specs(at)[0]["layout"]["font"]["size"] == 20                # large fonts
+    assert chart_specs(at)[0]["layout"]["font"]["size"] == 20  # large fonts
 
 
 # ----------------------------------------------------------------------------- class link
 def class_link(lock: list[str], **teacher) -> dict[str, str]:
-    url = classlink.link({**DEFAULTS, **teacher}, DEFAULTS, lock, GROUPS, start={"step": 0, "answers": ""},
-                         base="")
+    url = classlink.link(
+        {**DEFAULTS, **teacher}, DEFAULTS, lock, GROUPS, start={"step": 0, "answers": ""}, base=""
+    )
     return {urlstate.PARAM: url.split("=", 1)[1]}
 
 
@@ -208,24 +243,31 @@ def test_class_link_locks_controls_which_stay_locked_after_a_rerun_and_reopening
     at = open_page(PAGE, query)
     lesson, seed = at.selectbox(key="lessons.lesson"), at.number_input(key="lessons.seed")
     assert lesson.value == "forget" and lesson.disabled
-    assert seed.value == 7 and not seed.disabled                             # not locked: the student may change it
+    assert seed.value == 7 and not seed.disabled  # not locked: the student may change it
     assert any("Class link from your teacher" in m.value for m in at.markdown)
     seed.set_value(8).run()
-    at.run()                                                                 # a rerun
-    assert at.selectbox(key="lessons.lesson").disabled and at.selectbox(key="lessons.lesson").value == "forget"
-    assert cfg(at)[classlink.LOCK] == ["Lesson"] and cfg(at)["seed"] == 8    # the lock list stays in the URL
+    at.run()  # a rerun
+    assert (
+        at.selectbox(key="lessons.lesson").disabled and at.selectbox(key="lessons.lesson").value == "forget"
+    )
+    assert cfg(at)[classlink.LOCK] == ["Lesson"] and cfg(at)["seed"] == 8  # the lock list stays in the URL
     # a student who edits the link's lesson still gets the teacher's
     at.session_state["lessons.lesson"] = "vanishing"
     at.run()
     assert at.selectbox(key="lessons.lesson").value == "forget"
     at.button(key="lessons.classlink.reset").click().run()
-    assert at.number_input(key="lessons.seed").value == 7                    # the teacher's seed back
+    assert at.number_input(key="lessons.seed").value == 7  # the teacher's seed back
     # reload: the URL the student now has, opened in a fresh session
     again = open_page(PAGE, {urlstate.PARAM: at.query_params[urlstate.PARAM]})
-    assert again.selectbox(key="lessons.lesson").disabled and again.selectbox(key="lessons.lesson").value == "forget"
+    assert (
+        again.selectbox(key="lessons.lesson").disabled
+        and again.selectbox(key="lessons.lesson").value == "forget"
+    )
     # reopening the teacher's link itself
     fresh = open_page(PAGE, query)
-    assert fresh.selectbox(key="lessons.lesson").disabled and fresh.number_input(key="lessons.seed").value == 7
+    assert (
+        fresh.selectbox(key="lessons.lesson").disabled and fresh.number_input(key="lessons.seed").value == 7
+    )
 
 
 def test_class_link_with_everything_locked_and_a_damaged_link():
@@ -239,11 +281,11 @@ def test_class_link_with_everything_locked_and_a_damaged_link():
 
 def test_share_panel_makes_a_link_with_the_lock_list():
     at = open_page(PAGE, link(lesson="abuse", seed=4, answers="abuse:2"))
-    at.session_state["lessons.classlink.open"] = True          # the teacher opens the panel
+    at.session_state["lessons.classlink.open"] = True  # the teacher opens the panel
     at.run()
     at.multiselect(key="lessons.classlink.choose.en").set_value(["Lesson"]).run()
     url = at.code[-1].value
-    at.session_state["lessons.classlink.open"] = False         # closed and opened again: the choice is kept
+    at.session_state["lessons.classlink.open"] = False  # closed and opened again: the choice is kept
     at.run()
     assert not at.code
     at.session_state["lessons.classlink.open"] = True
@@ -252,7 +294,7 @@ def test_share_panel_makes_a_link_with_the_lock_list():
     values, errors = urlstate.decode(url.split(f"{urlstate.PARAM}=", 1)[1], SCHEMA.check)
     assert not errors
     assert values[classlink.LOCK] == ["Lesson"] and values["lesson"] == "abuse" and values["seed"] == 4
-    assert "answers" not in values                                           # students start afresh
+    assert "answers" not in values  # students start afresh
 
 
 def test_a_failing_computation_is_an_error_message_not_a_traceback(monkeypatch):

@@ -1,4 +1,5 @@
 """Every result says where it ran: the CPU and the BLAS kernels its last bits depend on."""
+
 from __future__ import annotations
 
 import os
@@ -25,5 +26,7 @@ def test_the_blas_kernels_follow_openblas_coretype():
     assert machine.blas_core(), "the pinned NumPy wheel ships scipy-openblas, which names its kernels"
     code = "from lstm_core.reproduce import machine; print(machine.blas_core())"
     env = {**os.environ, "OPENBLAS_CORETYPE": "Sandybridge"}
-    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True
+    )
     assert out.stdout.strip() == "Sandybridge"

@@ -7,16 +7,17 @@ variant or task is covered here without editing this file. Every combination run
 languages (?lang=en and ?lang=zh-TW: a translation's placeholder or a label lookup that breaks
 only in Chinese fails here).
 """
+
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
 import pytest
+from helpers import chart_specs
 from streamlit.testing.v1 import AppTest
 
 import lstm_core as lc
-from helpers import chart_specs
 
 ENTRY = Path(__file__).resolve().parents[1] / "app" / "main.py"
 VARIANTS = list(lc.VARIANTS)
@@ -37,7 +38,7 @@ def check(at: AppTest, where: str, charts: int = 1) -> None:
     assert not at.exception, (where, [e.value for e in at.exception])
     assert not at.error, (where, [e.value for e in at.error])
     specs = chart_specs(at)
-    with_data = [s for s in specs if s["data"]]          # (a cell diagram is drawn with shapes only)
+    with_data = [s for s in specs if s["data"]]  # (a cell diagram is drawn with shapes only)
     assert len(with_data) >= charts, (where, [s["layout"].get("title") for s in specs])
 
 
@@ -60,7 +61,7 @@ def test_step_page_every_task_then_forward_and_play(variant, lang):
         before = at.metric[0].value
         at.button(key="step.fwd").click().run()
         check(at, where + " (Forward)", charts=4)
-        assert at.metric[0].value != before, where       # the cursor moved on
+        assert at.metric[0].value != before, where  # the cursor moved on
         at.segmented_control(key="step.play").set_value("play").run()
         check(at, where + " (Play)", charts=4)
         at.segmented_control(key="step.play").set_value("pause").run()
@@ -79,7 +80,7 @@ def test_train_page_every_task_trains_one_tick(variant, lang):
         algo = at.segmented_control(key="train.algorithm")
         assert algo.value in lc.variant(variant).algorithms, where
         at.button(key="train.go").click().run()
-        at.run()                                            # one more tick
+        at.run()  # one more tick
         check(at, where + " (training)", charts=4)
         run = at.session_state["_page.train"]["run"]
         assert run.trainer.model.config.variant == variant and run.sequences > 0, where
@@ -97,8 +98,15 @@ def test_gradient_flow_every_variant_alone_and_together_both_methods(lang):
             check(at, f"gradient flow × {chosen} × {method} ({lang})")
 
 
-TINY_SWEEP = {"two_sequence.T": 10, "x_values": "0, -2", "y_values": "0, -2", "n_seeds": 1, "budget": 40,
-              "streak": 10, "goal": "none"}
+TINY_SWEEP = {
+    "two_sequence.T": 10,
+    "x_values": "0, -2",
+    "y_values": "0, -2",
+    "n_seeds": 1,
+    "budget": 40,
+    "streak": 10,
+    "goal": "none",
+}
 
 
 @pytest.mark.slow
@@ -118,7 +126,7 @@ def test_bias_lab_every_variant_trains_a_tiny_sweep(variant, lang):
     assert at.segmented_control(key="bias_lab.algorithm").value in rec.algorithms
     assert at.selectbox(key="bias_lab.x_gate").value in rec.gate_biases
     at.button(key="bias_lab.train").click().run()
-    for _ in range(200):                       # AppTest fires no timers: each run is one tick
+    for _ in range(200):  # AppTest fires no timers: each run is one tick
         assert not at.exception, [e.value for e in at.exception]
         if not at.get("progress"):
             break

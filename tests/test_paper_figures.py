@@ -2,6 +2,7 @@
 take theirs from Table 1 of the 1997 paper (``presets.REBER_TABLE_1``, by net and learning rate), and
 the committed results (docs/results.json, hence docs/results.md and the summary in docs/reproducing.md, which other
 tests keep equal to it) and the Paper experiments page carry the preset's figure."""
+
 from __future__ import annotations
 
 import json
@@ -35,18 +36,20 @@ def test_table_1_covers_both_nets_of_the_paper():
 def test_every_reber_preset_shows_its_table_1_line(name):
     p = REBER[name]
     blocks, cells, lr = net(p)
-    assert p.paper_sequences is not None, f"{name}: the paper reports this net (Table 1) but the preset has no figure"
+    assert p.paper_sequences is not None, (
+        f"{name}: the paper reports this net (Table 1) but the preset has no figure"
+    )
     same_net = {r: m for (b, c, r), (_, m) in REBER_TABLE_1.items() if (b, c) == (blocks, cells)}
     nearest = min(same_net, key=lambda r: (abs(r - lr), r))
     assert p.paper_sequences == same_net[nearest]
     assert f"{same_net[nearest]:,} sequences" in p.reported and "Table 1, line LSTM" in p.reported
-    if nearest != lr:                                          # never passed off as the row's own lr
+    if nearest != lr:  # never passed off as the row's own lr
         assert f"Table 1 has no line at lr {lr:g}" in p.reported
 
 
 def test_the_two_rows_of_issue_35_get_their_figures():
-    assert PRESETS["embedded_reber_lr01"].paper_sequences == 21_730                  # 3 × 2, lr 0.1
-    assert PRESETS["embedded_reber_4x1"].paper_sequences == 9_500                    # 4 × 1, nearest lr 0.2
+    assert PRESETS["embedded_reber_lr01"].paper_sequences == 21_730  # 3 × 2, lr 0.1
+    assert PRESETS["embedded_reber_4x1"].paper_sequences == 9_500  # 4 × 1, nearest lr 0.2
     words, seqs = reber_reported(4, 1, 0.1)
     assert seqs == 39_740 and words.startswith("LSTM (RTRL), 4 blocks × 1 cell, lr 0.1: 100% of 30 trials")
     with pytest.raises(ValueError, match="no line"):
@@ -56,9 +59,10 @@ def test_the_two_rows_of_issue_35_get_their_figures():
 @pytest.mark.parametrize("row", ROWS, ids=[r["command"] for r in ROWS])
 def test_every_committed_row_carries_its_presets_paper_figure(row):
     p = PRESETS[row["name"]]
-    assert (row["paper"], row["paper_sequences"]) == (p.reported, p.paper_sequences), \
+    assert (row["paper"], row["paper_sequences"]) == (p.reported, p.paper_sequences), (
         f"{row['command']}: re-derive the row's paper figure from its preset"
-    if p.task == "embedded_reber":                             # the paper reports every Reber net it ran
+    )
+    if p.task == "embedded_reber":  # the paper reports every Reber net it ran
         assert row["paper_sequences"] is not None
         assert f"| {row['paper_sequences']:,.0f} |" in Outcome.from_dict(row).summary()
 
@@ -74,5 +78,7 @@ def test_the_paper_experiments_page_shows_the_table_1_figures():
     at.selectbox(key="experiments.experiment").set_value("embedded_reber_4x1").run()
     assert not at.exception and not at.error
     comparison = at.dataframe[1].value
-    assert comparison.iloc[0]["source"] == "paper" and comparison.iloc[0]["median sequences (range)"] == "9,500"
+    assert (
+        comparison.iloc[0]["source"] == "paper" and comparison.iloc[0]["median sequences (range)"] == "9,500"
+    )
     assert any("Table 1 has no line at lr 0.5" in m.value for m in at.markdown)

@@ -1,4 +1,5 @@
 """The population-throughput shortcuts give exactly the numbers of the plain code."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -7,9 +8,8 @@ import numpy as np
 import pytest
 
 import lstm_core as lc
-from lstm_core.tasks import reber
+from lstm_core.tasks import reber, stack_batches
 from lstm_core.tasks.long_lag import LongLag
-from lstm_core.tasks import stack_batches
 from lstm_core.training.data import MemberStream, population_batch, take
 from lstm_core.training.optimizer import SGD
 
@@ -27,8 +27,9 @@ def test_reber_strings_from_one_block_of_draws_equal_one_at_a_time(max_len, batc
 def test_reber_generate_is_unchanged_for_other_bit_generators():
     a = reber.EmbeddedReber().generate(np.random.Generator(np.random.Philox(3)), 8)
     rng = np.random.Generator(np.random.Philox(3))
-    assert [s for s in reber._strings_slow(rng, 8, 50)] == \
-        ["".join(reber.SYMBOLS[i] for i in row[row >= 0]) for row in a.info["symbols"]]
+    assert [s for s in reber._strings_slow(rng, 8, 50)] == [
+        "".join(reber.SYMBOLS[i] for i in row[row >= 0]) for row in a.info["symbols"]
+    ]
 
 
 @dataclass(frozen=True)
@@ -86,10 +87,10 @@ def test_masked_update_moves_only_the_active_members_exactly(momentum):
     vel = {n: np.zeros_like(p) for n, p in params.items()}
     for step in range(4):
         grads = {n: rng.normal(size=p.shape) for n, p in params.items()}
-        grads["W"][1] = np.nan                            # a frozen member's gradient is never used
+        grads["W"][1] = np.nan  # a frozen member's gradient is never used
         active = np.array([True, False, True, step % 2 == 0, True])
         opt.apply(params, grads, active)
-        for k in np.flatnonzero(active):                  # member k alone
+        for k in np.flatnonzero(active):  # member k alone
             for n in ref:
                 if momentum:
                     vel[n][k] = momentum * vel[n][k] - 0.3 * grads[n][k]

@@ -2,14 +2,14 @@
 
 Presenting means large fonts, no page introduction, no export/import box and no developer captions;
 both switches survive the page writing its own settings into the URL."""
+
 from __future__ import annotations
 
 import pytest
+from page_helpers import open_page
 from streamlit.testing.v1 import AppTest
 
 from app.ui import state
-
-from page_helpers import open_page
 
 PAGES = ["step", "train", "gradient_flow", "bias_lab", "experiments", "theory", "home", "lessons"]
 
@@ -25,7 +25,7 @@ def test_present_in_the_link_turns_presenter_mode_on_and_stays_in_the_link(page)
     assert at.session_state[state.PRESENT_KEY] is True
     assert "Export and import" not in expander_labels(at)
     assert at.query_params.get("present") == "1"
-    at.run()                                           # a second run keeps it (the URL is ours now)
+    at.run()  # a second run keeps it (the URL is ours now)
     assert at.session_state[state.PRESENT_KEY] is True
 
 
@@ -46,7 +46,8 @@ def test_presenting_turns_large_fonts_on_in_every_chart():
     at = open_page("gradient_flow", {"present": "1"})
     plain = open_page("gradient_flow")
     from helpers import chart_specs
-    size = lambda a: chart_specs(a)[0]["layout"]["font"]["size"]      # noqa: E731
+
+    size = lambda a: chart_specs(a)[0]["layout"]["font"]["size"]  # noqa: E731
     assert size(at) > size(plain)
 
 

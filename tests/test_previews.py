@@ -5,17 +5,18 @@ the test asks it as the browser would (``poll``, in this thread, outside the run
 slider and compares with what the run sends. The browser side (drawn once, ahead of the run) is
 tested end to end in tests/e2e/test_pages_browser.py.
 """
+
 from __future__ import annotations
 
 import json
 import threading
 
 import pytest
+from helpers import chart_specs
+from page_helpers import open_page
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from app.ui import feeds, previews
-from helpers import chart_specs
-from page_helpers import open_page
 
 
 def sent(at) -> dict[str, dict]:
@@ -24,7 +25,10 @@ def sent(at) -> dict[str, dict]:
 
     def walk(node) -> None:
         for child in getattr(node, "children", {}).values():
-            if getattr(child, "type", None) == "bidi_component" and child.proto.component_name == "gatelab_live_chart":
+            if (
+                getattr(child, "type", None) == "bidi_component"
+                and child.proto.component_name == "gatelab_live_chart"
+            ):
                 msg = json.loads(child.proto.json)
                 out[msg["preview"]["key"] if "preview" in msg else f"#{len(out)}"] = msg
             walk(child)
@@ -50,7 +54,9 @@ def test_a_gradient_flow_preview_is_the_figure_the_run_then_sends(lang):
     answer = pv.poll({"field": "forget_bias", "value": "3.5"})
     assert answer["field"] == "forget_bias" and answer["value"] == 3.5
     figs = answer["figures"]
-    assert figs["gradient_flow.main_chart"]["full"] != before["gradient_flow.main_chart"]["full"]   # the new value
+    assert (
+        figs["gradient_flow.main_chart"]["full"] != before["gradient_flow.main_chart"]["full"]
+    )  # the new value
     at.slider(key="gradient_flow.forget_bias").set_value(3.5).run()
     after = sent(at)
     # the sliders' values each run's figure was built with: the browser does not draw a run's figure
@@ -59,27 +65,37 @@ def test_a_gradient_flow_preview_is_the_figure_the_run_then_sends(lang):
     assert after["gradient_flow.main_chart"]["preview"]["at"]["forget_bias"] == 3.5
     assert set(after["gradient_flow.main_chart"]["preview"]["at"]) <= set(pv.sliders.values())
     for key in ("gradient_flow.main_chart", "gradient_flow.local_chart"):
-        assert figs[key]["full"] == after[key]["full"], key           # the very text the run sends
+        assert figs[key]["full"] == after[key]["full"], key  # the very text the run sends
         assert figs[key]["alt"] == after[key]["alt"]
-    assert figs["gradient_flow.local_chart"]["full"] == before["gradient_flow.local_chart"]["full"]   # unaffected
-    if lang == "zh-TW":            # translated in the preview's thread, through the session's language
-        assert "時間" in json.loads(figs["gradient_flow.main_chart"]["full"])["layout"]["xaxis"]["title"]["text"]
+    assert (
+        figs["gradient_flow.local_chart"]["full"] == before["gradient_flow.local_chart"]["full"]
+    )  # unaffected
+    if lang == "zh-TW":  # translated in the preview's thread, through the session's language
+        assert (
+            "時間" in json.loads(figs["gradient_flow.main_chart"]["full"])["layout"]["xaxis"]["title"]["text"]
+        )
 
 
 def test_a_step_preview_redraws_every_chart_at_the_cursor_the_page_shows():
     at = open_page("step")
     at.button(key="step.fwd").click().run()
-    at.button(key="step.fwd").click().run()                 # the cursor at step 3: previews keep it
+    at.button(key="step.fwd").click().run()  # the cursor at step 3: previews keep it
     pv = preview_of(at, "step")
     before = sent(at)
     answer = pv.poll({"field": "b_output", "value": "2.0"})
     at.slider(key="step.b_output").set_value(2.0).run()
     after = sent(at)
-    assert set(answer["figures"]) == {"step.diagram", "step.panel0", "step.panel1", "step.panel2", "step.panel3"}
+    assert set(answer["figures"]) == {
+        "step.diagram",
+        "step.panel0",
+        "step.panel1",
+        "step.panel2",
+        "step.panel3",
+    }
     for key, fig in answer["figures"].items():
         assert fig["full"] == after[key]["full"], key
-        assert fig["full"] != before[key]["full"] or key == "step.panel0", key    # the input does not move
-    assert at.metric[0].value.startswith("3 /")            # the run drew step 3: so did the preview
+        assert fig["full"] != before[key]["full"] or key == "step.panel0", key  # the input does not move
+    assert at.metric[0].value.startswith("3 /")  # the run drew step 3: so did the preview
     # While playing the cursor moves on: no previews (nor the sliders' list sent with every tick's charts).
     at.segmented_control(key="step.play").set_value("play").run()
     assert sent(at) and not any("preview" in m for m in sent(at).values())
@@ -93,11 +109,15 @@ def test_a_preview_only_reads_and_refuses_what_no_slider_sends():
     keys = [f"gradient_flow.{n}" for n in pv.schema.fields if f"gradient_flow.{n}" in at.session_state]
     snapshot = lambda: ({k: at.session_state[k] for k in keys}, set(at.session_state["_page.gradient_flow"]))  # noqa: E731
     state = snapshot()
-    assert pv.poll({"field": "T", "value": "1e9"})["figures"] == {}          # out of range: no preview, no error
-    assert pv.poll({"field": "T", "value": "40"})["figures"]                  # a whole number of an int slider
-    assert snapshot() == state and keys                       # nothing written
-    for bad in ({"field": "variants", "value": "1"}, {"field": "nope", "value": "1"},
-                {"field": "T", "value": "many"}, {"field": "T", "value": "nan"}):
+    assert pv.poll({"field": "T", "value": "1e9"})["figures"] == {}  # out of range: no preview, no error
+    assert pv.poll({"field": "T", "value": "40"})["figures"]  # a whole number of an int slider
+    assert snapshot() == state and keys  # nothing written
+    for bad in (
+        {"field": "variants", "value": "1"},
+        {"field": "nope", "value": "1"},
+        {"field": "T", "value": "many"},
+        {"field": "T", "value": "nan"},
+    ):
         with pytest.raises(feeds.BadRequest):
             pv.poll(bad)
     at.run()

@@ -1,6 +1,7 @@
 """Progress output that stays readable: log lines written while the commands' tqdm bar is drawn on
 stderr come out as whole lines (``distributed.log_line``: ``tqdm.write``, or ``print`` without tqdm),
 never glued to a fragment of the bar."""
+
 from __future__ import annotations
 
 import sys
@@ -22,8 +23,8 @@ def is_bar(line: str) -> bool:
 
 
 def test_a_runs_log_lines_are_not_glued_to_the_progress_bar(monkeypatch, capsys):
-    monkeypatch.setattr(distributed, "IN_UNIT_EVERY", 0.0)      # a progress line at every report inside the unit
-    assert experiments.main(TINY) == 0                           # the bar is on (no --no-progress)
+    monkeypatch.setattr(distributed, "IN_UNIT_EVERY", 0.0)  # a progress line at every report inside the unit
+    assert experiments.main(TINY) == 0  # the bar is on (no --no-progress)
     lines = screen_lines(capsys.readouterr().err)
     logs = [line for line in lines if "long_lag_rnn seeds 0–1:" in line]
     assert any(is_bar(line) for line in lines), "the bar was not drawn, so this test shows nothing"
@@ -45,7 +46,7 @@ def test_log_line_lifts_a_live_bar_off_and_draws_it_again(capsys):
 
 
 def test_without_tqdm_log_lines_are_printed_and_progress_is_plain_lines(monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "tqdm", None)               # `from tqdm import tqdm` raises ImportError
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # `from tqdm import tqdm` raises ImportError
     distributed.log_line("  a line")
     bar = distributed._bar([], {}, True)
     assert isinstance(bar, distributed._Lines)

@@ -3,6 +3,7 @@
 The API example lives in docs/api.md (and any Python block the README has runs too); the README
 is at most 150 lines, opens with what Gate Lab is and a picture, and its links lead somewhere.
 """
+
 import re
 from pathlib import Path
 

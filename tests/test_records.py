@@ -2,20 +2,20 @@
 (``CACHE``), and everything else is a quantity the run shows — in ``Run.to_frame()``, the traces CSV and
 Train's probe charts alike. No list of names outside the cells decides it (a GRU's update gate ``z`` was
 dropped by three such lists because the 1997 cell's concatenated input had the same name)."""
+
 from __future__ import annotations
 
 import io
 
 import pandas as pd
 import pytest
+from helpers import data, make
 
 import lstm_core as lc
 from app.train import figures as train_figures
 from app.train import settings as train_settings
 from app.ui import export
 from lstm_core.variants import variant as variant_record
-
-from helpers import data, make
 
 
 @pytest.mark.parametrize("name", list(lc.VARIANTS))
@@ -25,7 +25,7 @@ def test_every_gate_and_state_a_variant_names_is_shown_and_no_cache_is(name):
     v = variant_record(name)
     named = {g for g, _ in v.gates} | {v.state[0]}
     cache = set(model.cell.CACHE) | set(model.CACHE)
-    for fast in (False, True):                      # the readable steps and the whole-sequence path
+    for fast in (False, True):  # the readable steps and the whole-sequence path
         run = lc.forward(model, xs, fast=fast)
         assert cache <= set(run.internals), f"{name}: a CACHE name the cell does not record"
         frame = set(run.to_frame().quantity)
@@ -37,10 +37,10 @@ def test_every_gate_and_state_a_variant_names_is_shown_and_no_cache_is(name):
     values = {**train_settings.DEFAULTS, "variant": name, "algorithm": v.default_algorithm()}
     trainer = train_settings.build_trainer(values)
     probe = trainer.probe()
-    recorded = set(lc.forward(trainer.model, probe.xs).internals)     # (Train's defaults may leave a gate out)
+    recorded = set(lc.forward(trainer.model, probe.xs).internals)  # (Train's defaults may leave a gate out)
     assert named & recorded <= set(probe.internals) and not cache & set(probe.internals), name
     readout = train_figures.gate_readout(name, trainer.model.config.block_size, probe, 0)
-    for gate, label in v.gates:                     # Train's gate chart reads every gate the network has
+    for gate, label in v.gates:  # Train's gate chart reads every gate the network has
         assert (label in readout) == (gate in recorded), f"{name}: the gate chart's readout and {label!r}"
 
 

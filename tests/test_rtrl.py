@@ -1,21 +1,40 @@
 """The 1997 truncated gradient: online RTRL ≡ backward pass with the same cuts."""
+
 import numpy as np
 import pytest
+from helpers import data, make
 
 import lstm_core as lc
-from helpers import data, make
 
 TRUNCATED_CASES = [
     ("lstm1997", dict(n_blocks=2, block_size=2)),
-    ("lstm1997", dict(n_blocks=1, block_size=1, output_gate=False, cell_input="sigmoid",
-                      cell_output="identity", output_activation="identity")),
+    (
+        "lstm1997",
+        dict(
+            n_blocks=1,
+            block_size=1,
+            output_gate=False,
+            cell_input="sigmoid",
+            cell_output="identity",
+            output_activation="identity",
+        ),
+    ),
     ("lstm1997", dict(n_blocks=3, block_size=2, gates_as_sources=False, input_to_output=True)),
     ("lstm2000", dict(n_blocks=2, block_size=2)),
     ("lstm2000", dict(n_blocks=2, block_size=1, output_gate=False)),
-    ("lstm2002", dict(n_blocks=2, block_size=2)),                       # with peepholes
-    ("lstm2002", dict(n_blocks=2, block_size=2, peepholes=False)),      # without
-    ("lstm2002", dict(n_blocks=1, block_size=1, cell_input="identity", cell_output="identity",
-                      gates_as_sources=False, output_activation="identity")),
+    ("lstm2002", dict(n_blocks=2, block_size=2)),  # with peepholes
+    ("lstm2002", dict(n_blocks=2, block_size=2, peepholes=False)),  # without
+    (
+        "lstm2002",
+        dict(
+            n_blocks=1,
+            block_size=1,
+            cell_input="identity",
+            cell_output="identity",
+            gates_as_sources=False,
+            output_activation="identity",
+        ),
+    ),
 ]
 
 

@@ -6,6 +6,7 @@ through its low-level ``serialize``, each with ``__metadata__``) read to the sam
 metadata through ``read_safetensors`` and ``lc.load_model_file``; files the project writes
 (``write_safetensors``, the committed example) load in ``safetensors`` to the same numbers.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -26,8 +27,9 @@ NUMPY_TYPES = {"F32": np.float32, "F64": np.float64, "F16": np.float16}
 
 def torch_state(kind: str = "lstm", n_in: int = 3, H: int = 4, n_out: int = 2, seed: int = 0) -> dict:
     """A torch-layout state_dict (NumPy, float64) of a built model with an ``fc`` head."""
-    m = lc.build(kind, n_in=n_in, n_out=n_out, n_hidden=H, seed=seed, init_range=0.5,
-                 output_activation="identity")
+    m = lc.build(
+        kind, n_in=n_in, n_out=n_out, n_hidden=H, seed=seed, init_range=0.5, output_activation="identity"
+    )
     return {**lc.to_torch(m), "fc.weight": m.params["W_out"], "fc.bias": m.params["b_out"]}
 
 
@@ -38,9 +40,13 @@ def bf16_bits(x: np.ndarray) -> np.ndarray:
 
 def reference_bf16(tensors: dict[str, np.ndarray], metadata: dict[str, str]) -> bytes:
     """A BF16 file written by the reference (safetensors.numpy has no bfloat16: numpy has none)."""
-    bits = {k: bf16_bits(v) for k, v in tensors.items()}       # kept alive while serialize reads them
-    specs = {k: safetensors.TensorSpec(dtype="bfloat16", shape=list(b.shape), data_ptr=b.ctypes.data,
-                                       data_len=b.nbytes) for k, b in bits.items()}
+    bits = {k: bf16_bits(v) for k, v in tensors.items()}  # kept alive while serialize reads them
+    specs = {
+        k: safetensors.TensorSpec(
+            dtype="bfloat16", shape=list(b.shape), data_ptr=b.ctypes.data, data_len=b.nbytes
+        )
+        for k, b in bits.items()
+    }
     return bytes(safetensors.serialize(specs, metadata=metadata))
 
 
@@ -76,7 +82,7 @@ def test_bfloat16_files_the_reference_writes_read_the_same():
     for k, v in sd.items():
         want = (bf16_bits(v).astype("<u4") << 16).view("<f4").astype(np.float64)
         np.testing.assert_array_equal(tensors[k], want, err_msg=k)
-        assert np.allclose(tensors[k], v, rtol=2 ** -7, atol=0)                 # bfloat16: 8 bits of mantissa
+        assert np.allclose(tensors[k], v, rtol=2**-7, atol=0)  # bfloat16: 8 bits of mantissa
     exact = reference_bf16({"w": np.array([1.0, -2.0, 0.5, 3.0, -0.15625])}, {})
     np.testing.assert_array_equal(read_safetensors(exact)[0]["w"], [1.0, -2.0, 0.5, 3.0, -0.15625])
     assert lc.load_model_file(data, "model-bf16.safetensors").vocab == "abc"

@@ -1,11 +1,12 @@
 """Stepping ≡ whole-sequence forward; populations ≡ separate runs; seeds ⇒ bit-identical."""
+
 import json
 
 import numpy as np
 import pytest
+from helpers import CASES, case_id, data, make
 
 import lstm_core as lc
-from helpers import CASES, case_id, data, make
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
@@ -29,7 +30,7 @@ def test_population_of_three_equals_three_single_runs(case):
     members = [make(variant, settings, seed=s) for s in (0, 1, 2)]
     pop = lc.stack(members)
     assert pop.K == 3
-    xs, targets, mask = data(members[0], T=5, B=2, K=3)       # each member its own data
+    xs, targets, mask = data(members[0], T=5, B=2, K=3)  # each member its own data
     run = lc.forward(pop, xs)
     loss, grads = lc.gradients(pop, xs, targets, mask)
     for k, m in enumerate(members):
@@ -39,7 +40,7 @@ def test_population_of_three_equals_three_single_runs(case):
         np.testing.assert_allclose(loss[k], lk, rtol=1e-13)
         for n in gk:
             np.testing.assert_allclose(grads[n][k], gk[n], rtol=1e-12, atol=1e-15, err_msg=n)
-    shared = lc.forward(pop, xs[:, 0])                         # inputs shared by all members
+    shared = lc.forward(pop, xs[:, 0])  # inputs shared by all members
     np.testing.assert_allclose(shared.outputs[:, 1], lc.forward(members[1], xs[:, 0]).outputs, rtol=1e-13)
     np.testing.assert_array_equal(pop.member(2).params["W_out"], members[2].params["W_out"])
 
@@ -58,8 +59,15 @@ def test_same_seed_bit_identical_and_different_seed_differs():
 
 def test_biases_only_change_the_biases():
     base = lc.build("lstm1997", n_in=7, n_out=7, n_blocks=4, block_size=2, seed=0)
-    m = lc.build("lstm1997", n_in=7, n_out=7, n_blocks=4, block_size=2, seed=0,
-                 bias={"output": [-1, -2, -3, -4], "input": {"linspace": [-1, -4]}})
+    m = lc.build(
+        "lstm1997",
+        n_in=7,
+        n_out=7,
+        n_blocks=4,
+        block_size=2,
+        seed=0,
+        bias={"output": [-1, -2, -3, -4], "input": {"linspace": [-1, -4]}},
+    )
     np.testing.assert_array_equal(m.params["b_og"], [-1, -2, -3, -4])
     np.testing.assert_array_equal(m.params["b_ig"], [-1, -2, -3, -4])
     for n in m.params:
@@ -70,8 +78,17 @@ def test_biases_only_change_the_biases():
 
 
 def test_config_round_trips_through_json():
-    m = lc.build("lstm1997", n_in=7, n_out=7, n_blocks=4, block_size=2, init_range=0.2,
-                 bias={"output": [-1, -2, -3, -4]}, init={"b_c": 0.5}, seed=3)
+    m = lc.build(
+        "lstm1997",
+        n_in=7,
+        n_out=7,
+        n_blocks=4,
+        block_size=2,
+        init_range=0.2,
+        bias={"output": [-1, -2, -3, -4]},
+        init={"b_c": 0.5},
+        seed=3,
+    )
     text = m.config.to_json()
     cfg = lc.ModelConfig.from_json(text)
     assert cfg == m.config
@@ -92,10 +109,15 @@ def test_to_frame_is_tidy():
 
 
 def test_every_step_record_names_its_internals():
-    names = {"rnn": {"net", "h"}, "lstm1997": {"y_ig", "y_og", "net_ig", "net_og", "net_c", "g", "s", "h", "y_c"},
-             "lstm2000": {"y_fg", "net_fg", "s"}, "lstm2002": {"y_fg", "y_ig", "y_og", "s"},
-             "lstm": {"i", "f", "g", "o", "c", "h"}, "gru": {"r", "z", "n", "h"},
-             "local_feedback": {"net", "h"}}
+    names = {
+        "rnn": {"net", "h"},
+        "lstm1997": {"y_ig", "y_og", "net_ig", "net_og", "net_c", "g", "s", "h", "y_c"},
+        "lstm2000": {"y_fg", "net_fg", "s"},
+        "lstm2002": {"y_fg", "y_ig", "y_og", "s"},
+        "lstm": {"i", "f", "g", "o", "c", "h"},
+        "gru": {"r", "z", "n", "h"},
+        "local_feedback": {"net", "h"},
+    }
     for variant, want in names.items():
         m = make(variant, {})
         _, y, rec = m.step(m.initial_state(2), np.zeros((2, 3)))

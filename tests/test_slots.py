@@ -2,15 +2,16 @@
 
 Unit tests of the first-come queue, then two AppTest sessions on Train and watch with one slot:
 the second is told it is queued (and trains nothing) until the first pauses."""
-from __future__ import annotations
 
-import pytest
+from __future__ import annotations
 
 import time
 
+import pytest
+from train_page_helpers import link, open_page
+
 from app.train import view
 from app.ui import limits, slots, state
-from train_page_helpers import link, open_page
 
 
 @pytest.fixture(autouse=True)
@@ -23,22 +24,22 @@ def clean(monkeypatch):
 def test_first_come_first_served_and_a_released_slot_goes_to_the_next(monkeypatch):
     monkeypatch.setenv("GATELAB_MAX_TRAINING", "2")
     assert [slots.claim(s, now=0.0) for s in "abcd"] == [0, 0, 1, 2]
-    assert slots.claim("d", now=0.1) == 2 and slots.claim("c", now=0.1) == 1    # places are kept
+    assert slots.claim("d", now=0.1) == 2 and slots.claim("c", now=0.1) == 1  # places are kept
     slots.release("a")
-    assert slots.claim("d", now=0.2) == 1            # c is still first in line ...
-    assert slots.claim("c", now=0.2) == 0            # ... and takes the free slot
+    assert slots.claim("d", now=0.2) == 1  # c is still first in line ...
+    assert slots.claim("c", now=0.2) == 0  # ... and takes the free slot
 
 
 def test_a_session_that_stops_ticking_loses_its_slot(monkeypatch):
     monkeypatch.setenv("GATELAB_MAX_TRAINING", "1")
     assert slots.claim("a", now=0.0) == 0
     assert slots.claim("b", now=1.0) == 1
-    assert slots.claim("b", now=1.0 + slots.STALE_SECONDS + 0.1) == 0    # a closed its tab
+    assert slots.claim("b", now=1.0 + slots.STALE_SECONDS + 0.1) == 0  # a closed its tab
 
 
 def test_many_runs_tick_less_often_and_train_less_per_tick(monkeypatch):
     monkeypatch.setenv("GATELAB_MAX_TRAINING", "100")
-    assert slots.tick_every(0.02) == 0.02 and slots.tick_seconds(0.03) == 0.03       # nobody training
+    assert slots.tick_every(0.02) == 0.02 and slots.tick_seconds(0.03) == 0.03  # nobody training
     for s in range(30):
         slots.claim(f"s{s}", now=time.monotonic())
     assert slots.tick_every(0.02) == pytest.approx(30 * slots.TICK_COST)
@@ -74,9 +75,9 @@ def test_a_second_session_is_queued_with_its_place_until_the_first_pauses(monkey
     queued = [i.value for i in second.info if "queued" in i.value]
     assert queued and "position 1" in queued[0] and "at most 1 at a time" in queued[0]
     as_session(monkeypatch, "first")
-    first.button(key="train.go").click().run()      # the slot is released ...
+    first.button(key="train.go").click().run()  # the slot is released ...
     as_session(monkeypatch, "second")
-    second.run()                                       # ... and the next tick of the queued run trains
+    second.run()  # ... and the next tick of the queued run trains
     assert sequences(second) > 0
     assert not any("queued" in i.value for i in second.info)
 

@@ -1,4 +1,5 @@
 """Stuck training (saturated units, flat loss) stops and says which units and what to change."""
+
 import numpy as np
 import pytest
 
@@ -7,9 +8,16 @@ from lstm_core.training import Trainer
 from lstm_core.training.stuck import groups, saturated_fractions
 
 
-@pytest.mark.parametrize("variant,task,algorithm", [
-    ("lstm1997", "adding", "rtrl"), ("rnn", "embedded_reber", "bptt"), ("lstm2000", "embedded_reber", "bptt"),
-    ("gru", "embedded_reber", "tbptt"), ("local_feedback", "embedded_reber", "bptt")])
+@pytest.mark.parametrize(
+    "variant,task,algorithm",
+    [
+        ("lstm1997", "adding", "rtrl"),
+        ("rnn", "embedded_reber", "bptt"),
+        ("lstm2000", "embedded_reber", "bptt"),
+        ("gru", "embedded_reber", "tbptt"),
+        ("local_feedback", "embedded_reber", "bptt"),
+    ],
+)
 def test_a_huge_learning_rate_stops_with_a_message_naming_the_saturated_units(variant, task, algorithm):
     t = lc.get_task(task)
     m = lc.build(variant, n_in=t.n_in, n_out=t.n_out, seed=0)
@@ -24,7 +32,7 @@ def test_a_huge_learning_rate_stops_with_a_message_naming_the_saturated_units(va
 def test_only_the_saturated_member_of_a_population_stops():
     t = lc.get_task("embedded_reber")
     members = [lc.build("lstm2000", n_in=t.n_in, n_out=t.n_out, seed=s, init_range=0.1) for s in range(3)]
-    for p in members[1].params.values():          # member 1 starts with |net| in the thousands
+    for p in members[1].params.values():  # member 1 starts with |net| in the thousands
         p *= 10_000.0
     tr = Trainer(lc.stack(members), "embedded_reber", algorithm="bptt", lr=0.1, budget=1500)
     p = tr.train(1500)
@@ -46,7 +54,7 @@ def test_saturated_fractions_measure_the_real_activations():
     xs = np.ones((5, 1, 1))
     calm = saturated_fractions(lc.forward(m, xs).internals, m.config, population=False)
     assert calm["hidden units"][0] == 0.0
-    m.params["W"][:] = 100.0                     # |net| = 100: tanh' = 0 to float precision
+    m.params["W"][:] = 100.0  # |net| = 100: tanh' = 0 to float precision
     hot = saturated_fractions(lc.forward(m, xs).internals, m.config, population=False)
     assert hot["hidden units"][0] == 1.0
     labels = [label for _, label, _ in groups(lc.build("lstm1997", n_in=1, n_out=1).config)]

@@ -5,6 +5,7 @@ population gives exactly the results (and the weights) of the same 18 networks t
 one. The grid is chosen so that some networks solve and some do not — a sweep that trained
 nothing, or everything identically, would fail the assertions on the mix of outcomes.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -13,7 +14,15 @@ import pytest
 
 import lstm_core as lc
 from lstm_core.sweeps import bias_demos as bd
-from lstm_core.sweeps.sweep import MAX_MEMBERS, Axis, Sweep, aggregate, grid_configs, run_separately, with_goal
+from lstm_core.sweeps.sweep import (
+    MAX_MEMBERS,
+    Axis,
+    Sweep,
+    aggregate,
+    grid_configs,
+    run_separately,
+    with_goal,
+)
 from lstm_core.training import TrainConfig, Trainer
 
 BASE = lc.ModelConfig(variant="lstm1997", n_in=1, n_out=1, n_blocks=2, block_size=1, init_range=0.1)
@@ -31,7 +40,7 @@ def test_population_sweep_equals_the_same_18_networks_trained_one_by_one(algorit
     train = TrainConfig(algorithm=algorithm, lr=lr, budget=120, streak=15, seed=3)
     sweep = Sweep(BASE, small_task(), train, X, Y, seeds=[0, 1])
     assert sweep.K == 18
-    while not sweep.done:               # uneven chunks: chunking must not change anything
+    while not sweep.done:  # uneven chunks: chunking must not change anything
         sweep.advance(7)
     pop = sweep.results()
     for k, cfg in enumerate(sweep.configs):
@@ -51,39 +60,56 @@ def test_population_sweep_equals_the_same_18_networks_trained_one_by_one(algorit
 
 
 def test_run_separately_matches_the_population():
-    sweep = Sweep(BASE, small_task(), TrainConfig(algorithm="rtrl", lr=1.0, budget=60, streak=10), X, None,
-                  seeds=[0, 2])
+    sweep = Sweep(
+        BASE, small_task(), TrainConfig(algorithm="rtrl", lr=1.0, budget=60, streak=10), X, None, seeds=[0, 2]
+    )
     for _ in sweep.run(25):
         pass
     pop, sep = sweep.results(), run_separately(sweep, chunk=13)
-    pd.testing.assert_frame_equal(pop[["member", "i", "j", "seed"] + RESULT_COLS],
-                                  sep[["member", "i", "j", "seed"] + RESULT_COLS], check_dtype=False)
+    pd.testing.assert_frame_equal(
+        pop[["member", "i", "j", "seed"] + RESULT_COLS],
+        sep[["member", "i", "j", "seed"] + RESULT_COLS],
+        check_dtype=False,
+    )
 
 
 def test_grid_members_differ_only_in_the_swept_biases():
     base = BASE.replace(n_blocks=3, bias=(("cell", 0.5),))
     configs, coords = grid_configs(base, X, Y, seeds=[4, 9])
     assert len(configs) == 18 and list(coords.columns) == ["member", "i", "j", "x", "y", "seed"]
-    assert list(coords.seed[:2]) == [4, 9] and list(coords.i[:6]) == [0] * 6 and list(coords.j[:6]) == [0, 0, 1, 1, 2, 2]
-    assert coords.y[2] == "−1, −2, −3" and coords.x[6] == "−1"        # per-block values spelled out
+    assert (
+        list(coords.seed[:2]) == [4, 9]
+        and list(coords.i[:6]) == [0] * 6
+        and list(coords.j[:6]) == [0, 0, 1, 1, 2, 2]
+    )
+    assert coords.y[2] == "−1, −2, −3" and coords.x[6] == "−1"  # per-block values spelled out
     m = [lc.build(c) for c in configs]
     assert (coords.i[10], coords.j[10], coords.seed[10]) == (1, 2, 4)
-    np.testing.assert_array_equal(m[10].params["b_ig"], np.full(3, -1.0))            # i=1
-    np.testing.assert_array_equal(m[10].params["b_og"], [-2.0, -3.0, -4.0])          # j=2: −2, −3, −4
-    np.testing.assert_array_equal(m[10].params["b_c"], np.full(3, 0.5))              # fixed bias kept
-    for name in m[0].params:                                                         # same seed ⇒ same weights
+    np.testing.assert_array_equal(m[10].params["b_ig"], np.full(3, -1.0))  # i=1
+    np.testing.assert_array_equal(m[10].params["b_og"], [-2.0, -3.0, -4.0])  # j=2: −2, −3, −4
+    np.testing.assert_array_equal(m[10].params["b_c"], np.full(3, 0.5))  # fixed bias kept
+    for name in m[0].params:  # same seed ⇒ same weights
         if name not in ("b_ig", "b_og"):
             np.testing.assert_array_equal(m[0].params[name], m[16].params[name])
-    assert not np.array_equal(m[0].params["W_ig"], m[1].params["W_ig"])              # other seed
+    assert not np.array_equal(m[0].params["W_ig"], m[1].params["W_ig"])  # other seed
 
 
-@pytest.mark.parametrize("kw,match", [
-    (dict(x=Axis.values("forget", [1.0])), "no 'forget' bias"),
-    (dict(y=Axis.values("input", [1.0])), "two different gates"),
-    (dict(seeds=[0, 0]), "distinct seeds"),
-    (dict(x=Axis.values("input", list(range(10))), y=Axis.values("output", list(range(10))), seeds=range(5)),
-     f"at most {MAX_MEMBERS}"),
-])
+@pytest.mark.parametrize(
+    "kw,match",
+    [
+        (dict(x=Axis.values("forget", [1.0])), "no 'forget' bias"),
+        (dict(y=Axis.values("input", [1.0])), "two different gates"),
+        (dict(seeds=[0, 0]), "distinct seeds"),
+        (
+            dict(
+                x=Axis.values("input", list(range(10))),
+                y=Axis.values("output", list(range(10))),
+                seeds=range(5),
+            ),
+            f"at most {MAX_MEMBERS}",
+        ),
+    ],
+)
 def test_bad_grids_raise_actionable_errors(kw, match):
     args = dict(x=X, y=Y, seeds=[0])
     args.update(kw)
@@ -97,15 +123,26 @@ def test_axis_validation_and_round_trip():
     with pytest.raises(ValueError, match="finite"):
         Axis.values("input", [float("nan")])
     a = Axis.stagger("output", -1, -1)
-    assert a.labels(4) == ["0", "−1, −2, −3, −4"] and a.spec(1, 4) == [-1.0, -2.0, -3.0, -4.0] and a.spec(0, 4) == 0.0
+    assert (
+        a.labels(4) == ["0", "−1, −2, −3, −4"]
+        and a.spec(1, 4) == [-1.0, -2.0, -3.0, -4.0]
+        and a.spec(0, 4) == 0.0
+    )
     assert Axis.from_dict(a.to_dict()) == a
 
 
 def test_aggregate_success_rate_and_median_over_solved_networks_only():
-    res = pd.DataFrame({
-        "i": [0, 0, 0, 1, 1, 1], "j": [0] * 6, "x": ["a"] * 3 + ["b"] * 3, "y": [""] * 6,
-        "status": ["solved", "solved", "budget", "budget", "diverged", "running"],
-        "solved_at": [100, 300, None, None, None, None], "best_streak": [5, 5, 2, 1, 0, 3]})
+    res = pd.DataFrame(
+        {
+            "i": [0, 0, 0, 1, 1, 1],
+            "j": [0] * 6,
+            "x": ["a"] * 3 + ["b"] * 3,
+            "y": [""] * 6,
+            "status": ["solved", "solved", "budget", "budget", "diverged", "running"],
+            "solved_at": [100, 300, None, None, None, None],
+            "best_streak": [5, 5, 2, 1, 0, 3],
+        }
+    )
     cells = aggregate(res)
     a, b = cells.iloc[0], cells.iloc[1]
     assert (a.networks, a.solved, a.success_rate, a.median_to_criterion) == (3, 2, 2 / 3, 200.0)
@@ -116,7 +153,9 @@ def test_aggregate_success_rate_and_median_over_solved_networks_only():
 def test_with_goal_changes_only_the_error_goal_and_says_so():
     task = lc.get_task("two_sequence", T=10)
     relaxed = with_goal(task, 0.05)
-    assert relaxed.criterion.mean_abs_error_below == 0.05 and relaxed.criterion.streak == task.criterion.streak
+    assert (
+        relaxed.criterion.mean_abs_error_below == 0.05 and relaxed.criterion.streak == task.criterion.streak
+    )
     assert "RELAXED" in relaxed.criterion.description
     assert with_goal(task, None).criterion.mean_abs_error_below is None
     b = task.generate(np.random.default_rng(0), 4)
@@ -126,7 +165,9 @@ def test_with_goal_changes_only_the_error_goal_and_says_so():
 
 
 def test_probe_shows_the_initial_and_the_trained_network():
-    sweep = Sweep(BASE, small_task(), TrainConfig(algorithm="rtrl", lr=1.0, budget=30, streak=10), X, None, [0])
+    sweep = Sweep(
+        BASE, small_task(), TrainConfig(algorithm="rtrl", lr=1.0, budget=30, streak=10), X, None, [0]
+    )
     sweep.advance(30)
     tr = sweep.probe(2)
     b = lc.get_task("two_sequence", T=10).generate(np.random.default_rng([0, 2**32 - 1]), 1)
@@ -140,18 +181,24 @@ def test_probe_shows_the_initial_and_the_trained_network():
 # ============================================================================= demos
 def test_input_dependence_finds_constant_cells():
     rng = np.random.default_rng(0)
-    T, B = 20, 64        # the mean over B sequences removes 1/B of a random cell's power
+    T, B = 20, 64  # the mean over B sequences removes 1/B of a random cell's power
     y = np.stack([np.full((T, B), 0.5), rng.normal(size=(T, B)), np.full((T, B), 1e-4)], -1)
     valid = np.ones((T, B), dtype=bool)
     d = bd.input_dependence(y, valid)
-    assert d.bias_unit.tolist() == [True, False, False]          # constant; input-driven; negligible
+    assert d.bias_unit.tolist() == [True, False, False]  # constant; input-driven; negligible
     assert d.input_share[0] == 0.0 and d.input_share[1] > 0.9
     np.testing.assert_allclose(d.rms[0], 0.5)
 
 
 def test_abuse_summary_measures_open_output_gates_early():
-    sweep = Sweep(BASE.replace(n_blocks=3), small_task(), TrainConfig(algorithm="rtrl", lr=1.0, budget=20, streak=10),
-                  Axis.stagger("output", -2, -2), None, [0, 1])
+    sweep = Sweep(
+        BASE.replace(n_blocks=3),
+        small_task(),
+        TrainConfig(algorithm="rtrl", lr=1.0, budget=20, streak=10),
+        Axis.stagger("output", -2, -2),
+        None,
+        [0, 1],
+    )
     sweep.advance(20)
     s = bd.abuse_summary(sweep)
     assert len(s) == 8 and set(s.when) == {"before", "after"}
@@ -185,14 +232,15 @@ def test_probe_grad_norms_equal_the_core_gradients_per_member():
 
 
 def test_forget_flow_decays_like_the_forget_gate():
-    base = lc.ModelConfig(variant="lstm2000", n_in=2, n_out=1, n_blocks=2, block_size=1, seed=0,
-                          bias={"input": -10.0})          # input gates shut: only the CEC path is left
+    base = lc.ModelConfig(
+        variant="lstm2000", n_in=2, n_out=1, n_blocks=2, block_size=1, seed=0, bias={"input": -10.0}
+    )  # input gates shut: only the CEC path is left
     xs = np.random.default_rng(0).uniform(-1, 1, size=(40, 1, 2))
     f = bd.forget_flow(base, [-2.0, 0.0, 2.0, 6.0], xs, method="truncated")
     assert f["relative"].shape == (4, 40)
     np.testing.assert_allclose(f["relative"][:, 0], 1.0)
-    np.testing.assert_allclose(f["relative"], f["theory"], rtol=1e-6)      # truncated: exactly the product
-    assert np.all(np.diff(f["per_step"]) > 0)                               # higher bias ⇒ more error kept
+    np.testing.assert_allclose(f["relative"], f["theory"], rtol=1e-6)  # truncated: exactly the product
+    assert np.all(np.diff(f["per_step"]) > 0)  # higher bias ⇒ more error kept
     np.testing.assert_allclose(f["per_step"], f["y_fg"].mean(1), atol=0.03)
     with pytest.raises(ValueError, match="lstm2000 or lstm2002"):
         bd.forget_flow(BASE, [0.0], xs)
@@ -202,13 +250,20 @@ def test_forget_flow_decays_like_the_forget_gate():
 def test_result_differences_counts_missing_as_equal_and_finds_real_differences():
     from lstm_core.sweeps.sweep import result_differences
 
-    a = pd.DataFrame({"status": ["solved", "budget"], "sequences": [40, 60], "solved_at": [40, None],
-                      "best_streak": [10, 3], "message": ["", ""]})
-    b = pd.DataFrame([a.iloc[0].to_dict(), a.iloc[1].to_dict()])    # built row by row: other dtypes
+    a = pd.DataFrame(
+        {
+            "status": ["solved", "budget"],
+            "sequences": [40, 60],
+            "solved_at": [40, None],
+            "best_streak": [10, 3],
+            "message": ["", ""],
+        }
+    )
+    b = pd.DataFrame([a.iloc[0].to_dict(), a.iloc[1].to_dict()])  # built row by row: other dtypes
     assert result_differences(a, b) == []
     c = b.assign(solved_at=[41, None])
     assert result_differences(a, c) == [(0, "solved_at", 40, 41)]
-    d = b.assign(solved_at=[40, 60])                                  # missing vs a number: different
+    d = b.assign(solved_at=[40, 60])  # missing vs a number: different
     assert [(r, col) for r, col, *_ in result_differences(a, d)] == [(1, "solved_at")]
     assert result_differences(a, a.iloc[:1])[0][:2] == (1, "status")
 
@@ -227,9 +282,9 @@ def test_benchmark_compare_says_identical_for_a_sweep_with_unsolved_networks():
     alone: dict = {}
     sep = run_separately(sweep, params=alone)
     pop = sweep.results()
-    assert pop.solved_at.isna().any() and pop.solved_at.notna().any()     # the case that broke it
+    assert pop.solved_at.isna().any() and pop.solved_at.notna().any()  # the case that broke it
     old = (sep[COLS[1:]].astype(str).to_numpy() == pop[COLS[1:]].astype(str).to_numpy()).all()
-    assert not old                                                         # the old check: a false alarm
+    assert not old  # the old check: a false alarm
     picks = np.arange(sweep.K)
     assert compare(sweep, picks, sep, alone) == ([], 0.0)
     sub = [2, 7, 11]
@@ -255,15 +310,19 @@ def test_population_batch_is_the_stack_of_every_members_own_batch():
 
     for task in (lc.get_task("embedded_reber"), lc.get_task("two_sequence", T=12)):
         for B in (1, 3):
-            def streams():
+
+            def streams(task=task, B=B):
                 return [MemberStream(task, np.random.default_rng([5, s]), B) for s in range(6)]
+
             fast, ref = streams(), streams()
             for active in ([True] * 6, [False, True, True, False, True, False], [True] * 6):
                 active = np.array(active)
                 got, steps = population_batch(fast, active, True)
                 mine = [s.next() if a else None for s, a in zip(ref, active)]
                 first = next(b for b in mine if b is not None)
-                blank = type(first)(first.xs, first.targets, np.zeros_like(first.mask), first.lengths, first.info)
+                blank = type(first)(
+                    first.xs, first.targets, np.zeros_like(first.mask), first.lengths, first.info
+                )
                 want = stack_batches([blank if b is None else b for b in mine])
                 for name in ("xs", "targets", "mask", "lengths"):
                     np.testing.assert_array_equal(getattr(got, name), getattr(want, name), err_msg=name)

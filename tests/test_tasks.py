@@ -1,4 +1,5 @@
 """Tasks: generators match the papers' definitions, criteria pass and fail where they should."""
+
 from __future__ import annotations
 
 import json
@@ -8,13 +9,20 @@ import pytest
 
 from lstm_core.sampling import sample_names
 from lstm_core.tasks import ALPHABET, TASKS, Batch, decode, encode, get_task, load_names, stack_batches
-from lstm_core.tasks.reber import SYMBOLS as REBER, next_sets
+from lstm_core.tasks.reber import SYMBOLS as REBER
+from lstm_core.tasks.reber import next_sets
 from lstm_core.tasks.timing import wave
 
 # small but paper-shaped settings so the whole file stays fast
-SMALL = {"long_lag": {"p": 10}, "long_lag_random": {"p": 10}, "very_long_lag": {"p": 10, "q": 20},
-         "two_sequence": {"T": 30}, "adding": {"T": 30}, "multiplication": {"T": 30},
-         "spike_generation": {"max_delay": 2}}
+SMALL = {
+    "long_lag": {"p": 10},
+    "long_lag_random": {"p": 10},
+    "very_long_lag": {"p": 10, "q": 20},
+    "two_sequence": {"T": 30},
+    "adding": {"T": 30},
+    "multiplication": {"T": 30},
+    "spike_generation": {"max_delay": 2},
+}
 ALL = sorted(TASKS)
 
 
@@ -34,7 +42,7 @@ def balanced(counts: np.ndarray, p) -> bool:
 
 def perfect(task, batch) -> np.ndarray:
     out = batch.targets.copy()
-    if task.name == "two_sequence":      # 3c: the learnable target is the expected value
+    if task.name == "two_sequence":  # 3c: the learnable target is the expected value
         out = batch.mask[..., None] * batch.info["expected"][None, :, None]
     return out
 
@@ -42,7 +50,7 @@ def perfect(task, batch) -> np.ndarray:
 def break_one(task, batch, out: np.ndarray, b: int = 0) -> np.ndarray:
     """Push one masked step of sequence b beyond every task's tolerance."""
     out = out.copy()
-    if task.name == "names":             # accuracy-based: every prediction wrong
+    if task.name == "names":  # accuracy-based: every prediction wrong
         out[:, b] = np.roll(batch.targets[:, b], 1, axis=-1)
         return out
     t = np.flatnonzero(batch.mask[:, b])[-1]
@@ -52,9 +60,21 @@ def break_one(task, batch, out: np.ndarray, b: int = 0) -> np.ndarray:
 
 # ----------------------------------------------------------------------------- every task
 def test_registry_and_settings_roundtrip():
-    assert set(ALL) == {"embedded_reber", "long_lag", "long_lag_random", "very_long_lag",
-                        "two_sequence", "adding", "multiplication", "temporal_order",
-                        "spike_delay", "spike_generation", "periodic", "latching", "names"}
+    assert set(ALL) == {
+        "embedded_reber",
+        "long_lag",
+        "long_lag_random",
+        "very_long_lag",
+        "two_sequence",
+        "adding",
+        "multiplication",
+        "temporal_order",
+        "spike_delay",
+        "spike_generation",
+        "periodic",
+        "latching",
+        "names",
+    }
     for name, task in TASKS.items():
         s = json.loads(json.dumps(task.settings()))
         assert get_task(name, **s) == task
@@ -88,10 +108,12 @@ def test_determinism(name):
     a, b, c = (task.generate(rng(s), batch=8) for s in (3, 3, 4))
     for f in ("xs", "targets", "mask", "lengths"):
         assert np.array_equal(getattr(a, f), getattr(b, f))
-    if name != "periodic":               # the only task without randomness (spike_generation
+    if name != "periodic":  # the only task without randomness (spike_generation
         # is deterministic too at its default max_delay = 0, hence max_delay = 2 in SMALL)
-        assert any(getattr(a, f).shape != getattr(c, f).shape
-                   or not np.array_equal(getattr(a, f), getattr(c, f)) for f in ("xs", "targets"))
+        assert any(
+            getattr(a, f).shape != getattr(c, f).shape or not np.array_equal(getattr(a, f), getattr(c, f))
+            for f in ("xs", "targets")
+        )
 
 
 @pytest.mark.parametrize("name", ALL)
@@ -103,8 +125,7 @@ def test_criterion_pass_and_fail(name):
     assert np.allclose(good.metrics["max_abs_error"], 0.0)
     bad = task.evaluate(break_one(task, b, perfect(task, b)), b)
     assert not bad.correct[0] and bad.correct[1:].all()
-    assert bad.metrics["seq_abs_error"][0] > 0 and set(bad.summary()) >= {"fraction_correct",
-                                                                          "seq_abs_error"}
+    assert bad.metrics["seq_abs_error"][0] > 0 and set(bad.summary()) >= {"fraction_correct", "seq_abs_error"}
 
 
 @pytest.mark.parametrize("name", ALL)
@@ -112,13 +133,14 @@ def test_population_axes(name):
     task = small(name)
     b = task.generate(rng(5), batch=4)
     out = np.stack([perfect(task, b), break_one(task, b, perfect(task, b), b=2)], axis=1)
-    rep = task.evaluate(out, b)                         # shared batch, K = 2
+    rep = task.evaluate(out, b)  # shared batch, K = 2
     assert rep.correct.shape == (2, 4)
     assert rep.correct[0].all() and not rep.correct[1, 2] and rep.correct[1, [0, 1, 3]].all()
     bs = [task.generate(rng(s), batch=4) for s in (6, 7, 8)]
-    sb = stack_batches(bs)                              # one batch per member, K = 3
-    out = np.stack([np.pad(perfect(task, x), [(0, sb.xs.shape[0] - x.xs.shape[0]), (0, 0), (0, 0)])
-                    for x in bs], axis=1)
+    sb = stack_batches(bs)  # one batch per member, K = 3
+    out = np.stack(
+        [np.pad(perfect(task, x), [(0, sb.xs.shape[0] - x.xs.shape[0]), (0, 0), (0, 0)]) for x in bs], axis=1
+    )
     member = Batch(sb.xs[:, 1], sb.targets[:, 1], sb.mask[:, 1], sb.lengths[1], {})
     out[:, 1] = break_one(task, member, out[:, 1], b=0)
     rep = task.evaluate(out, sb)
@@ -127,8 +149,12 @@ def test_population_axes(name):
 
 def test_bad_output_shape():
     task, b = small("adding"), small("adding").generate(rng(), batch=3)
-    for shape in [(b.xs.shape[0], 3), (b.xs.shape[0] + 1, 3, 1), (b.xs.shape[0], 4, 1),
-                  (b.xs.shape[0], 3, 2)]:
+    for shape in [
+        (b.xs.shape[0], 3),
+        (b.xs.shape[0] + 1, 3, 1),
+        (b.xs.shape[0], 4, 1),
+        (b.xs.shape[0], 3, 2),
+    ]:
         with pytest.raises(ValueError, match="outputs must have shape"):
             task.evaluate(np.zeros(shape), b)
 
@@ -137,24 +163,32 @@ def test_bad_output_shape():
 def test_reber_strings_and_targets():
     task = TASKS["embedded_reber"]
     assert [set(REBER[i] for i in np.flatnonzero(r)) for r in next_sets("BTBTXSETE")] == [
-        {"T", "P"}, {"B"}, {"T", "P"}, {"S", "X"}, {"S", "X"}, {"E"}, {"T"}, {"E"}]
+        {"T", "P"},
+        {"B"},
+        {"T", "P"},
+        {"S", "X"},
+        {"S", "X"},
+        {"E"},
+        {"T"},
+        {"E"},
+    ]
     b = task.generate(rng(), batch=400)
     sym, L = b.info["symbols"], b.lengths
     for i in range(400):
         s = "".join(REBER[j] for j in sym[i, : L[i] + 1])
         assert s[0] == "B" and s[1] in "TP" and s[-2] == s[1] and s[-1] == "E" and len(s) >= 9
-        assert (b.targets[np.arange(L[i]), i, sym[i, 1: L[i] + 1]] == 1).all()  # next symbol allowed
-        assert b.targets[L[i] - 2, i].sum() == 1                    # the long-lag step: one choice
+        assert (b.targets[np.arange(L[i]), i, sym[i, 1 : L[i] + 1]] == 1).all()  # next symbol allowed
+        assert b.targets[L[i] - 2, i].sum() == 1  # the long-lag step: one choice
     assert balanced(np.bincount(b.info["embedded"] == 1, minlength=2), 0.5)
 
 
 def test_reber_top_k_rule():
     task = TASKS["embedded_reber"]
     b = task.generate(rng(), batch=2)
-    out = 0.4 * b.targets + 0.1                         # allowed 0.5 > forbidden 0.1: right
+    out = 0.4 * b.targets + 0.1  # allowed 0.5 > forbidden 0.1: right
     assert task.evaluate(out, b).correct.all()
-    t = np.flatnonzero(b.targets[0, 0])                 # step 0 allows T and P
-    out[0, 0, t[0]] = 0.05                              # one allowed unit below the forbidden
+    t = np.flatnonzero(b.targets[0, 0])  # step 0 allows T and P
+    out[0, 0, t[0]] = 0.05  # one allowed unit below the forbidden
     assert not task.evaluate(out, b).correct[0]
 
 
@@ -187,7 +221,7 @@ def test_very_long_lag():
         s = b.info["symbols"][i, : b.lengths[i] + 1]
         assert s[0] == 10 and s[1] in (11, 12) and s[-1] == s[1] and s[-2] == 9
         assert len(s) == 20 + b.info["extra"][i] + 4 and (s[2:-2] < 9).all()
-    assert abs(b.info["extra"].mean() - 9.0) < 0.6    # geometric: 0.9 / 0.1 extra a_i on average
+    assert abs(b.info["extra"].mean() - 9.0) < 0.6  # geometric: 0.9 / 0.1 extra a_i on average
     assert (b.mask.sum(0) == 1).all() and (b.mask[b.lengths - 1, np.arange(2000)] == 1).all()
     assert (perfect(task, b).sum(0).argmax(-1) == b.info["label"]).all()
 
@@ -210,7 +244,7 @@ def test_two_sequence(variant):
     assert np.allclose(b.info["expected"], np.where(b.info["label"] == 0, *want))
     if variant == "3c":
         assert abs(np.var(final - b.info["expected"]) - 0.1) < 0.02
-        noisy = task.evaluate(b.targets, b)             # the noisy targets are NOT the goal
+        noisy = task.evaluate(b.targets, b)  # the noisy targets are NOT the goal
         assert noisy.correct.mean() < 0.4
     else:
         assert np.array_equal(final, b.info["expected"])
@@ -243,7 +277,7 @@ def test_adding_markers_and_targets(name):
     crit = task.criterion
     assert crit.streak == 2000 and crit.mean_abs_error_below == (0.01 if name == "adding" else None)
     out = perfect(task, b)
-    out[b.lengths[0] - 1, 0, 0] += 0.039                # inside the 0.04 tolerance
+    out[b.lengths[0] - 1, 0, 0] += 0.039  # inside the 0.04 tolerance
     out[b.lengths[1] - 1, 1, 0] += 0.041
     assert task.evaluate(out, b).correct[:2].tolist() == [True, False]
 
@@ -265,7 +299,7 @@ def test_temporal_order(classes):
     assert (b.targets[L - 1, np.arange(2000)].argmax(-1) == b.info["label"]).all()
     assert balanced(np.bincount(b.info["label"], minlength=classes), 1 / classes)
     out = perfect(task, b)
-    out[L[0] - 1, 0] += 0.29                            # every unit within 0.3: still correct
+    out[L[0] - 1, 0] += 0.29  # every unit within 0.3: still correct
     out[L[1] - 1, 1, 0] += 0.31
     rep = task.evaluate(out, b)
     assert rep.correct[:2].tolist() == [True, False] and rep.metrics["accuracy"][:2].all()
@@ -368,7 +402,7 @@ def test_sample_names():
     assert sample_names(FakeModel(np.eye(27)[0]), task, rng(), n=3) == ["", "", ""]
     assert sample_names(FakeModel(np.eye(27)[1]), task, rng(), n=2, max_len=5) == ["aaaaa"] * 2
     skew = np.full(27, 0.5 / 26)
-    skew[2] = 0.5                                        # 'b' most likely
+    skew[2] = 0.5  # 'b' most likely
     cold = sample_names(FakeModel(skew), task, rng(), n=5, temperature=0.05, max_len=4)
     assert cold == ["bbbb"] * 5
     for bad in ({"temperature": 0.0}, {"n": 0}, {"max_len": 0}):
@@ -377,30 +411,33 @@ def test_sample_names():
 
 
 # ----------------------------------------------------------------------------- invalid settings
-@pytest.mark.parametrize("name, settings, word", [
-    ("long_lag", {"p": 1}, "p must be an integer >= 2"),
-    ("long_lag", {"p": 2.5}, "p must be an integer"),
-    ("long_lag", {"p": True}, "p must be an integer"),
-    ("long_lag", {"streak": 0}, "streak"),
-    ("very_long_lag", {"q": -1}, "q must be"),
-    ("adding", {"T": 10}, "T must be an integer >= 12"),
-    ("temporal_order", {"min_len": 50}, "min_len"),
-    ("temporal_order", {"classes": 5}, "classes must be one of"),
-    ("temporal_order", {"min_len": 105, "max_len": 100}, "max_len"),
-    ("two_sequence", {"noise_var": -0.1}, "noise_var"),
-    ("two_sequence", {"noise_var": float("nan")}, "noise_var"),
-    ("two_sequence", {"T": 10, "N": 10}, "N must be"),
-    ("two_sequence", {"variant": "3d"}, "variant"),
-    ("periodic", {"shape": "square"}, "shape must be one of"),
-    ("periodic", {"tolerance": 0}, "tolerance"),
-    ("spike_delay", {"mode": "fast"}, "mode"),
-    ("spike_delay", {"max_delay": -1}, "max_delay"),
-    ("spike_generation", {"F": 1}, "F must be"),
-    ("latching", {"k": 1}, "k must be"),
-    ("names", {"accuracy_threshold": 1.5}, "accuracy_threshold"),
-    ("names", {"n_names": 10_000}, "n_names"),
-    ("embedded_reber", {"max_len": 5}, "max_len"),
-])
+@pytest.mark.parametrize(
+    "name, settings, word",
+    [
+        ("long_lag", {"p": 1}, "p must be an integer >= 2"),
+        ("long_lag", {"p": 2.5}, "p must be an integer"),
+        ("long_lag", {"p": True}, "p must be an integer"),
+        ("long_lag", {"streak": 0}, "streak"),
+        ("very_long_lag", {"q": -1}, "q must be"),
+        ("adding", {"T": 10}, "T must be an integer >= 12"),
+        ("temporal_order", {"min_len": 50}, "min_len"),
+        ("temporal_order", {"classes": 5}, "classes must be one of"),
+        ("temporal_order", {"min_len": 105, "max_len": 100}, "max_len"),
+        ("two_sequence", {"noise_var": -0.1}, "noise_var"),
+        ("two_sequence", {"noise_var": float("nan")}, "noise_var"),
+        ("two_sequence", {"T": 10, "N": 10}, "N must be"),
+        ("two_sequence", {"variant": "3d"}, "variant"),
+        ("periodic", {"shape": "square"}, "shape must be one of"),
+        ("periodic", {"tolerance": 0}, "tolerance"),
+        ("spike_delay", {"mode": "fast"}, "mode"),
+        ("spike_delay", {"max_delay": -1}, "max_delay"),
+        ("spike_generation", {"F": 1}, "F must be"),
+        ("latching", {"k": 1}, "k must be"),
+        ("names", {"accuracy_threshold": 1.5}, "accuracy_threshold"),
+        ("names", {"n_names": 10_000}, "n_names"),
+        ("embedded_reber", {"max_len": 5}, "max_len"),
+    ],
+)
 def test_invalid_settings(name, settings, word):
     with pytest.raises(ValueError, match=word):
         get_task(name, **settings)

@@ -1,5 +1,6 @@
 """The dark recolouring of finished figures (app/ui/theme.py): backgrounds dark, text light, the
 Okabe–Ito colours kept, white text on an open gate kept, the cell diagram's gates dark to blue."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -12,28 +13,39 @@ def luminance(colour: str) -> float:
     if colour.startswith("rgb("):
         r, g, b = (int(c) for c in colour[4:-1].split(","))
     else:
-        r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+        r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
     lin = lambda v: v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4  # noqa: E731
     return 0.2126 * lin(r / 255) + 0.7152 * lin(g / 255) + 0.0722 * lin(b / 255)
 
 
 def test_a_line_chart_recoloured_for_the_dark_page():
     t = np.arange(5.0)
-    fig, _alt = figures.lines(t, [figures.Series("a", t, colour_index=0), figures.Series("b", t, colour_index=6)],
-                              title="T", y="y", cursor=2.0, large=False, uirevision="u")
+    fig, _alt = figures.lines(
+        t,
+        [figures.Series("a", t, colour_index=0), figures.Series("b", t, colour_index=6)],
+        title="T",
+        y="y",
+        cursor=2.0,
+        large=False,
+        uirevision="u",
+    )
     raw = theme.recolour(fig.to_plotly_json())
     lay = raw["layout"]
     assert luminance(lay["paper_bgcolor"]) < 0.05 and luminance(lay["plot_bgcolor"]) < 0.05
     assert luminance(lay["font"]["color"]) > 0.5
     colours = [t["line"]["color"] for t in raw["data"]]
-    assert colours[0] == figures.PALETTE[0]                  # Okabe–Ito kept
-    assert luminance(colours[1]) > 0.5                       # its black is light on the dark page
+    assert colours[0] == figures.PALETTE[0]  # Okabe–Ito kept
+    assert luminance(colours[1]) > 0.5  # its black is light on the dark page
     assert lay["xaxis"]["gridcolor"] == theme.GRID
 
 
 def test_the_cell_diagrams_gates_go_from_dark_to_blue_and_keep_white_text():
-    raw = theme.recolour({"shapes": [{"fillcolor": shade(0.0)}, {"fillcolor": shade(1.0)}, {"fillcolor": "#F2F2F2"}],
-                          "annotations": [{"font": {"color": "white"}}, {"font": {"color": "black"}}]})
+    raw = theme.recolour(
+        {
+            "shapes": [{"fillcolor": shade(0.0)}, {"fillcolor": shade(1.0)}, {"fillcolor": "#F2F2F2"}],
+            "annotations": [{"font": {"color": "white"}}, {"font": {"color": "black"}}],
+        }
+    )
     closed, opened, state = (s["fillcolor"] for s in raw["shapes"])
     assert luminance(closed) < 0.05 and opened == "rgb(0,114,178)" and state == theme.BG2
     assert raw["annotations"][0]["font"]["color"] == "white"

@@ -1,31 +1,37 @@
 """The Theory page in 繁體中文: the words inside its equations are translated too, and the page's
 other paths (other activation, underflow, explosion, a bad link, large fonts) draw in Chinese
 without a ``.format`` slip. The page's English behaviour is tests/test_theory_page.py's."""
+
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
+from helpers import chart_specs
 from streamlit.testing.v1 import AppTest
+from test_theory_page import cfg, open_theory
 
 from app.i18n import translate_in
 from app.theory import content as tc
-from helpers import chart_specs
-from test_theory_page import cfg, open_theory
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def _all_latex() -> list[str]:
-    return [v.latex for v in tc.VARIANTS.values()] + [tex for _text, tex in tc.VANISHING + tc.CEC_AND_FIXES if tex]
+    return [v.latex for v in tc.VARIANTS.values()] + [
+        tex for _text, tex in tc.VANISHING + tc.CEC_AND_FIXES if tex
+    ]
 
 
 def test_every_word_inside_the_equations_is_a_message():
     """A word in \\text{…} / \\textsf{…} is translated only if LATEX_TEXTS lists it; an equation
     edited without updating the list would silently stay English."""
-    words = {m[1] for tex in _all_latex() for m in re.finditer(r"\\text(?:sf)?\{([^{}]*)\}", tex)
-             if re.search(r"[A-Za-z]{2,}", m[1])}
+    words = {
+        m[1]
+        for tex in _all_latex()
+        for m in re.finditer(r"\\text(?:sf)?\{([^{}]*)\}", tex)
+        if re.search(r"[A-Za-z]{2,}", m[1])
+    }
     assert words == set(tc.LATEX_TEXTS)
     for word in words:
         assert CJK.search(translate_in("zh-TW", word)), word
@@ -36,14 +42,17 @@ def open_zh(query: dict[str, str] | None = None, state: dict | None = None) -> A
 
 
 def _flow(at: AppTest) -> dict:
-    return next(s for s in chart_specs(at)
-                if s["layout"].get("uirevision") == "theory-flow")
+    return next(s for s in chart_specs(at) if s["layout"].get("uirevision") == "theory-flow")
 
 
-@pytest.mark.parametrize("query, verdict", [
-    (cfg(w=0.0, amp=0.0, T=5), "必然消失"),                      # underflow: the extra sentence
-    (cfg(w=8.0, f="tanh", amp=0.0, T=150), "誤差變大了"),          # explosion
-    (cfg(w=5.0, f="tanh", amp=3.0), "單元飽和")])                 # the bound allows growth, saturation
+@pytest.mark.parametrize(
+    "query, verdict",
+    [
+        (cfg(w=0.0, amp=0.0, T=5), "必然消失"),  # underflow: the extra sentence
+        (cfg(w=8.0, f="tanh", amp=0.0, T=150), "誤差變大了"),  # explosion
+        (cfg(w=5.0, f="tanh", amp=3.0), "單元飽和"),
+    ],
+)  # the bound allows growth, saturation
 def test_the_demo_reads_in_chinese_whatever_its_settings(query, verdict):
     at = open_zh(query)
     assert not at.error

@@ -5,6 +5,7 @@ numbers computed here directly from lstm_core, so a page that drew made-up curve
 The demo's settings use the shared machinery (``form.Schema``, ``?cfg=``, ``export.io_panel``),
 so links, uploads and messages behave as on every other page.
 """
+
 from __future__ import annotations
 
 import base64
@@ -18,22 +19,24 @@ from pathlib import Path
 import numpy as np
 import pytest
 import streamlit.testing.v1.app_test as app_test_module
+from helpers import chart_specs
 from streamlit.testing.v1 import AppTest
 
 import lstm_core as lc
-from app.ui import export, state, urlstate
-from helpers import chart_specs
 from app.theory import content as tc
 from app.theory import demo
+from app.ui import export, state, urlstate
 
 ENTRY = Path(__file__).resolve().parents[1] / "app" / "main.py"
-PAGE = "../pages/theory.py"   # relative to the entry script
+PAGE = "../pages/theory.py"  # relative to the entry script
 
 
 @cache
 def theory_module():
     """The page module for its SCHEMA / DEFAULTS (its drawing only runs as __main__)."""
-    spec = importlib.util.spec_from_file_location("gatelab_page_theory", ENTRY.parents[1] / "pages" / "theory.py")
+    spec = importlib.util.spec_from_file_location(
+        "gatelab_page_theory", ENTRY.parents[1] / "pages" / "theory.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -90,6 +93,7 @@ def upload(at: AppTest, name: str, data: bytes) -> AppTest:
     assert not at.exception, [e.value for e in at.exception]
     return at
 
+
 def open_theory(query: dict[str, str] | None = None, state: dict | None = None) -> AppTest:
     at = AppTest.from_file(str(ENTRY), default_timeout=60).run()
     for k, v in (state or {}).items():
@@ -131,34 +135,48 @@ def slider(at: AppTest, key: str):
 def expected_rnn_flow(w: float, f: str, amp: float, T: int, seed: int) -> np.ndarray:
     """The rnn curve computed here, independently of the page's modules."""
     xs = amp * np.random.default_rng(seed).standard_normal((T, 1, 1))
-    m = lc.build("rnn", n_in=1, n_out=1, n_hidden=1, activation=f, output_activation="identity",
-                 init={"U": w, "W": 1.0, "b": 0.0, "W_out": 1.0, "b_out": 0.0}, seed=seed)
+    m = lc.build(
+        "rnn",
+        n_in=1,
+        n_out=1,
+        n_hidden=1,
+        activation=f,
+        output_activation="identity",
+        init={"U": w, "W": 1.0, "b": 0.0, "W_out": 1.0, "b_out": 0.0},
+        seed=seed,
+    )
     n = lc.error_flow(m, xs).norms["h"].reshape(T)[::-1]
     return n / n[0]
 
 
 # --- the page ---
 
+
 def test_default_run_renders_equations_table_and_charts():
     at = open_theory()
     shown = [el.value.strip().removeprefix("$$").removesuffix("$$").strip() for el in at.latex]
-    for v in tc.CHAIN:        # every variant appears, exactly as theory_content typesets it
+    for v in tc.CHAIN:  # every variant appears, exactly as theory_content typesets it
         assert any(x in (tc.equations(v, h, "small") for h in (False, True)) for x in shown), v
-    assert sum(r"\fcolorbox" in x for x in shown) == len(tc.COMPARISONS)   # one highlighted per tab
+    assert sum(r"\fcolorbox" in x for x in shown) == len(tc.COMPARISONS)  # one highlighted per tab
     assert len(at.table) == 1
     table = at.table[0].value
     assert list(table.columns) == ["symbol", "name", "shape", "lstm_core name", "variants"]
     assert len(table) == len(tc.SYMBOLS)
     assert len(chart_specs(at)) == 2
     assert not at.error
-    assert dict(at.query_params) == {}                       # all defaults: a clean URL
+    assert dict(at.query_params) == {}  # all defaults: a clean URL
     assert shown_settings(at) == asdict(demo.DEFAULTS)
 
 
 def test_schema_matches_the_demo_settings():
     m = theory_module()
     assert m.PAGE == "theory" and m.DEFAULTS == asdict(demo.DEFAULTS)
-    for name, rng in (("w", demo.W_RANGE), ("amp", demo.AMP_RANGE), ("T", demo.T_RANGE), ("seed", demo.SEED_RANGE)):
+    for name, rng in (
+        ("w", demo.W_RANGE),
+        ("amp", demo.AMP_RANGE),
+        ("T", demo.T_RANGE),
+        ("seed", demo.SEED_RANGE),
+    ):
         assert (m.SCHEMA[name].lo, m.SCHEMA[name].hi) == rng
     assert m.SCHEMA["f"].choices == demo.ACTIVATIONS
 
@@ -170,16 +188,25 @@ def test_charts_show_numbers_from_the_core():
     assert ys(sig_prime).max() == pytest.approx(0.25, abs=1e-12)
     flow = figure(at, "theory-flow")
     d = demo.DEFAULTS
-    np.testing.assert_allclose(ys(trace(flow, "rnn ‖")), expected_rnn_flow(d.w, d.f, d.amp, d.T, d.seed), rtol=1e-12)
+    np.testing.assert_allclose(
+        ys(trace(flow, "rnn ‖")), expected_rnn_flow(d.w, d.f, d.amp, d.T, d.seed), rtol=1e-12
+    )
     np.testing.assert_allclose(ys(trace(flow, "lstm1997 ‖∂L/∂s(t−q)‖, 1997")), 1.0, rtol=1e-12)
     bound = ys(trace(flow, "bound"))
     np.testing.assert_allclose(bound, (abs(d.w) / 4) ** np.arange(d.T), rtol=1e-12)
-    assert np.all(ys(trace(flow, "rnn ‖")) <= bound * (1 + 1e-12))          # σ' ≤ ¼ in action
+    assert np.all(ys(trace(flow, "rnn ‖")) <= bound * (1 + 1e-12))  # σ' ≤ ¼ in action
 
 
-@pytest.mark.parametrize("name, kind, value", [
-    ("w", "slider", 5.0), ("amp", "slider", 0.3), ("T", "slider", 80),
-    ("f", "segmented_control", "tanh"), ("seed", "number_input", 7)])
+@pytest.mark.parametrize(
+    "name, kind, value",
+    [
+        ("w", "slider", 5.0),
+        ("amp", "slider", 0.3),
+        ("T", "slider", 80),
+        ("f", "segmented_control", "tanh"),
+        ("seed", "number_input", 7),
+    ],
+)
 def test_each_control_changes_the_chart_and_the_url(name, kind, value):
     at = open_theory()
     before = ys(trace(figure(at, "theory-flow"), "rnn ‖"))
@@ -195,14 +222,21 @@ def test_moving_w_gives_the_core_curve_for_that_w():
     at = open_theory()
     slider(at, "theory.w").set_value(-1.5).run()
     flow = figure(at, "theory-flow")
-    np.testing.assert_allclose(ys(trace(flow, "rnn ‖")), expected_rnn_flow(-1.5, "sigmoid", 1.0, 50, 0), rtol=1e-12)
+    np.testing.assert_allclose(
+        ys(trace(flow, "rnn ‖")), expected_rnn_flow(-1.5, "sigmoid", 1.0, 50, 0), rtol=1e-12
+    )
 
 
 def test_url_round_trip_reproduces_the_picture():
     # settings -> the page's URL -> a fresh session opening that URL -> the same settings and picture
     at = open_theory()
-    for name, kind, value in (("w", "slider", -2.5), ("T", "slider", 80), ("amp", "slider", 0.5),
-                              ("f", "segmented_control", "tanh"), ("seed", "number_input", 3)):
+    for name, kind, value in (
+        ("w", "slider", -2.5),
+        ("T", "slider", 80),
+        ("amp", "slider", 0.5),
+        ("f", "segmented_control", "tanh"),
+        ("seed", "number_input", 3),
+    ):
         next(w for w in at.get(kind) if w.key == f"theory.{name}").set_value(value).run()
     link = dict(at.query_params)
     assert set(link) == {urlstate.PARAM}
@@ -224,11 +258,11 @@ def test_a_late_request_carrying_an_older_link_of_this_session_undoes_nothing():
     older = dict(at.query_params)
     slider(at, "theory.w").set_value(2.0).run()
     at.query_params.clear()
-    at.query_params.update(older)                    # the late request: the older URL …
-    slider(at, "theory.amp").set_value(0.3).run()    # … with the user's next change
+    at.query_params.update(older)  # the late request: the older URL …
+    slider(at, "theory.amp").set_value(0.3).run()  # … with the user's next change
     assert not at.error and not at.exception
     assert shown_settings(at) == {**asdict(demo.DEFAULTS), "w": 2.0, "amp": 0.3}
-    assert url_settings(at) == {**asdict(demo.DEFAULTS), "w": 2.0, "amp": 0.3}   # the URL written again
+    assert url_settings(at) == {**asdict(demo.DEFAULTS), "w": 2.0, "amp": 0.3}  # the URL written again
     # a link this session never wrote (pasted in this tab) is still applied
     at.query_params.clear()
     at.query_params.update(cfg(w=-3.0))
@@ -241,26 +275,34 @@ def test_old_style_links_are_still_read():
     at = open_theory(q)
     assert not at.error
     assert shown_settings(at) == dict(w=-2.5, f="tanh", amp=0.5, T=80, seed=3)
-    np.testing.assert_allclose(ys(trace(figure(at, "theory-flow"), "rnn ‖")),
-                               expected_rnn_flow(-2.5, "tanh", 0.5, 80, 3), rtol=1e-12)
-    assert dict(at.query_params) == cfg(w=-2.5, f="tanh", amp=0.5, T=80, seed=3)   # rewritten as ?cfg=
+    np.testing.assert_allclose(
+        ys(trace(figure(at, "theory-flow"), "rnn ‖")), expected_rnn_flow(-2.5, "tanh", 0.5, 80, 3), rtol=1e-12
+    )
+    assert dict(at.query_params) == cfg(w=-2.5, f="tanh", amp=0.5, T=80, seed=3)  # rewritten as ?cfg=
 
 
-@pytest.mark.parametrize("query, says", [
-    ({"cfg": "garbage"}, "not a Gate Lab configuration"),
-    ({"cfg": '{"w": 99}'}, "between -8 and 8"),
-    ({"cfg": '{"T": 3.5}'}, "whole number"),
-    ({"cfg": '{"f": "relu"}'}, "must be one of"),
-    ({"cfg": '{"colour": "red"}'}, "unknown setting"),
-    ({"cfg": '{"seed": 1'}, "not valid JSON"),
-    ({"w": "banana", "T": "60"}, "'w'"),                  # old-style links are checked the same way
-    ({"w": "nan"}, "'w'"), ({"T": "100000"}, "'T'"), ({"seed": "-1"}, "'seed'"), ({"amp": "inf"}, "'amp'")])
+@pytest.mark.parametrize(
+    "query, says",
+    [
+        ({"cfg": "garbage"}, "not a Gate Lab configuration"),
+        ({"cfg": '{"w": 99}'}, "between -8 and 8"),
+        ({"cfg": '{"T": 3.5}'}, "whole number"),
+        ({"cfg": '{"f": "relu"}'}, "must be one of"),
+        ({"cfg": '{"colour": "red"}'}, "unknown setting"),
+        ({"cfg": '{"seed": 1'}, "not valid JSON"),
+        ({"w": "banana", "T": "60"}, "'w'"),  # old-style links are checked the same way
+        ({"w": "nan"}, "'w'"),
+        ({"T": "100000"}, "'T'"),
+        ({"seed": "-1"}, "'seed'"),
+        ({"amp": "inf"}, "'amp'"),
+    ],
+)
 def test_a_bad_link_gives_an_error_and_the_defaults(query, says):
     at = open_theory(query)
     messages = [e.value for e in at.error]
     assert any("could not be used" in m and says in m for m in messages), messages
     assert shown_settings(at) == asdict(demo.DEFAULTS)
-    assert dict(at.query_params) == {}                    # the URL now says what is shown
+    assert dict(at.query_params) == {}  # the URL now says what is shown
     assert len(chart_specs(at)) == 2
 
 
@@ -295,7 +337,9 @@ def test_import_configuration_json():
     assert not at.error
     assert any("Loaded mine.json" in m.value for m in at.success)
     assert shown_settings(at) == dict(w=-4.0, f="tanh", amp=0.0, T=30, seed=5)
-    np.testing.assert_allclose(ys(trace(figure(at, "theory-flow"), "rnn ‖")), 4.0 ** np.arange(30), rtol=1e-12)
+    np.testing.assert_allclose(
+        ys(trace(figure(at, "theory-flow"), "rnn ‖")), 4.0 ** np.arange(30), rtol=1e-12
+    )
 
 
 def test_json_round_trip_download_then_upload(media):
@@ -303,7 +347,7 @@ def test_json_round_trip_download_then_upload(media):
     saved = downloaded(at, media, "theory.dl_json")
     assert json.loads(saved)["page"] == "theory"
     picture = ys(trace(figure(at, "theory-flow"), "rnn ‖"))
-    other = open_theory()                                # a fresh session with the defaults
+    other = open_theory()  # a fresh session with the defaults
     upload(other, "gatelab-theory.json", saved)
     assert not other.error
     assert shown_settings(other) == shown_settings(at) == dict(w=-1.5, f="tanh", amp=0.2, T=20, seed=9)
@@ -320,19 +364,30 @@ def test_a_file_saved_on_the_step_page_is_refused_clearly(media):
     at = open_theory(cfg(w=2.0))
     upload(at, "gatelab-step.json", saved)
     messages = [e.value for e in at.error]
-    assert any("Could not load gatelab-step.json" in m and "saved on the 'step' page" in m
-               and "loads only configurations saved on itself" in m for m in messages), messages
+    assert any(
+        "Could not load gatelab-step.json" in m
+        and "saved on the 'step' page" in m
+        and "loads only configurations saved on itself" in m
+        for m in messages
+    ), messages
     assert not any("unknown setting" in m for m in messages)
     assert shown_settings(at) == {**asdict(demo.DEFAULTS), "w": 2.0} and dict(at.query_params) == cfg(w=2.0)
     assert len(chart_specs(at)) == 2
 
 
-@pytest.mark.parametrize("content, says", [
-    (b"{not json", "not valid JSON"), (b"[1, 2]", "JSON object"), (b'{"w": 99}', "neither a Gate Lab"),
-    (export.config_document("theory", None, {"w": 99}).encode(), "between -8 and 8"),
-    (export.config_document("theory", None, {"w": 1.0, "colour": "red"}).encode(), "unknown setting"),
-    (export.config_document("theory", None, {"T": "long"}).encode(), "'T'"),
-    (b"\xff\xfe\x00", "not text"), (b'{"w": 1, "pad": "' + b"x" * 100_000 + b'"}', "bytes")])
+@pytest.mark.parametrize(
+    "content, says",
+    [
+        (b"{not json", "not valid JSON"),
+        (b"[1, 2]", "JSON object"),
+        (b'{"w": 99}', "neither a Gate Lab"),
+        (export.config_document("theory", None, {"w": 99}).encode(), "between -8 and 8"),
+        (export.config_document("theory", None, {"w": 1.0, "colour": "red"}).encode(), "unknown setting"),
+        (export.config_document("theory", None, {"T": "long"}).encode(), "'T'"),
+        (b"\xff\xfe\x00", "not text"),
+        (b'{"w": 1, "pad": "' + b"x" * 100_000 + b'"}', "bytes"),
+    ],
+)
 def test_bad_configuration_file_gives_an_error_and_keeps_the_settings(content, says):
     at = open_theory(cfg(w=2.0))
     upload(at, "bad.json", content)
@@ -342,15 +397,20 @@ def test_bad_configuration_file_gives_an_error_and_keeps_the_settings(content, s
     assert len(chart_specs(at)) == 2
 
 
-@pytest.mark.parametrize("q", [dict(w=8.0, f="tanh", amp=0.0, T=150),
-                               dict(w=-8.0, f="tanh", amp=3.0, T=150),
-                               dict(w=0.0, f="sigmoid", amp=0.0, T=5)])
+@pytest.mark.parametrize(
+    "q",
+    [
+        dict(w=8.0, f="tanh", amp=0.0, T=150),
+        dict(w=-8.0, f="tanh", amp=3.0, T=150),
+        dict(w=0.0, f="sigmoid", amp=0.0, T=5),
+    ],
+)
 def test_extreme_settings_stay_finite_and_honest(q):
     at = open_theory(cfg(**q))
     assert not at.error
     rnn = ys(trace(figure(at, "theory-flow"), "rnn ‖"))
-    assert np.all(np.isnan(rnn) | (rnn > 0))            # zeros are gaps on the log axis, never -inf
-    if q["w"] == 8 and q["amp"] == 0:                   # tanh at net = 0: factor exactly |w|
+    assert np.all(np.isnan(rnn) | (rnn > 0))  # zeros are gaps on the log axis, never -inf
+    if q["w"] == 8 and q["amp"] == 0:  # tanh at net = 0: factor exactly |w|
         np.testing.assert_allclose(rnn, 8.0 ** np.arange(150), rtol=1e-12)
 
 
@@ -373,21 +433,31 @@ def test_the_sidebar_large_font_toggle_enlarges_the_figures():
 
 # --- content and demo modules -----------------------------------------------------------------
 
+
 def test_every_variant_but_the_first_highlights_what_is_new():
     for v in tc.CHAIN:
         plain, marked = tc.equations(v), tc.equations(v, highlight=True)
         assert r"\NEW" not in plain and r"\NEW" not in marked
         assert (r"\fcolorbox" in marked) == (tc.predecessor(v) is not None), v
         assert plain.count("{") == plain.count("}") and marked.count("{") == marked.count("}")
-    for _, chain in tc.COMPARISONS:                      # tabs are consecutive pairs of the chain
+    for _, chain in tc.COMPARISONS:  # tabs are consecutive pairs of the chain
         assert tc.predecessor(chain[1]) == chain[0]
     assert {v for _, chain in tc.COMPARISONS for v in chain} == set(lc.VARIANTS)
 
 
 def test_symbol_table_shapes_match_the_core():
     sizes = dict(n_in=3, n_out=2, n_hidden=5, n_blocks=2, block_size=3, n_static=1, n_net_fb=2, n_act_fb=4)
-    dims = {"n_in": 3, "n_out": 2, "n_hidden": 5, "n_blocks": 2, "block_size": 3, "n_cells": 6,
-            "n_net_fb": 2, "n_act_fb": 4, "H": 7}
+    dims = {
+        "n_in": 3,
+        "n_out": 2,
+        "n_hidden": 5,
+        "n_blocks": 2,
+        "block_size": 3,
+        "n_cells": 6,
+        "n_net_fb": 2,
+        "n_act_fb": 4,
+        "H": 7,
+    }
     n_r = {"lstm1997": 2 + 2 + 6, "lstm2000": 2 + 2 + 2 + 6, "lstm2002": 2 + 2 + 2 + 6}  # gates + cells
     checked = 0
     for symbol, _, shape, core, variants in tc.SYMBOLS:
@@ -395,7 +465,7 @@ def test_symbol_table_shapes_match_the_core():
         shapes = re.findall(r"\(([^()]*)\)", shape)
         if shape == "—" or core.startswith("rec") or not shapes:
             continue
-        if len(shapes) == 1 and len(names) > 1:          # "(…) each"
+        if len(shapes) == 1 and len(names) > 1:  # "(…) each"
             shapes = shapes * len(names)
         for v in [x.strip() for x in variants.split(",")] if variants != "all" else list(lc.VARIANTS):
             m = lc.build(v, **sizes)
@@ -416,7 +486,11 @@ def test_demo_settings_validation_and_old_links():
     with pytest.raises(ValueError, match="T must be a whole number"):
         demo.DemoSettings(T=151)
     assert demo.legacy_query({"w": "-2.5", "T": "80", "f": "tanh"}) == {"w": -2.5, "T": 80, "f": "tanh"}
-    assert demo.legacy_query({"w": "banana", "T": "3.5", "seed": "inf"}) == {"w": "banana", "T": 3.5, "seed": "inf"}
+    assert demo.legacy_query({"w": "banana", "T": "3.5", "seed": "inf"}) == {
+        "w": "banana",
+        "T": 3.5,
+        "seed": "inf",
+    }
     assert demo.legacy_query({"cfg": "x", "w": "1"}) is None and demo.legacy_query({"zoom": "1"}) is None
 
 

@@ -1,5 +1,6 @@
 """The 2002 timing protocol (TrainConfig.reset_on_error): a training stream stops at its first
 step with too large an error and the next one starts from the zero state."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,8 +16,16 @@ def net(K: int | None = None) -> lc.Model:
 
 
 def trained(model: lc.Model, reset: bool, **task) -> dict:
-    tr = Trainer(model, lc.get_task("periodic", **task), algorithm="rtrl", lr=1e-2, momentum=0.9, budget=1,
-                 probe=False, reset_on_error=reset)
+    tr = Trainer(
+        model,
+        lc.get_task("periodic", **task),
+        algorithm="rtrl",
+        lr=1e-2,
+        momentum=0.9,
+        budget=1,
+        probe=False,
+        reset_on_error=reset,
+    )
     tr.train(1)
     return tr.model.params
 
@@ -40,17 +49,28 @@ def test_a_stream_without_a_large_error_is_trained_to_its_end():
 
 def test_the_stopped_stream_counts_as_wrong_and_the_spike_task_stops_at_a_spike():
     model = lc.build(PRESETS["spike_delay_nmsd"].model_config(seed=1))
-    tr = Trainer(model, lc.get_task("spike_delay", mode="msd", n_spikes=20), algorithm="rtrl", lr=1e-3,
-                 momentum=0.9, budget=3, probe=False, reset_on_error=True)
+    tr = Trainer(
+        model,
+        lc.get_task("spike_delay", mode="msd", n_spikes=20),
+        algorithm="rtrl",
+        lr=1e-3,
+        momentum=0.9,
+        budget=3,
+        probe=False,
+        reset_on_error=True,
+    )
     tr.train(3)
     assert tr.results()["best_streak"].iloc[0] == 0
 
 
-@pytest.mark.parametrize("settings, message", [
-    ({"algorithm": "bptt"}, "needs algorithm='rtrl' with batch=1"),
-    ({"algorithm": "rtrl", "batch": 2}, "needs algorithm='rtrl' with batch=1"),
-    ({"algorithm": "rtrl", "reset_on_error": "yes"}, "true or false"),
-])
+@pytest.mark.parametrize(
+    "settings, message",
+    [
+        ({"algorithm": "bptt"}, "needs algorithm='rtrl' with batch=1"),
+        ({"algorithm": "rtrl", "batch": 2}, "needs algorithm='rtrl' with batch=1"),
+        ({"algorithm": "rtrl", "reset_on_error": "yes"}, "true or false"),
+    ],
+)
 def test_bad_reset_settings_are_refused(settings, message):
     with pytest.raises(ValueError, match=message):
         lc.training.TrainConfig(**{"reset_on_error": True, **settings})

@@ -4,9 +4,9 @@ Run by ``make test-torch`` (which installs torch==2.13.0, the local CPU wheel); 
 deselects these (``-m "not torch_live"``, reported as deselected), so a user's install needs no
 torch. When selected and torch is missing they FAIL, never skip.
 """
+
 import numpy as np
 import pytest
-
 from torch_fixtures import KINDS, SEEDS, load, parity_case, round_trip_case
 
 pytestmark = pytest.mark.torch_live

@@ -4,11 +4,12 @@ The PyTorch side is the committed fixture tests/fixtures/torch_parity.npz, made 
 tests/torch_fixtures.py with torch==2.13.0 — so this file needs no torch. ``make test-torch``
 installs torch and checks the fixture against live PyTorch (tests/test_torch_live.py).
 """
+
 import numpy as np
 import pytest
+from torch_fixtures import KINDS, SEEDS, load
 
 import lstm_core as lc
-from torch_fixtures import KINDS, SEEDS, load
 
 CASES = load()
 
@@ -18,7 +19,9 @@ def state_dict(case: dict) -> dict[str, np.ndarray]:
 
 
 def test_fixture_has_every_case():
-    assert {f"parity.{k}.{s}" for k in KINDS for s in SEEDS} | {f"round_trip.{k}" for k in KINDS} == set(CASES)
+    assert {f"parity.{k}.{s}" for k in KINDS for s in SEEDS} | {f"round_trip.{k}" for k in KINDS} == set(
+        CASES
+    )
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -37,7 +40,7 @@ def test_parity_with_pytorch(kind, seed):
     ours = lc.to_torch(model, g)
     for name in ("weight_ih_l0", "weight_hh_l0", "bias_ih_l0"):
         np.testing.assert_allclose(ours[name], c[f"grad.{name}"], atol=1e-10, rtol=0, err_msg=name)
-    if kind == "lstm":   # PyTorch's two LSTM biases get the same gradient as our single b
+    if kind == "lstm":  # PyTorch's two LSTM biases get the same gradient as our single b
         np.testing.assert_allclose(ours["bias_ih_l0"], c["grad.bias_hh_l0"], atol=1e-10, rtol=0)
     else:
         np.testing.assert_allclose(ours["bias_hh_l0"], c["grad.bias_hh_l0"], atol=1e-10, rtol=0)

@@ -1,5 +1,6 @@
 """docs/tour.md runs as written: every Python code block, in order, in one namespace (as a notebook
 would), with a few of its printed and computed values checked."""
+
 from __future__ import annotations
 
 import contextlib
@@ -28,9 +29,9 @@ def test_the_tour_runs_in_order_and_shows_the_real_numbers():
     assert "forward == step by step: True" in printed
     np.testing.assert_allclose(ns["run"].outputs, np.stack(ns["stepped"]), rtol=1e-12)
     assert abs(ns["grads"]["W_out"][0, 0] - ns["numeric"]) <= 1e-6 * max(1e-3, abs(ns["numeric"]))
-    assert ns["rnn_left"] < 1e-4 and ns["cec_left"] > 0.99       # vanishing vs the carousel
+    assert ns["rnn_left"] < 1e-4 and ns["cec_left"] > 0.99  # vanishing vs the carousel
     assert f"RNN keeps {ns['rnn_left']:.2g}" in printed
     table = ns["table"]
     assert len(table) == 2 and set(table["networks"]) == {2}
     assert {"success_rate", "median_to_criterion"} <= set(table.columns)
-    assert ns["sweep"].done                                         # every network stopped
+    assert ns["sweep"].done  # every network stopped

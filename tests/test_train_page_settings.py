@@ -11,13 +11,12 @@ import json
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
-
-from app.ui import export, urlstate
-from app.train import run as train_run
-from app.train import settings as train_settings
-from lstm_core.training import PRESETS
 from train_page_helpers import data, errors, link, open_page, run_of, specs, start, values
 
+from app.train import run as train_run
+from app.train import settings as train_settings
+from app.ui import export, urlstate
+from lstm_core.training import PRESETS
 
 # ============================================================================= every control
 CONTROLS = [
@@ -50,7 +49,7 @@ def test_each_main_control_changes_the_configuration_and_the_charts(kind, name, 
     at = open_page()
     idle = data(at)
     url = dict(at.query_params)
-    _set(at, kind, name, value)                       # before Start: the configuration changes
+    _set(at, kind, name, value)  # before Start: the configuration changes
     assert not at.exception and not errors(at), errors(at)
     assert dict(at.query_params) != url
     decoded, bad = urlstate.decode(at.query_params[urlstate.PARAM], train_settings.SCHEMA.check)
@@ -58,17 +57,19 @@ def test_each_main_control_changes_the_configuration_and_the_charts(kind, name, 
     assert not bad and (decoded[field] is not None if name.endswith(".on") else decoded[field] == value)
     assert check(run_of(at))
     if name not in ("budget", "streak", "lr", "momentum", "clip_norm.on", "batch"):
-        assert data(at) != idle                       # a different network or probe sequence
-    at = start(open_page(), ticks=3)                  # after Start: the run is kept, paused, and shown ...
+        assert data(at) != idle  # a different network or probe sequence
+    at = start(open_page(), ticks=3)  # after Start: the run is kept, paused, and shown ...
     old, shown = run_of(at), data(at)
     _set(at, kind, name, value)
     assert not at.exception and not errors(at), errors(at)
     assert run_of(at) is old and old.status == "paused" and old.sequences
-    assert {k: v for k, v in data(at).items() if k != "progress"} == {k: v for k, v in shown.items() if k != "progress"}
+    assert {k: v for k, v in data(at).items() if k != "progress"} == {
+        k: v for k, v in shown.items() if k != "progress"
+    }
     assert any("this run was paused" in i.value for i in at.info)
     assert any("You changed the settings after this run was started" in i.value for i in at.info)
     assert at.button(key="train.go").label == "Start a new run"
-    at.button(key="train.go").click().run()           # ... until "Start a new run": one with the new setting
+    at.button(key="train.go").click().run()  # ... until "Start a new run": one with the new setting
     new = run_of(at)
     assert new is not old and new.status == "running" and check(new)
     assert at.session_state["_page.train"]["previous"] is old
@@ -84,8 +85,8 @@ def test_choosing_a_variant_switches_to_an_algorithm_it_supports():
     assert any("switched to BPTT" in i.value for i in at.info), [i.value for i in at.info]
     algo = at.segmented_control(key="train.algorithm")
     assert algo.value == "bptt" and "rtrl" not in algo.options
-    assert run_of(at) is run and run.status == "paused"               # the trained run is kept, paused ...
-    at.button(key="train.go").click().run()                            # ... until "Start a new run"
+    assert run_of(at) is run and run.status == "paused"  # the trained run is kept, paused ...
+    at.button(key="train.go").click().run()  # ... until "Start a new run"
     new = run_of(at)
     assert new is not run and new.trainer.model.config.variant == "rnn"
     assert new.trainer.config.algorithm == "bptt"
@@ -105,7 +106,10 @@ def test_reset_training_group_restores_the_papers_settings():
     at.number_input(key="train.lr").set_value(0.01).run()
     at.segmented_control(key="train.algorithm").set_value("bptt").run()
     at.button(key="train.reset.train").click().run()
-    assert at.number_input(key="train.lr").value == 1.0 and at.segmented_control(key="train.algorithm").value == "rtrl"
+    assert (
+        at.number_input(key="train.lr").value == 1.0
+        and at.segmented_control(key="train.algorithm").value == "rtrl"
+    )
 
 
 # ============================================================================= divergence
@@ -113,7 +117,7 @@ def test_absurd_learning_rate_diverges_cleanly_with_an_explanation():
     at = open_page(link(variant="rnn", algorithm="bptt", task="periodic", lr=1e6))
     assert not errors(at)
     start(at)
-    for _ in range(80):                            # ~19 sequences; a chunk is ≥ 1 per run
+    for _ in range(80):  # ~19 sequences; a chunk is ≥ 1 per run
         if run_of(at).status != "running":
             break
         at.run()
@@ -123,7 +127,7 @@ def test_absurd_learning_rate_diverges_cleanly_with_an_explanation():
     msg = " ".join(errors(at))
     assert "diverged" in msg and "sequence" in msg and "learning rate is 1e+06" in msg
     assert "clip" in msg
-    assert all(np.isfinite(p).all() for p in run.trainer.model.params.values())   # last finite weights kept
+    assert all(np.isfinite(p).all() for p in run.trainer.model.params.values())  # last finite weights kept
     assert at.button(key="train.go").label == "Start again"
 
 
@@ -148,8 +152,13 @@ def test_query_string_reproduces_the_configuration():
     a, b = run_of(at).trainer, run_of(again).trainer
     assert a.model.config.to_dict() == b.model.config.to_dict()
     assert a.config.to_dict() == b.config.to_dict()
-    assert (b.config.algorithm, b.config.k, b.config.lr, b.config.momentum, b.config.clip_value) == \
-        ("tbptt", 7, 0.25, 0.9, 1.0)
+    assert (b.config.algorithm, b.config.k, b.config.lr, b.config.momentum, b.config.clip_value) == (
+        "tbptt",
+        7,
+        0.25,
+        0.9,
+        1.0,
+    )
     assert b.task.settings()["T"] == 20 and b.model.config.seed == 11
     assert data(again) == data(at)
     start(again, ticks=2)
@@ -158,20 +167,23 @@ def test_query_string_reproduces_the_configuration():
     np.testing.assert_array_equal(run_of(at).curves.array("loss")[:1], run_of(again).curves.array("loss")[:1])
 
 
-@pytest.mark.parametrize("query, words", [
-    ({"cfg": "%%%not-base64"}, "not a Gate Lab configuration"),
-    ({"cfg": '{"lr": "fast"}'}, "finite number"),
-    ({"cfg": '{"lr": 1e9}'}, "between"),
-    ({"cfg": '{"budget": 5000000}'}, "between"),
-    ({"cfg": '{"algorithm": "adam"}'}, "must be one of"),
-    ({"cfg": '{"n_blocks": 99}'}, "between 1 and 8"),
-    ({"cfg": '{"seed": 1'}, "not valid JSON"),
-    ({"lr": "3"}, "Unknown URL parameter"),
-])
+@pytest.mark.parametrize(
+    "query, words",
+    [
+        ({"cfg": "%%%not-base64"}, "not a Gate Lab configuration"),
+        ({"cfg": '{"lr": "fast"}'}, "finite number"),
+        ({"cfg": '{"lr": 1e9}'}, "between"),
+        ({"cfg": '{"budget": 5000000}'}, "between"),
+        ({"cfg": '{"algorithm": "adam"}'}, "must be one of"),
+        ({"cfg": '{"n_blocks": 99}'}, "between 1 and 8"),
+        ({"cfg": '{"seed": 1'}, "not valid JSON"),
+        ({"lr": "3"}, "Unknown URL parameter"),
+    ],
+)
 def test_bad_query_parameters_give_an_error_not_an_exception(query, words):
     at = open_page(query)
     assert any(words in e for e in errors(at)), errors(at)
-    assert data(at) == data(open_page())           # the defaults are shown
+    assert data(at) == data(open_page())  # the defaults are shown
 
 
 def test_valid_link_with_an_impossible_combination_is_corrected_with_a_note():
@@ -189,10 +201,10 @@ def test_preset_fills_every_control_with_the_papers_values(name):
     assert not at.exception and not errors(at), errors(at)
     p = PRESETS[name]
     assert any(p.title in s.value for s in at.success)
-    assert at.selectbox(key="train.preset").value == "—"            # ready for the next choice
+    assert at.selectbox(key="train.preset").value == "—"  # ready for the next choice
     run = run_of(at)
     built, ref = run.trainer.model.config.to_dict(), p.model_config(seed=0).to_dict()
-    if name == "multiplication":          # random biases shown as the even stagger −3, −6 (said so)
+    if name == "multiplication":  # random biases shown as the even stagger −3, −6 (said so)
         assert dict(run.trainer.model.config.bias)["input"].to_json() == [-3.0, -6.0]
         assert any("staggers them evenly" in s.value for s in at.success)
         built.pop("bias"), ref.pop("bias")
@@ -225,7 +237,7 @@ def test_keep_as_run_a_draws_it_under_the_next_run():
     at.button(key="train.keep_a").click().run()
     kept = at.session_state["_page.train"]["run_a"]
     assert kept.label == f"A: {a.label}" and len(kept) >= 3
-    at.number_input(key="train.lr").set_value(0.5).run()           # run B: "Start a new run" with the new setting
+    at.number_input(key="train.lr").set_value(0.5).run()  # run B: "Start a new run" with the new setting
     at.button(key="train.go").click().run()
     at.run()
     charts = specs(at)
@@ -244,7 +256,7 @@ def test_keep_as_run_a_pressed_before_the_first_point_keeps_nothing_and_says_not
     at = start(open_page())
     run = run_of(at)
     assert run.active and not at.button(key="train.keep_a").disabled
-    run.curves = train_run.Curves(run.label)                      # as at the instant training started
+    run.curves = train_run.Curves(run.label)  # as at the instant training started
     at.button(key="train.keep_a").click().run()
     assert not at.exception and "run_a" not in at.session_state["_page.train"]
 
@@ -254,10 +266,14 @@ def test_exports_and_config_round_trip():
     at = start(open_page(), ticks=2)
     run = run_of(at)
     frame = run.trainer.history_frame()
-    assert list(frame["sequences"])[-1] == run.sequences and {"loss", "streak", "criterion_fraction"} <= set(frame)
+    assert list(frame["sequences"])[-1] == run.sequences and {"loss", "streak", "criterion_fraction"} <= set(
+        frame
+    )
     labels = [b.proto.label for b in at.get("download_button")]
     assert "Training curves (CSV)" in labels and "Configuration (JSON)" in labels
-    doc = export.config_document(train_settings.PAGE, run.trainer.model.config, {**train_settings.DEFAULTS, "lr": 0.3})
+    doc = export.config_document(
+        train_settings.PAGE, run.trainer.model.config, {**train_settings.DEFAULTS, "lr": 0.3}
+    )
     values, notes = export.parse_config_upload(doc.encode(), train_settings.PAGE, train_settings.SCHEMA)
     assert values["lr"] == 0.3 and not notes
 
@@ -265,16 +281,25 @@ def test_exports_and_config_round_trip():
 def test_bad_uploaded_configuration_gives_an_error_and_keeps_the_run():
     at = start(open_page(), ticks=2)
     run = run_of(at)
-    for name, payload, words in (("broken.json", b"{not json", "not valid JSON"),
-                                 ("bad.json", json.dumps({"kind": export.DOC_KIND, "page": train_settings.PAGE,
-                                                          "settings": {"lr": -1}}).encode(), "lr")):
+    for name, payload, words in (
+        ("broken.json", b"{not json", "not valid JSON"),
+        (
+            "bad.json",
+            json.dumps(
+                {"kind": export.DOC_KIND, "page": train_settings.PAGE, "settings": {"lr": -1}}
+            ).encode(),
+            "lr",
+        ),
+    ):
         at.file_uploader[0].set_value((name, payload, "application/json")).run()
         assert not at.exception
         assert any(words in e and "unchanged" in e for e in errors(at)), errors(at)
         assert run_of(at) is run
-    good = export.config_document(train_settings.PAGE, None, {**train_settings.DEFAULTS, "lr": 0.3, "seed": 4})
+    good = export.config_document(
+        train_settings.PAGE, None, {**train_settings.DEFAULTS, "lr": 0.3, "seed": 4}
+    )
     at.file_uploader[0].set_value(("good.json", good.encode(), "application/json")).run()
     assert not errors(at) and at.number_input(key="train.lr").value == 0.3
-    assert run_of(at) is run                                       # kept on screen until a new run is started
+    assert run_of(at) is run  # kept on screen until a new run is started
     at.button(key="train.go").click().run()
     assert run_of(at).trainer.config.lr == 0.3 and run_of(at).trainer.model.config.seed == 4

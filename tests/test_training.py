@@ -1,4 +1,5 @@
 """The trainer: algorithms, optimiser, stop rules, resume and population equivalence, presets."""
+
 from __future__ import annotations
 
 import json
@@ -13,13 +14,27 @@ from lstm_core.training.data import MemberStream
 
 def lag_net(p: int = 4, seed: int = 0, **kw) -> lc.Model:
     """The 1997 experiment-2a network (1 cell, no output gate) for long_lag with lag p."""
-    return lc.build("lstm1997", n_in=p + 1, n_out=p + 1, n_blocks=1, block_size=1, output_gate=False,
-                    cell_input="sigmoid", cell_output="identity", gates_as_sources=False,
-                    input_to_output=True, init_range=0.2, seed=seed, **kw)
+    return lc.build(
+        "lstm1997",
+        n_in=p + 1,
+        n_out=p + 1,
+        n_blocks=1,
+        block_size=1,
+        output_gate=False,
+        cell_input="sigmoid",
+        cell_output="identity",
+        gates_as_sources=False,
+        input_to_output=True,
+        init_range=0.2,
+        seed=seed,
+        **kw,
+    )
 
 
 def small_net(variant: str = "lstm1997", seed: int = 0, n_in: int = 7, n_out: int = 7, **kw) -> lc.Model:
-    return lc.build(variant, n_in=n_in, n_out=n_out, n_blocks=2, block_size=1, init_range=0.2, seed=seed, **kw)
+    return lc.build(
+        variant, n_in=n_in, n_out=n_out, n_blocks=2, block_size=1, init_range=0.2, seed=seed, **kw
+    )
 
 
 def params_bytes(model: lc.Model) -> dict[str, bytes]:
@@ -37,14 +52,14 @@ def test_loss_falls_on_a_tiny_task():
 def test_stops_at_the_criterion_and_stays_stopped():
     tr = Trainer(lag_net(4), lc.get_task("long_lag", p=4), algorithm="rtrl", lr=1.0, streak=20, budget=5000)
     last = None
-    for last in tr.run(report_every=50):
+    for last in tr.run(report_every=50):  # noqa: B007 — the last report is the one asserted
         pass
     assert last.status == "solved" and last.done and tr.done
     assert last.solved_at[0] == last.sequences < 5000
     assert last.streak == 20 == last.required and last.reduced and "REDUCED" in last.criterion
     assert "solved" in last.message
     before = params_bytes(tr.model)
-    again = tr.train(100)                                   # a stopped trainer does no more work
+    again = tr.train(100)  # a stopped trainer does no more work
     assert again.sequences == last.sequences and params_bytes(tr.model) == before
 
 
@@ -57,13 +72,22 @@ def test_stops_at_the_budget():
 def test_nonfinite_stops_cleanly_with_a_message_naming_where():
     model = lc.build("rnn", n_in=2, n_out=1, n_hidden=3, output_activation="identity", seed=0)
     tr = Trainer(model, "adding", algorithm="bptt", lr=1e300, budget=100, probe=True)
-    p = tr.train(100)                                       # must not raise
+    p = tr.train(100)  # must not raise
     assert p.status == "diverged" and p.done
-    assert "diverged in sequence" in p.message and "'" in p.message     # names a quantity
+    assert "diverged in sequence" in p.message and "'" in p.message  # names a quantity
     assert all(np.isfinite(v).all() for v in tr.model.params.values())  # last finite weights kept
     # rtrl: the message names the step
-    m2 = lc.build("lstm2002", n_in=1, n_out=1, n_blocks=1, block_size=1, cell_input="identity",
-                  cell_output="identity", output_activation="identity", seed=0)
+    m2 = lc.build(
+        "lstm2002",
+        n_in=1,
+        n_out=1,
+        n_blocks=1,
+        block_size=1,
+        cell_input="identity",
+        cell_output="identity",
+        output_activation="identity",
+        seed=0,
+    )
     tr2 = Trainer(m2, lc.get_task("periodic", F=10, length=30), algorithm="rtrl", lr=1e200, budget=50)
     p2 = tr2.train(50)
     assert p2.status == "diverged" and "step" in p2.message, p2.message
@@ -72,7 +96,7 @@ def test_nonfinite_stops_cleanly_with_a_message_naming_where():
 def test_one_diverging_member_is_frozen_while_the_others_train():
     members = [small_net("lstm1997", seed=s, n_in=2, n_out=1, output_activation="identity") for s in range(3)]
     pop = lc.stack(members)
-    pop.params["W_out"][1] = 1e308                          # member 1 overflows at once
+    pop.params["W_out"][1] = 1e308  # member 1 overflows at once
     frozen = {n: p[1].copy() for n, p in pop.params.items()}
     start = {n: p.copy() for n, p in pop.params.items()}
     tr = Trainer(pop, lc.get_task("adding", T=12), algorithm="bptt", lr=0.1, budget=20, probe=False)
@@ -86,12 +110,20 @@ def test_one_diverging_member_is_frozen_while_the_others_train():
 
 
 # --------------------------------------------------------------------------- equivalences
-@pytest.mark.parametrize("algorithm,extra", [("rtrl", {}), ("bptt", {"batch": 2}), ("tbptt", {"k": 5}),
-                                             ("rtrl", {"momentum": 0.9, "clip_norm": 0.5})])
+@pytest.mark.parametrize(
+    "algorithm,extra",
+    [
+        ("rtrl", {}),
+        ("bptt", {"batch": 2}),
+        ("tbptt", {"k": 5}),
+        ("rtrl", {"momentum": 0.9, "clip_norm": 0.5}),
+    ],
+)
 def test_train_n_then_n_equals_train_2n(algorithm, extra):
     def fresh():
         pop = lc.stack([small_net(seed=s) for s in range(2)])
         return Trainer(pop, "embedded_reber", algorithm=algorithm, lr=0.3, budget=10_000, **extra)
+
     a, b = fresh(), fresh()
     a.train(12)
     a.train(12)
@@ -103,11 +135,14 @@ def test_train_n_then_n_equals_train_2n(algorithm, extra):
         assert all(a.opt.velocity[n].tobytes() == b.opt.velocity[n].tobytes() for n in a.opt.velocity)
 
 
-@pytest.mark.parametrize("algorithm,task,extra", [
-    ("rtrl", "embedded_reber", {"momentum": 0.5}),            # variable lengths: padded steps must not update
-    ("bptt", lc.get_task("two_sequence", T=10), {"clip_norm": 0.05}),
-    ("tbptt", "embedded_reber", {"k": 4}),
-])
+@pytest.mark.parametrize(
+    "algorithm,task,extra",
+    [
+        ("rtrl", "embedded_reber", {"momentum": 0.5}),  # variable lengths: padded steps must not update
+        ("bptt", lc.get_task("two_sequence", T=10), {"clip_norm": 0.05}),
+        ("tbptt", "embedded_reber", {"k": 4}),
+    ],
+)
 def test_population_equals_members_trained_alone(algorithm, task, extra):
     tk = lc.get_task(task) if isinstance(task, str) else task
     make = lambda s: small_net(seed=s, n_in=tk.n_in, n_out=tk.n_out)  # noqa: E731
@@ -121,7 +156,7 @@ def test_population_equals_members_trained_alone(algorithm, task, extra):
         assert tp.book.solved_at[k] == alone.book.solved_at[0]
         assert tp.book.seen[k] == alone.book.seen[0]
         for n, v in alone.model.params.items():
-            np.testing.assert_array_equal(pop.params[n][k], v, err_msg=n)   # bit for bit
+            np.testing.assert_array_equal(pop.params[n][k], v, err_msg=n)  # bit for bit
 
 
 def test_rtrl_updates_the_weights_after_every_timestep():
@@ -130,7 +165,7 @@ def test_rtrl_updates_the_weights_after_every_timestep():
     hand = model.copy()
     tr = Trainer(model, task, algorithm="rtrl", lr=0.7, budget=10)
     tr.train(1)
-    seq = MemberStream(task, np.random.default_rng([0, 0]), 1).next()   # the trainer's first sequence
+    seq = MemberStream(task, np.random.default_rng([0, 0]), 1).next()  # the trainer's first sequence
     r = lc.RTRL(hand, batch=1)
     for t in range(seq.xs.shape[0]):
         _, _, g = r.step(seq.xs[t], seq.targets[t], seq.mask[t])
@@ -145,9 +180,17 @@ def test_rtrl_updates_the_weights_after_every_timestep():
 
 
 def test_tbptt_with_k_longer_than_the_sequence_is_bptt():
-    a = Trainer(small_net(n_in=1, n_out=1), lc.get_task("two_sequence", T=10), algorithm="bptt", lr=0.5, budget=20)
-    b = Trainer(small_net(n_in=1, n_out=1), lc.get_task("two_sequence", T=10), algorithm="tbptt", k=50, lr=0.5,
-                budget=20)
+    a = Trainer(
+        small_net(n_in=1, n_out=1), lc.get_task("two_sequence", T=10), algorithm="bptt", lr=0.5, budget=20
+    )
+    b = Trainer(
+        small_net(n_in=1, n_out=1),
+        lc.get_task("two_sequence", T=10),
+        algorithm="tbptt",
+        k=50,
+        lr=0.5,
+        budget=20,
+    )
     a.train(20)
     b.train(20)
     for n in a.model.params:
@@ -173,29 +216,52 @@ def test_clip_by_value_and_by_global_norm_per_member():
     np.testing.assert_allclose(p["a"], [-0.5, 0.2, 0.5])
     opt = SGD(lr=1.0, clip_norm=1.0, K=2)
     p = {"a": np.zeros((2, 2)), "b": np.zeros((2, 1))}
-    g = {"a": np.array([[3.0, 0.0], [0.3, 0.0]]), "b": np.array([[4.0], [0.4]])}   # norms 5 and 0.5
+    g = {"a": np.array([[3.0, 0.0], [0.3, 0.0]]), "b": np.array([[4.0], [0.4]])}  # norms 5 and 0.5
     info = opt.step(p, g)
     np.testing.assert_allclose(info.norm, [5.0, 0.5])
     np.testing.assert_array_equal(info.clipped, [True, False])
-    np.testing.assert_allclose(p["a"], [[-0.6, 0.0], [-0.3, 0.0]])          # member 0 scaled to norm 1
-    np.testing.assert_allclose(p["b"], [[-0.8], [-0.4]])                      # member 1 untouched
-    opt.step(p, g, active=np.array([False, True]))                           # frozen member does not move
+    np.testing.assert_allclose(p["a"], [[-0.6, 0.0], [-0.3, 0.0]])  # member 0 scaled to norm 1
+    np.testing.assert_allclose(p["b"], [[-0.8], [-0.4]])  # member 1 untouched
+    opt.step(p, g, active=np.array([False, True]))  # frozen member does not move
     np.testing.assert_allclose(p["a"][0], [-0.6, 0.0])
 
 
 # --------------------------------------------------------------------------- configuration
 def test_train_config_json_round_trip():
-    cfg = TrainConfig(algorithm="tbptt", k=7, lr=0.25, momentum=0.9, batch=4, clip_value=1.0, clip_norm=5.0,
-                      budget=1234, seed=3, report_every=10, streak=50, probe=False)
+    cfg = TrainConfig(
+        algorithm="tbptt",
+        k=7,
+        lr=0.25,
+        momentum=0.9,
+        batch=4,
+        clip_value=1.0,
+        clip_norm=5.0,
+        budget=1234,
+        seed=3,
+        report_every=10,
+        streak=50,
+        probe=False,
+    )
     assert TrainConfig.from_json(cfg.to_json()) == cfg
     assert TrainConfig.from_dict(json.loads(json.dumps(cfg.to_dict()))) == cfg
 
 
-@pytest.mark.parametrize("settings,fragment", [
-    ({"lr": 0}, "lr"), ({"lr": -1}, "lr"), ({"lr": float("nan")}, "lr"), ({"algorithm": "adam"}, "algorithm"),
-    ({"algorithm": "tbptt"}, "needs k"), ({"k": 5}, "only used by algorithm='tbptt'"), ({"momentum": 1.0}, "momentum"),
-    ({"batch": 0}, "batch"), ({"clip_norm": 0}, "clip_norm"), ({"budget": 2.5}, "budget"), ({"streak": 0}, "streak"),
-])
+@pytest.mark.parametrize(
+    "settings,fragment",
+    [
+        ({"lr": 0}, "lr"),
+        ({"lr": -1}, "lr"),
+        ({"lr": float("nan")}, "lr"),
+        ({"algorithm": "adam"}, "algorithm"),
+        ({"algorithm": "tbptt"}, "needs k"),
+        ({"k": 5}, "only used by algorithm='tbptt'"),
+        ({"momentum": 1.0}, "momentum"),
+        ({"batch": 0}, "batch"),
+        ({"clip_norm": 0}, "clip_norm"),
+        ({"budget": 2.5}, "budget"),
+        ({"streak": 0}, "streak"),
+    ],
+)
 def test_invalid_train_settings_raise_value_error(settings, fragment):
     with pytest.raises(ValueError, match=fragment):
         TrainConfig(**settings)
@@ -223,7 +289,14 @@ def test_progress_reports_norms_probe_and_history():
     reports = list(tr.run(report_every=10))
     p = reports[-1]
     assert len(reports) == 3 and len(tr.history["loss"]) == 3
-    assert set(p.grad_norms) == {"input gate", "output gate", "forget gate", "cell input", "peephole", "output layer"}
+    assert set(p.grad_norms) == {
+        "input gate",
+        "output gate",
+        "forget gate",
+        "cell input",
+        "peephole",
+        "output layer",
+    }
     assert all(np.shape(v) == (2,) and np.isfinite(v).all() for v in p.grad_norms.values())
     assert p.probe.outputs.shape == (20, 2, 1, 1) and {"y_ig", "y_fg", "y_og", "s"} <= set(p.probe.internals)
     assert p.seq_per_second > 0 and p.status == "budget" and list(p.sequences) == [30, 30]

@@ -5,6 +5,7 @@ of the same cut with each other): when every recurrent-source weight and every p
 is zero, the cut paths carry nothing, so the truncated gradient must equal exact BPTT on every
 parameter whose gradient does not itself run through a cut path.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -19,9 +20,9 @@ def test_truncated_equals_bptt_when_the_cut_paths_are_zero(variant):
     n_in = 7
     for name, w in m.params.items():
         if name.startswith("W_") and name != "W_out" and w.shape[-1] > n_in:
-            w[..., n_in:] = 0.0                       # no connections from r(t−1)
+            w[..., n_in:] = 0.0  # no connections from r(t−1)
         if name.startswith("u_"):
-            w[...] = 0.0                              # no peepholes
+            w[...] = 0.0  # no peepholes
     rng = np.random.default_rng(0)
     xs, targets = rng.normal(size=(15, 2, n_in)), rng.uniform(size=(15, 2, 5))
     mask = (rng.uniform(size=(15, 2)) < 0.6).astype(float)
@@ -30,7 +31,7 @@ def test_truncated_equals_bptt_when_the_cut_paths_are_zero(variant):
     checked = 0
     for name, g in exact.items():
         if name.startswith("u_"):
-            continue                                  # the peephole gradient itself is cut
+            continue  # the peephole gradient itself is cut
         if name.startswith("W_") and name != "W_out":
             np.testing.assert_allclose(cut[name][..., :n_in], g[..., :n_in], rtol=1e-12, atol=1e-15)
         else:

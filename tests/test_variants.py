@@ -5,13 +5,14 @@ a registry entry that drifts from its cell fails: gate and state names are step 
 groups are parameters, the flow state is what ``error_flow`` reports, every listed algorithm
 trains (and no other does), the paper defaults build.
 """
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
 import lstm_core as lc
-from lstm_core.training import Trainer, TrainConfig
+from lstm_core.training import TrainConfig, Trainer
 from lstm_core.variants import ALGORITHM_TITLES, FAMILIES, MEMORY_CELL_VARIANTS, REGISTRY
 
 
@@ -44,7 +45,9 @@ def test_record_matches_the_model(name):
 def test_listed_algorithms_train_and_others_are_refused_with_the_alternative(name, algorithm):
     model, task = small(name), lc.get_task("adding", T=12)
     model = lc.build(model.config.replace(n_in=task.n_in, n_out=task.n_out))
-    cfg = TrainConfig(algorithm=algorithm, lr=0.1, k=3 if algorithm == "tbptt" else None, budget=2, probe=False)
+    cfg = TrainConfig(
+        algorithm=algorithm, lr=0.1, k=3 if algorithm == "tbptt" else None, budget=2, probe=False
+    )
     if algorithm in lc.variant(name).algorithms:
         progress = Trainer(model, task, cfg).train(2)
         assert progress.sequences == 2
@@ -55,6 +58,7 @@ def test_listed_algorithms_train_and_others_are_refused_with_the_alternative(nam
 
 def test_registry_is_the_only_list_of_variants():
     from lstm_core.cells import CELLS
+
     assert set(lc.VARIANTS) == set(REGISTRY)
     assert {v.family for v in REGISTRY.values()} == set(CELLS)
     assert lc.variant(lc.build("gru", n_in=1, n_out=1).config).name == "gru"

@@ -9,6 +9,7 @@ tests (tests/test_torch_parity.py) compare lstm_core against these numbers witho
 torch, so a user's ``make test`` needs no PyTorch; ``make test-torch`` re-runs this script in
 memory and checks that today's PyTorch still produces the committed numbers.
 """
+
 from __future__ import annotations
 
 import sys
@@ -38,8 +39,14 @@ def parity_case(kind: str, seed: int) -> dict[str, np.ndarray]:
     loss = 0.5 * (torch.from_numpy(mask)[..., None] * (out - torch.from_numpy(targets)) ** 2).sum() / B
     loss.backward()
     h_n, c_n = final if kind == "lstm" else (final, None)
-    case = {"xs": xs, "targets": targets, "mask": mask, "out": out.detach().numpy(),
-            "h_n": h_n[0].detach().numpy(), "loss": np.array(loss.item())}
+    case = {
+        "xs": xs,
+        "targets": targets,
+        "mask": mask,
+        "out": out.detach().numpy(),
+        "h_n": h_n[0].detach().numpy(),
+        "loss": np.array(loss.item()),
+    }
     if c_n is not None:
         case["c_n"] = c_n[0].detach().numpy()
     case.update({f"sd.{k}": v.detach().numpy().copy() for k, v in net.state_dict().items()})

@@ -4,12 +4,13 @@ import base64
 from pathlib import Path
 
 import numpy as np
+from helpers import chart_specs
 from streamlit.testing.v1 import AppTest
 
-from app.train import figures as train_figures, run as train_run
-from app.ui import urlstate
+from app.train import figures as train_figures
+from app.train import run as train_run
 from app.train import settings as train_settings
-from helpers import chart_specs
+from app.ui import urlstate
 
 ENTRY = Path(__file__).resolve().parents[1] / "app" / "main.py"
 CHARTS = tuple(train_figures.UIREVISIONS.values())
@@ -38,7 +39,10 @@ def specs(at: AppTest) -> dict[str, dict]:
 
 def data(at: AppTest) -> dict:
     """What the charts show (every trace's name, x, y, z) plus the progress text."""
-    shown = {k: [(t.get("name"), t.get("x"), t.get("y"), t.get("z")) for t in s["data"]] for k, s in specs(at).items()}
+    shown = {
+        k: [(t.get("name"), t.get("x"), t.get("y"), t.get("z")) for t in s["data"]]
+        for k, s in specs(at).items()
+    }
     shown["progress"] = progress_text(at)
     return shown
 
@@ -46,7 +50,7 @@ def data(at: AppTest) -> dict:
 def values(spec: dict, name: str, axis: str = "y") -> np.ndarray:
     tr = next(t for t in spec["data"] if t.get("name") == name)
     v = tr[axis]
-    if isinstance(v, dict):   # plotly ships arrays as typed buffers
+    if isinstance(v, dict):  # plotly ships arrays as typed buffers
         v = np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"])
     return np.array([np.nan if x is None else x for x in v], dtype=float)
 

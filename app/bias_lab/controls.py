@@ -2,13 +2,14 @@
 
 Choices a variant cannot use are not offered: the swept gates are the variant's own gates and
 the training algorithm one it supports (``controls.restricted_choice``)."""
+
 from __future__ import annotations
 
 import streamlit as st
 
+from app.bias_lab import settings as lab_settings
 from app.i18n import _
 from app.ui import controls, form, state
-from app.bias_lab import settings as lab_settings
 from lstm_core.variants import variant as variant_record
 
 PAGE, SCHEMA, DEFAULTS = lab_settings.PAGE, lab_settings.SCHEMA, lab_settings.DEFAULTS
@@ -17,17 +18,20 @@ PAGE, SCHEMA, DEFAULTS = lab_settings.PAGE, lab_settings.SCHEMA, lab_settings.DE
 # ----------------------------------------------------------------------------- controls
 def text_box(name: str, where=st) -> None:
     f = SCHEMA[name]
-    where.text_input(_(f.label), key=state.wkey(PAGE, name), persist_state=form.PERSIST,
-                     help=_(f.help) if f.help else None)
+    where.text_input(
+        _(f.label), key=state.wkey(PAGE, name), persist_state=form.PERSIST, help=_(f.help) if f.help else None
+    )
 
 
 def axis_gate_control(ax: str, variant: str) -> str:
     """The gate swept along an axis: only gates this variant has (and "none" for y)."""
     rec = variant_record(variant)
-    offered = (("none",) if ax == "y" else ()) + tuple(g for g in SCHEMA[f"{ax}_gate"].choices
-                                                       if g in rec.gate_biases)
-    why = _("{variant} has {gates}").format(variant=_(rec.title),
-                                            gates=", ".join(_(controls.GATE_LABELS[g]) for g in rec.gate_biases))
+    offered = (("none",) if ax == "y" else ()) + tuple(
+        g for g in SCHEMA[f"{ax}_gate"].choices if g in rec.gate_biases
+    )
+    why = _("{variant} has {gates}").format(
+        variant=_(rec.title), gates=", ".join(_(controls.GATE_LABELS[g]) for g in rec.gate_biases)
+    )
     return controls.restricted_choice(PAGE, SCHEMA, f"{ax}_gate", offered, why)
 
 
@@ -35,16 +39,25 @@ def sweep_group(values_view: str, variant: str) -> None:
     """The swept axes (grid view) and the seeds / training settings every view uses."""
     if values_view == "grid":
         with st.expander(_("Swept biases"), expanded=True):
-            st.caption(_("x values: the first block's bias; block k gets value + k × change (change 0 = the same "
-                         "bias everywhere). 'Staggering off / on' compares 0 with the staggered list."))
+            st.caption(
+                _(
+                    "x values: the first block's bias; block k gets value + k × change (change 0 = the same "
+                    "bias everywhere). 'Staggering off / on' compares 0 with the staggered list."
+                )
+            )
             for ax in ("x", "y"):
                 gate = axis_gate_control(ax, variant)
                 if gate != "none":
                     SCHEMA[f"{ax}_mode"].render(PAGE)
                     text_box(f"{ax}_values")
                     SCHEMA[f"{ax}_step"].render(PAGE)
-            form.reset_button(PAGE, SCHEMA, "axes", lambda: [n for n in SCHEMA.fields if n[:2] in ("x_", "y_")],
-                                  lambda: DEFAULTS)
+            form.reset_button(
+                PAGE,
+                SCHEMA,
+                "axes",
+                lambda: [n for n in SCHEMA.fields if n[:2] in ("x_", "y_")],
+                lambda: DEFAULTS,
+            )
     with st.expander(_("Seeds and training"), expanded=values_view != "forget"):
         names = ["n_seeds", "first_seed", "algorithm", "lr", "budget", "streak", "goal", "seed"]
         form.render_fields(PAGE, SCHEMA, names[:2])

@@ -1,15 +1,15 @@
 """Bias lab: the grid view — start a sweep, its live heat maps, a clicked cell's networks."""
-from __future__ import annotations
 
+from __future__ import annotations
 
 import streamlit as st
 
 from app.bias_lab import figures as lab_figures
+from app.bias_lab import precomputed
+from app.bias_lab import settings as lab_settings
 from app.i18n import N_, _
 from app.i18n.core_errors import translate
-from app.bias_lab import precomputed
 from app.ui import actions, figures, jobs, live, saving, state, theme, words
-from app.bias_lab import settings as lab_settings
 from lstm_core.sweeps.sweep import Sweep
 
 PAGE, SCHEMA, DEFAULTS = lab_settings.PAGE, lab_settings.SCHEMA, lab_settings.DEFAULTS
@@ -18,15 +18,20 @@ CELL_KEY, SEED_KEY = state.wkey(PAGE, "cell"), state.wkey(PAGE, "cell_seed")
 
 # ----------------------------------------------------------------------------- the grid
 def start_grid(settings: dict) -> None:
-    """"Train the sweep" callback: a fresh population from the current settings."""
+    """ "Train the sweep" callback: a fresh population from the current settings."""
     try:
         p = lab_settings.plan(settings)
         sweep = Sweep(p.base, p.task, p.train, p.x, p.y, p.seeds)
     except state.USER_ERRORS as e:
         state.flash(PAGE, _("Cannot start this sweep: {why}").format(why=translate(str(e))))
         return
-    label = lab_settings.Lazy(N_("{k} networks ({nx} × {ny} settings × {seeds} seeds), one population"),
-                              k=sweep.K, nx=len(p.x), ny=len(p.y) if p.y else 1, seeds=len(p.seeds))
+    label = lab_settings.Lazy(
+        N_("{k} networks ({nx} × {ny} settings × {seeds} seeds), one population"),
+        k=sweep.K,
+        nx=len(p.x),
+        ny=len(p.y) if p.y else 1,
+        seeds=len(p.seeds),
+    )
     jobs.start(PAGE, "grid", jobs.Job(sweep, label, settings))
     st.session_state.pop(CELL_KEY, None)
 
@@ -41,8 +46,12 @@ def pick_cell(chart_key: str, nx: int, ny: int) -> None:
 def draw_grid(job: jobs.Job | None) -> None:
     large = state.large_fonts()
     if job is None:
-        st.info(_("Press **Train the sweep**: every grid cell × seed becomes one network, and all of them train "
-                  "together as one population."))
+        st.info(
+            _(
+                "Press **Train the sweep**: every grid cell × seed becomes one network, and all of them train "
+                "together as one population."
+            )
+        )
         precomputed.baseline()
         return
     sweep: Sweep = job.work
@@ -53,25 +62,52 @@ def draw_grid(job: jobs.Job | None) -> None:
     if st.session_state.get(CELL_KEY) not in options:
         st.session_state.pop(CELL_KEY, None)
     selected = st.session_state.get(CELL_KEY)
-    kw = dict(x_title=_(sweep.x.title), y_title=_(sweep.y.title) if sweep.y is not None else "", large=large,
-              selected=selected, budget=sweep.train_config.budget)
+    kw = dict(
+        x_title=_(sweep.x.title),
+        y_title=_(sweep.y.title) if sweep.y is not None else "",
+        large=large,
+        selected=selected,
+        budget=sweep.train_config.budget,
+    )
     left, right = figures.pair(large)
     for where, metric in ((left, "success"), (right, "median")):
-        fig, alt = lab_figures.sweep_heatmap(cells, x_labels, y_labels, metric=metric, uirevision=f"bias-{metric}",
-                                             clickable=not job.running, **kw)     # clicks wait for the end
+        fig, alt = lab_figures.sweep_heatmap(
+            cells,
+            x_labels,
+            y_labels,
+            metric=metric,
+            uirevision=f"bias-{metric}",
+            clickable=not job.running,
+            **kw,
+        )  # clicks wait for the end
         save = saving.config(f"bias-sweep-{metric}", sweep.base.variant, only_save=True)
         key = state.wkey(PAGE, f"heat_{metric}")
-        if job.running:     # filled in place while the population trains (clicks wait for the end)
+        if job.running:  # filled in place while the population trains (clicks wait for the end)
             live.chart(where, fig, state.wkey(PAGE, f"live_heat_{metric}"), alt, config=save)
         else:
-            where.plotly_chart(theme.for_theme(fig), key=key, width="stretch", alt=alt, on_select=lambda k=key: pick_cell(k, nx, ny),
-                               selection_mode="points", config=save)
+            where.plotly_chart(
+                theme.for_theme(fig),
+                key=key,
+                width="stretch",
+                alt=alt,
+                on_select=lambda k=key: pick_cell(k, nx, ny),
+                selection_mode="points",
+                config=save,
+            )
         where.caption(alt)
-    st.caption(_("Criterion: {criterion}. Budget {budget} sequences per network, {algorithm}, lr {lr}, data seed "
-                 "{seed}. Hover a cell for its numbers; ✗ = no network of that cell met the criterion (grey: no "
-                 "median exists).").format(criterion=words.criterion(sweep.trainer), budget=f"{sweep.train_config.budget:,}",
-                                           algorithm=sweep.train_config.algorithm.upper(),
-                                           lr=f"{sweep.train_config.lr:g}", seed=sweep.train_config.seed))
+    st.caption(
+        _(
+            "Criterion: {criterion}. Budget {budget} sequences per network, {algorithm}, lr {lr}, data seed "
+            "{seed}. Hover a cell for its numbers; ✗ = no network of that cell met the criterion (grey: no "
+            "median exists)."
+        ).format(
+            criterion=words.criterion(sweep.trainer),
+            budget=f"{sweep.train_config.budget:,}",
+            algorithm=sweep.train_config.algorithm.upper(),
+            lr=f"{sweep.train_config.lr:g}",
+            seed=sweep.train_config.seed,
+        )
+    )
     detail(sweep, options, x_labels, y_labels, large)
 
 
@@ -79,39 +115,65 @@ def detail(sweep: Sweep, options: list, x_labels: list[str], y_labels: list[str]
     """The selected cell's network on the probe sequence, before and after training."""
     name = lambda c: x_labels[c[0]] + (f"  |  {y_labels[c[1]]}" if y_labels else "")  # noqa: E731
     c1, c2 = st.columns([3, 1])
-    cell = c1.selectbox(_("Network shown below — grid cell (click a heat-map cell to choose)"), options,
-                        format_func=name, index=None, key=CELL_KEY, placeholder=_("Click a cell in a heat map"))
+    cell = c1.selectbox(
+        _("Network shown below — grid cell (click a heat-map cell to choose)"),
+        options,
+        format_func=name,
+        index=None,
+        key=CELL_KEY,
+        placeholder=_("Click a cell in a heat map"),
+    )
     seed = c2.selectbox(_("Seed"), sweep.seeds, key=SEED_KEY)
     if cell is None:
         return
     k = sweep.member_index(cell[0], cell[1], seed)
     row = sweep.results().iloc[k]
-    who = (_("{x_title} {x}, {y_title} {y}, seed {seed}") if y_labels else _("{x_title} {x}, seed {seed}")).format(
-        x_title=_(sweep.x.title), x=x_labels[cell[0]], y_title=_(sweep.y.title) if y_labels else "",
-        y=y_labels[cell[1]] if y_labels else "", seed=seed)
+    who = (
+        _("{x_title} {x}, {y_title} {y}, seed {seed}") if y_labels else _("{x_title} {x}, seed {seed}")
+    ).format(
+        x_title=_(sweep.x.title),
+        x=x_labels[cell[0]],
+        y_title=_(sweep.y.title) if y_labels else "",
+        y=y_labels[cell[1]] if y_labels else "",
+        seed=seed,
+    )
     if row.status == "solved":
         status = _("met the criterion after {n} sequences").format(n=f"{int(row.solved_at):,}")
     elif row.status == "budget":
         req = sweep.trainer.required
-        status = (_("did not meet it within {n} sequences (best streak {best} of {required}, but not with the "
-                    "mean-abs-error goal)") if row.best_streak >= req else
-                  _("did not meet it within {n} sequences (best streak {best} of {required})")).format(
-            n=f"{row.sequences:,}", best=f"{row.best_streak:,}", required=f"{req:,}")
+        status = (
+            _(
+                "did not meet it within {n} sequences (best streak {best} of {required}, but not with the "
+                "mean-abs-error goal)"
+            )
+            if row.best_streak >= req
+            else _("did not meet it within {n} sequences (best streak {best} of {required})")
+        ).format(n=f"{row.sequences:,}", best=f"{row.best_streak:,}", required=f"{req:,}")
     elif row.status == "running":
         status = _("is still training ({n} sequences so far)").format(n=f"{row.sequences:,}")
     else:
         status = _("diverged: {why}").format(why=translate(str(row.message)))
     st.markdown(_("**Network {k}** ({who}) {status}.").format(k=k, who=who, status=status))
     traces = sweep.probe(k)
-    for i, (before, after) in enumerate(lab_figures.probe_panels(traces["before"], traces["after"],
-                                                        variant=sweep.base.variant, large=large)):
+    for i, (before, after) in enumerate(
+        lab_figures.probe_panels(traces["before"], traces["after"], variant=sweep.base.variant, large=large)
+    ):
         cols = figures.pair(large)
         for c, (fig, alt), when in ((cols[0], before, "before"), (cols[1], after, "after")):
-            live.chart(c, fig, state.wkey(PAGE, f"probe{i}_{when}"), alt,
-                       config=saving.config(f"bias-probe{i + 1}-{when}", sweep.base.variant, f"network{k}"))
-    st.caption(_("The probe sequence is generated once from the data seed. Before training the gates sit where "
-                 "their biases put them; after training a solving network opens its input gate when the "
-                 "information arrives and its output gate when the answer is due."))
+            live.chart(
+                c,
+                fig,
+                state.wkey(PAGE, f"probe{i}_{when}"),
+                alt,
+                config=saving.config(f"bias-probe{i + 1}-{when}", sweep.base.variant, f"network{k}"),
+            )
+    st.caption(
+        _(
+            "The probe sequence is generated once from the data seed. Before training the gates sit where "
+            "their biases put them; after training a solving network opens its input gate when the "
+            "information arrives and its output gate when the answer is due."
+        )
+    )
 
 
 def grid_section(values: dict) -> None:
@@ -120,20 +182,52 @@ def grid_section(values: dict) -> None:
     job = jobs.get(PAGE, "grid")
     c1, c2, c3 = st.columns([1.2, 1, 3], vertical_alignment="center")
     running = job is not None and job.running
-    actions.button(c1, PAGE, _("Train the sweep"), state.wkey(PAGE, "train"), start_grid, (values,), type="primary",
-                   icon=":material/play_arrow:", disabled=running or outcome.error is not None)
-    actions.button(c2, PAGE, _("Stop"), state.wkey(PAGE, "stop"), jobs.stop, (PAGE, "grid"), icon=":material/stop:",
-                   disabled=not running)
-    actions.page_witness(PAGE)              # presses never lost (app/ui/actions.py)
+    actions.button(
+        c1,
+        PAGE,
+        _("Train the sweep"),
+        state.wkey(PAGE, "train"),
+        start_grid,
+        (values,),
+        type="primary",
+        icon=":material/play_arrow:",
+        disabled=running or outcome.error is not None,
+    )
+    actions.button(
+        c2,
+        PAGE,
+        _("Stop"),
+        state.wkey(PAGE, "stop"),
+        jobs.stop,
+        (PAGE, "grid"),
+        icon=":material/stop:",
+        disabled=not running,
+    )
+    actions.page_witness(PAGE)  # presses never lost (app/ui/actions.py)
     if outcome.value is not None:
         p = outcome.value
         reduced = p.train.streak != p.task.criterion.streak
-        c3.caption((_("{n} networks = {nx} × {ny} bias settings × {seeds} seeds; budget {budget} sequences each. "
-                      "Criterion: {criterion} — REDUCED to {streak} in a row") if reduced else
-                    _("{n} networks = {nx} × {ny} bias settings × {seeds} seeds; budget {budget} sequences each. "
-                      "Criterion: {criterion}")).format(
-            n=p.networks, nx=len(p.x), ny=len(p.y) if p.y else 1, seeds=len(p.seeds), budget=f"{p.train.budget:,}",
-            criterion=_(p.task.criterion.description), streak=f"{p.train.streak:,}"))
+        c3.caption(
+            (
+                _(
+                    "{n} networks = {nx} × {ny} bias settings × {seeds} seeds; budget {budget} sequences each. "
+                    "Criterion: {criterion} — REDUCED to {streak} in a row"
+                )
+                if reduced
+                else _(
+                    "{n} networks = {nx} × {ny} bias settings × {seeds} seeds; budget {budget} sequences each. "
+                    "Criterion: {criterion}"
+                )
+            ).format(
+                n=p.networks,
+                nx=len(p.x),
+                ny=len(p.y) if p.y else 1,
+                seeds=len(p.seeds),
+                budget=f"{p.train.budget:,}",
+                criterion=_(p.task.criterion.description),
+                streak=f"{p.train.streak:,}",
+            )
+        )
     jobs.settings_note(job, values, _("Train the sweep"))
     jobs.live(PAGE, "grid", draw_grid)
     precomputed.section()

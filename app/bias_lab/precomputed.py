@@ -5,6 +5,7 @@ here; the heat maps are the same figures a sweep trained in the browser gets. Th
 validated by ``lstm_core.sweeps.cli.load_results``; a rejected file gets its message next to the
 uploader and whatever was shown before stays.
 """
+
 from __future__ import annotations
 
 import json
@@ -34,29 +35,54 @@ def _load() -> None:
         ps["precomputed"] = (up.name, load_results(up.getvalue()))
         ps.pop("precomputed_error", None)
     except ValueError as e:
-        ps["precomputed_error"] = Lazy(N_("Could not load {name}: {why}. The sweep shown before is kept.")
-                                       if "precomputed" in ps else
-                                       N_("Could not load {name}: {why}. Nothing was changed."),
-                                       name=up.name, why=Lazy(str(e), translate))
+        ps["precomputed_error"] = Lazy(
+            N_("Could not load {name}: {why}. The sweep shown before is kept.")
+            if "precomputed" in ps
+            else N_("Could not load {name}: {why}. Nothing was changed."),
+            name=up.name,
+            why=Lazy(str(e), translate),
+        )
 
 
 def draw_results(res: SweepResults, title: str, key: str) -> None:
     """A results file's heat maps (success rate, median sequences to criterion) and what it holds."""
     s = res.settings
     x, y = res.axis("x"), res.axis("y")
-    st.markdown(_("{title}: {n} networks — {variant} on {task}, {algorithm}, lr {lr}, budget {budget} sequences, "
-                  "{seeds} seeds per setting.").format(
-        title=title, n=f"{len(res.results):,}", variant=s["base"]["variant"], task=s["task"],
-        algorithm=s["train"]["algorithm"].upper(), lr=f"{s['train']['lr']:g}", budget=f"{res.budget:,}",
-        seeds=len(s["seeds"])))
+    st.markdown(
+        _(
+            "{title}: {n} networks — {variant} on {task}, {algorithm}, lr {lr}, budget {budget} sequences, "
+            "{seeds} seeds per setting."
+        ).format(
+            title=title,
+            n=f"{len(res.results):,}",
+            variant=s["base"]["variant"],
+            task=s["task"],
+            algorithm=s["train"]["algorithm"].upper(),
+            lr=f"{s['train']['lr']:g}",
+            budget=f"{res.budget:,}",
+            seeds=len(s["seeds"]),
+        )
+    )
     large = state.large_fonts()
     kw = dict(x_title=_(x.title), y_title=_(y.title) if y is not None else "", large=large, budget=res.budget)
     left, right = figures.pair(large)
     for where, metric in ((left, "success"), (right, "median")):
-        fig, alt = lab_figures.sweep_heatmap(res.cells(), res.labels("x"), res.labels("y"), metric=metric,
-                                             uirevision=f"bias-{key}-{metric}", clickable=False, **kw)
-        live.chart(where, fig, state.wkey(PAGE, f"{key}_heat_{metric}"), alt,
-                   config=saving.config(f"bias-{key}-{metric}", s["base"]["variant"], s["task"], only_save=True))
+        fig, alt = lab_figures.sweep_heatmap(
+            res.cells(),
+            res.labels("x"),
+            res.labels("y"),
+            metric=metric,
+            uirevision=f"bias-{key}-{metric}",
+            clickable=False,
+            **kw,
+        )
+        live.chart(
+            where,
+            fig,
+            state.wkey(PAGE, f"{key}_heat_{metric}"),
+            alt,
+            config=saving.config(f"bias-{key}-{metric}", s["base"]["variant"], s["task"], only_save=True),
+        )
         where.caption(alt)
 
 
@@ -70,16 +96,23 @@ def baseline() -> None:
     try:
         res = _baseline(BASELINE.stat().st_mtime)
     except (OSError, ValueError) as e:
-        st.info(_("No baseline sweep to show ({name}: {why}).").format(name=BASELINE.name, why=translate(str(e))))
+        st.info(
+            _("No baseline sweep to show ({name}: {why}).").format(name=BASELINE.name, why=translate(str(e)))
+        )
         return
     doc = json.loads(BASELINE.read_text())
     if state.presenting():
-        st.caption(_("**Precomputed baseline, not trained now** ({path}).").format(path=BASELINE.relative_to(ROOT)))
+        st.caption(
+            _("**Precomputed baseline, not trained now** ({path}).").format(path=BASELINE.relative_to(ROOT))
+        )
     else:
-        st.caption(_("**Precomputed baseline, not trained now.** Until you train your own grid, this is the committed "
-                     "result of `{command}` ({path}, {wall} s of training): the same network and task as this page's "
-                     "defaults, with more seeds and a longer budget.").format(
-            command=doc["command"], path=BASELINE.relative_to(ROOT), wall=f"{doc['wall']:.0f}"))
+        st.caption(
+            _(
+                "**Precomputed baseline, not trained now.** Until you train your own grid, this is the committed "
+                "result of `{command}` ({path}, {wall} s of training): the same network and task as this page's "
+                "defaults, with more seeds and a longer budget."
+            ).format(command=doc["command"], path=BASELINE.relative_to(ROOT), wall=f"{doc['wall']:.0f}")
+        )
     draw_results(res, _("**Baseline sweep**"), "baseline")
 
 
@@ -92,16 +125,31 @@ def section() -> None:
     """The uploader (in an expander, open while a file is shown or an error is pending) and the heat maps."""
     ps = state.page_state(PAGE)
     loaded, error = ps.get("precomputed"), ps.get("precomputed_error")
-    with st.expander(_("Load a precomputed sweep (python -m lstm_core.sweep)"), expanded=bool(loaded or error)):
-        st.caption(_("A results file written by `python -m lstm_core.sweep … --out sweep.json` (any size, e.g. "
-                     "trained overnight on a Dask cluster) is drawn here like a sweep trained on this page."))
-        st.file_uploader(_("Sweep results (JSON)"), type=["json"], key=UPLOAD_KEY, on_change=_load,
-                         max_upload_size=max(1, MAX_FILE_BYTES // 1_000_000))
+    with st.expander(
+        _("Load a precomputed sweep (python -m lstm_core.sweep)"), expanded=bool(loaded or error)
+    ):
+        st.caption(
+            _(
+                "A results file written by `python -m lstm_core.sweep … --out sweep.json` (any size, e.g. "
+                "trained overnight on a Dask cluster) is drawn here like a sweep trained on this page."
+            )
+        )
+        st.file_uploader(
+            _("Sweep results (JSON)"),
+            type=["json"],
+            key=UPLOAD_KEY,
+            on_change=_load,
+            max_upload_size=max(1, MAX_FILE_BYTES // 1_000_000),
+        )
         if error:
             st.error(str(error))
         if loaded is None:
             return
         name, res = loaded
         draw_results(res, f"**{name}**", "file")
-        st.button(_("Clear the loaded sweep"), key=state.wkey(PAGE, "precomputed_clear"), on_click=_clear,
-                  icon=":material/delete:")
+        st.button(
+            _("Clear the loaded sweep"),
+            key=state.wkey(PAGE, "precomputed_clear"),
+            on_click=_clear,
+            icon=":material/delete:",
+        )

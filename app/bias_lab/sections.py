@@ -5,9 +5,10 @@ network / task / training settings and plots what it measures — the same seeds
 settings, so the only difference between the two curves is the bias being demonstrated.
 Measurement code is in ``lstm_core.sweeps.bias_demos``; figures in ``app.bias_lab.figures``.
 """
+
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -24,8 +25,8 @@ from lstm_core.training import PRESETS
 from lstm_core.variants import REGISTRY
 
 PAGE, SCHEMA = lab_settings.PAGE, lab_settings.SCHEMA
-RECORD_POINTS = 40            # training-curve points per demo run
-WHEN = {"before": N_("before"), "after": N_("after")}     # the abuse table's "training" column
+RECORD_POINTS = 40  # training-curve points per demo run
+WHEN = {"before": N_("before"), "after": N_("after")}  # the abuse table's "training" column
 INPUT_BIAS = {"before": N_("input bias {label} (before)"), "after": N_("input bias {label} (after)")}
 
 
@@ -38,6 +39,7 @@ def _recorder(sweep: Sweep) -> tuple[bd.Recorder, Callable]:
         seen = float(np.max(progress.sequences))
         if not rec.sequences or seen - float(np.max(rec.sequences[-1])) >= every or work.done:
             rec.record(work, progress, method)
+
     return rec, hook
 
 
@@ -49,8 +51,14 @@ def _start(kind: str, settings: dict) -> None:
         state.flash(PAGE, _("Cannot start the demo: {why}").format(why=translate(str(e))))
         return
     rec, hook = _recorder(sweep)
-    job = jobs.Job(sweep, lab_settings.Lazy(N_("{k} networks ({n} settings × {seeds} seeds)"), k=sweep.K,
-                                            n=len(p.x), seeds=len(p.seeds)), settings, after_chunk=hook)
+    job = jobs.Job(
+        sweep,
+        lab_settings.Lazy(
+            N_("{k} networks ({n} settings × {seeds} seeds)"), k=sweep.K, n=len(p.x), seeds=len(p.seeds)
+        ),
+        settings,
+        after_chunk=hook,
+    )
     job.recorder = rec
     jobs.start(PAGE, kind, job)
 
@@ -68,10 +76,17 @@ def paper_setup(kind: str) -> dict:
     name, gate, budget = DEMO[kind]
     p = PRESETS[name]
     m, t = p.model.to_dict(), p.train_config()
-    values = {"variant": m["variant"], "task": p.task, **{f"{p.task}.{k}": v for k, v in p.task_settings.items()},
-              **netconfig.settings_from(m, m["variant"]), "algorithm": t.algorithm, "lr": t.lr, "budget": budget}
+    values = {
+        "variant": m["variant"],
+        "task": p.task,
+        **{f"{p.task}.{k}": v for k, v in p.task_settings.items()},
+        **netconfig.settings_from(m, m["variant"]),
+        "algorithm": t.algorithm,
+        "lr": t.lr,
+        "budget": budget,
+    }
     first, step = values.pop(f"b_{gate}", None), values.pop(f"b_{gate}_step", 0.0)
-    for g in ("input", "output"):                     # the demo's gate is swept; no other fixed bias
+    for g in ("input", "output"):  # the demo's gate is swept; no other fixed bias
         values.setdefault(f"b_{g}", None)
     values[f"{kind}_first"], values[f"{kind}_step"] = first, step
     return {k: v for k, v in values.items() if k in SCHEMA.fields}
@@ -85,33 +100,74 @@ def _buttons(kind: str, values: dict, label: str) -> None:
     job = jobs.get(PAGE, kind)
     running = job is not None and job.running
     c1, c2, c3 = st.columns([1.3, 1, 3], vertical_alignment="center")
-    actions.button(c1, PAGE, _(label), state.wkey(PAGE, f"run_{kind}"), _start, (kind, values), type="primary",
-                   icon=":material/play_arrow:", disabled=running)
-    actions.button(c2, PAGE, _("Stop"), state.wkey(PAGE, f"stop_{kind}"), jobs.stop, (PAGE, kind),
-                   icon=":material/stop:", disabled=not running)
-    actions.button(st, PAGE, _("Use the paper's setup for this demo"), state.wkey(PAGE, f"paper_{kind}"), _paper,
-                   (kind,), icon=":material/restart_alt:",
-                   help=_("The paper preset “{title}”: {settings}").format(
-                       title=_(PRESETS[DEMO[kind][0]].title),
-                       settings=", ".join(f"{k} = {v}" for k, v in paper_setup(kind).items())))
-    actions.page_witness(PAGE)              # presses never lost (app/ui/actions.py)
-    c3.caption(_("Both settings train together (one population) with the sidebar's network, task, seeds and "
-                 "training settings: {seeds} seeds, budget {budget}, {algorithm}, lr {lr}.").format(
-        seeds=values["n_seeds"], budget=f"{values['budget']:,}", algorithm=values["algorithm"].upper(),
-        lr=f"{values['lr']:g}"))
+    actions.button(
+        c1,
+        PAGE,
+        _(label),
+        state.wkey(PAGE, f"run_{kind}"),
+        _start,
+        (kind, values),
+        type="primary",
+        icon=":material/play_arrow:",
+        disabled=running,
+    )
+    actions.button(
+        c2,
+        PAGE,
+        _("Stop"),
+        state.wkey(PAGE, f"stop_{kind}"),
+        jobs.stop,
+        (PAGE, kind),
+        icon=":material/stop:",
+        disabled=not running,
+    )
+    actions.button(
+        st,
+        PAGE,
+        _("Use the paper's setup for this demo"),
+        state.wkey(PAGE, f"paper_{kind}"),
+        _paper,
+        (kind,),
+        icon=":material/restart_alt:",
+        help=_("The paper preset “{title}”: {settings}").format(
+            title=_(PRESETS[DEMO[kind][0]].title),
+            settings=", ".join(f"{k} = {v}" for k, v in paper_setup(kind).items()),
+        ),
+    )
+    actions.page_witness(PAGE)  # presses never lost (app/ui/actions.py)
+    c3.caption(
+        _(
+            "Both settings train together (one population) with the sidebar's network, task, seeds and "
+            "training settings: {seeds} seeds, budget {budget}, {algorithm}, lr {lr}."
+        ).format(
+            seeds=values["n_seeds"],
+            budget=f"{values['budget']:,}",
+            algorithm=values["algorithm"].upper(),
+            lr=f"{values['lr']:g}",
+        )
+    )
 
 
 def _show(where, chart: tuple, key: str) -> None:
     fig, alt = chart
-    live.chart(where, fig, state.wkey(PAGE, key), alt, config=saving.config("bias-lab-" + key.replace("_", "-")))
+    live.chart(
+        where, fig, state.wkey(PAGE, key), alt, config=saving.config("bias-lab-" + key.replace("_", "-"))
+    )
 
 
 def _success_table(sweep: Sweep) -> None:
     c = sweep.cells()
-    st.dataframe(pd.DataFrame({_("setting"): c.x, _("solved"): [f"{s}/{n}" for s, n in zip(c.solved, c.networks)],
-                               _("median sequences to criterion"): [lab_figures.fmt_int(v)
-                                                                    for v in c.median_to_criterion],
-                               _("diverged"): c.diverged}), hide_index=True)
+    st.dataframe(
+        pd.DataFrame(
+            {
+                _("setting"): c.x,
+                _("solved"): [f"{s}/{n}" for s, n in zip(c.solved, c.networks)],
+                _("median sequences to criterion"): [lab_figures.fmt_int(v) for v in c.median_to_criterion],
+                _("diverged"): c.diverged,
+            }
+        ),
+        hide_index=True,
+    )
 
 
 # ----------------------------------------------------------------------------- abuse problem
@@ -124,11 +180,14 @@ ABUSE_TEXT = N_(
     "another instead of all learning the same thing.\n\n"
     "*Measured here:* a cell counts as a bias unit when ≥ {share}% of its output's power "
     "is identical across {probes} probe sequences (it ignores the input) and its rms output is ≥ "
-    "{rms}. The early output gate is the mean y_og over the first 10 steps.")
+    "{rms}. The early output gate is the mean y_og over the first 10 steps."
+)
 
 
 def abuse(values: dict) -> None:
-    st.markdown(_(ABUSE_TEXT).format(share=f"{100 * bd.BIAS_UNIT_SHARE:.0f}", probes=bd.PROBE_BATCH, rms=bd.MIN_RMS))
+    st.markdown(
+        _(ABUSE_TEXT).format(share=f"{100 * bd.BIAS_UNIT_SHARE:.0f}", probes=bd.PROBE_BATCH, rms=bd.MIN_RMS)
+    )
     with st.expander(_("Demo settings"), expanded=False):
         form.render_fields(PAGE, SCHEMA, ["abuse_first", "abuse_step"])
     _buttons("abuse", values, N_("Train both settings"))
@@ -138,16 +197,33 @@ def abuse(values: dict) -> None:
 
 def _draw_abuse(job: jobs.Job | None) -> None:
     if job is None:
-        st.info(_("Press **Train both settings**: output-gate bias 0 (gates half open from the start) against the "
-                  "staggered negative biases, with the same seeds."))
+        st.info(
+            _(
+                "Press **Train both settings**: output-gate bias 0 (gates half open from the start) against the "
+                "staggered negative biases, with the same seeds."
+            )
+        )
         return
     sweep, large = job.work, state.large_fonts()
     frame = job.recorder.frame(sweep)
     c1, c2 = figures.pair(large)
-    _show(c1, lab_figures.curves(frame, "loss", title=_("Training loss (same seeds)"), y=_("mean loss per sequence"),
-                                 large=large, uirevision="abuse-loss", log=True), "abuse_loss")
+    _show(
+        c1,
+        lab_figures.curves(
+            frame,
+            "loss",
+            title=_("Training loss (same seeds)"),
+            y=_("mean loss per sequence"),
+            large=large,
+            uirevision="abuse-loss",
+            log=True,
+        ),
+        "abuse_loss",
+    )
     with c2:
-        st.markdown(_("**Success** (criterion: {criterion})").format(criterion=words.criterion(sweep.trainer)))
+        st.markdown(
+            _("**Success** (criterion: {criterion})").format(criterion=words.criterion(sweep.trainer))
+        )
         _success_table(sweep)
     if job.running:
         st.caption(_("Bias-unit counts appear when training ends (or is stopped)."))
@@ -155,21 +231,41 @@ def _draw_abuse(job: jobs.Job | None) -> None:
     summary = getattr(job, "summary", None)
     if summary is None:
         summary = job.summary = bd.abuse_summary(sweep)
-    agg = (summary.groupby(["setting", "when"], sort=False)
-           .agg(bias_units=("bias_units", "mean"), cells=("cells", "first"), input_share=("input_share", "mean"),
-                early_gate=("early_output_gate", "mean")).reset_index())
+    agg = (
+        summary.groupby(["setting", "when"], sort=False)
+        .agg(
+            bias_units=("bias_units", "mean"),
+            cells=("cells", "first"),
+            input_share=("input_share", "mean"),
+            early_gate=("early_output_gate", "mean"),
+        )
+        .reset_index()
+    )
     order = {v: i for i, v in enumerate(sweep.labels())}
     agg = agg.assign(_o=agg.setting.map(order) * 2 + (agg.when == "after")).sort_values("_o")
-    st.dataframe(pd.DataFrame({
-        _("output-gate bias"): agg.setting, _("training"): [_(WHEN.get(w, w)) for w in agg.when],
-        _("bias-unit cells (mean per network)"): [_("{mean} of {cells}").format(mean=f"{b:.2f}", cells=c)
-                                                  for b, c in zip(agg.bias_units, agg.cells)],
-        _("input-dependent share of cell output"): [f"{v:.0%}" for v in agg.input_share],
-        _("early output gate (mean y_og, t ≤ 10)"): [f"{v:.2f}" for v in agg.early_gate]}), hide_index=True)
+    st.dataframe(
+        pd.DataFrame(
+            {
+                _("output-gate bias"): agg.setting,
+                _("training"): [_(WHEN.get(w, w)) for w in agg.when],
+                _("bias-unit cells (mean per network)"): [
+                    _("{mean} of {cells}").format(mean=f"{b:.2f}", cells=c)
+                    for b, c in zip(agg.bias_units, agg.cells)
+                ],
+                _("input-dependent share of cell output"): [f"{v:.0%}" for v in agg.input_share],
+                _("early output gate (mean y_og, t ≤ 10)"): [f"{v:.2f}" for v in agg.early_gate],
+            }
+        ),
+        hide_index=True,
+    )
     job.csv = summary
-    st.caption(_("Read it as: how many cells per network behave like constant bias units, and how open the output "
-                 "gates are at the start of a sequence — before training and after. Numbers are measured on these "
-                 "networks; whether the abuse problem shows depends on the task and the seeds."))
+    st.caption(
+        _(
+            "Read it as: how many cells per network behave like constant bias units, and how open the output "
+            "gates are at the start of a sequence — before training and after. Numbers are measured on these "
+            "networks; whether the abuse problem shows depends on the task and the seeds."
+        )
+    )
 
 
 # ----------------------------------------------------------------------------- internal state drift
@@ -181,7 +277,8 @@ DRIFT_TEXT = N_(
     "worth storing arrives. The paper admits the fix is a *model bias*: a shut gate also scales those same "
     "gradients by y_ig ≈ σ(bias), so on short sequences the open gates can still show the larger gradients. "
     "Lengthen the sequence (e.g. the adding problem with T = 200) and watch h'(s) of the open gates fall and "
-    "their gradient advantage shrink.")
+    "their gradient advantage shrink."
+)
 
 
 def drift(values: dict) -> None:
@@ -197,8 +294,18 @@ def drift(values: dict) -> None:
 
 def _profiles(sweep_or_plan, job: jobs.Job | None):
     """|s| and h'(s) on the probe, seed = first seed, for both settings: before (and after) training."""
-    sweep = job.work if job is not None else Sweep(sweep_or_plan.base, sweep_or_plan.task, sweep_or_plan.train,
-                                                   sweep_or_plan.x, None, sweep_or_plan.seeds[:1])
+    sweep = (
+        job.work
+        if job is not None
+        else Sweep(
+            sweep_or_plan.base,
+            sweep_or_plan.task,
+            sweep_or_plan.train,
+            sweep_or_plan.x,
+            None,
+            sweep_or_plan.seeds[:1],
+        )
+    )
     seed = sweep.seeds[0]
     out = {}
     for i, label in enumerate(sweep.labels()):
@@ -224,27 +331,65 @@ def _draw_drift(job: jobs.Job | None, plan) -> None:
     t = next(iter(prof.values()))["before"]["t"]
     hmax = next(iter(prof.values()))["before"]["h_prime_max"]
     c1, c2 = figures.pair(large)
-    _show(c1, lab_figures.profiles(t, rows_s,
-                                   title=_("Mean |s(t)| on the probe sequence (seed {seed})").format(seed=seed),
-                                   y="|s|", large=large, uirevision="drift-s"), "drift_s")
-    _show(c2, lab_figures.profiles(t, rows_h, title=_("Mean h'(s(t)) (its maximum is {max})").format(max=f"{hmax:g}"),
-                                   y="h'(s)", large=large, uirevision="drift-h", y_range=(0, hmax * 1.05)), "drift_h")
+    _show(
+        c1,
+        lab_figures.profiles(
+            t,
+            rows_s,
+            title=_("Mean |s(t)| on the probe sequence (seed {seed})").format(seed=seed),
+            y="|s|",
+            large=large,
+            uirevision="drift-s",
+        ),
+        "drift_s",
+    )
+    _show(
+        c2,
+        lab_figures.profiles(
+            t,
+            rows_h,
+            title=_("Mean h'(s(t)) (its maximum is {max})").format(max=f"{hmax:g}"),
+            y="h'(s)",
+            large=large,
+            uirevision="drift-h",
+            y_range=(0, hmax * 1.05),
+        ),
+        "drift_h",
+    )
     if job is None:
-        st.info(_("These are the untrained networks. Press **Train both settings** to add the trained ones and the "
-                  "gradient norms over training."))
+        st.info(
+            _(
+                "These are the untrained networks. Press **Train both settings** to add the trained ones and the "
+                "gradient norms over training."
+            )
+        )
         return
     frame = job.recorder.frame(job.work)
     job.csv = frame
     c3, c4 = figures.pair(large)
-    for where, col, title in ((c3, "grad_input_gate", N_("‖gradient‖ of the input-gate weights (probe sequence)")),
-                              (c4, "grad_cell_input", N_("‖gradient‖ of the cell-input weights (probe sequence)"))):
+    for where, col, title in (
+        (c3, "grad_input_gate", N_("‖gradient‖ of the input-gate weights (probe sequence)")),
+        (c4, "grad_cell_input", N_("‖gradient‖ of the cell-input weights (probe sequence)")),
+    ):
         if col in frame:
-            _show(where, lab_figures.curves(frame, col, title=_(title), y=_("norm"), large=large,
-                                            uirevision=f"drift-{col}", log=True), f"drift_{col}")
-    st.caption(_("Gradient norms: the 1997 truncated gradient of the probe sequence's loss, measured on every network "
-                 "as it trains (thin: one seed, thick: median).") if bd.gradient_method(job.work) == "truncated" else
-               _("Gradient norms: the exact gradient of the probe sequence's loss, measured on every network as it "
-                 "trains (thin: one seed, thick: median)."))
+            _show(
+                where,
+                lab_figures.curves(
+                    frame, col, title=_(title), y=_("norm"), large=large, uirevision=f"drift-{col}", log=True
+                ),
+                f"drift_{col}",
+            )
+    st.caption(
+        _(
+            "Gradient norms: the 1997 truncated gradient of the probe sequence's loss, measured on every network "
+            "as it trains (thin: one seed, thick: median)."
+        )
+        if bd.gradient_method(job.work) == "truncated"
+        else _(
+            "Gradient norms: the exact gradient of the probe sequence's loss, measured on every network as it "
+            "trains (thin: one seed, thick: median)."
+        )
+    )
     _success_table(job.work)
 
 
@@ -254,14 +399,16 @@ FORGET_TEXT = N_(
     "flowing back along s is multiplied by y_fg at every step: it decays like Π y_fg(t). Gers, Schmidhuber & "
     "Cummins (2000) therefore started forget gates **positive** (open: remember by default, the 1997 CEC); the "
     "2002 timing experiments used **−2** with peepholes, where the cell must learn to reset itself. The chart "
-    "shows the exact backward pass (solid) and the product of the measured y_fg (dashed) for each bias.")
+    "shows the exact backward pass (solid) and the product of the measured y_fg (dashed) for each bias."
+)
 
 
 def forget(values: dict) -> None:
     st.markdown(_(FORGET_TEXT))
     c1, c2 = st.columns([2, 1])
-    c1.text_input(_(SCHEMA["forget_biases"].label), key=state.wkey(PAGE, "forget_biases"),
-                  persist_state=form.PERSIST)
+    c1.text_input(
+        _(SCHEMA["forget_biases"].label), key=state.wkey(PAGE, "forget_biases"), persist_state=form.PERSIST
+    )
     SCHEMA["forget_T"].render(PAGE, c2)
     outcome = state.keep_good(PAGE, "forget", lambda: forget_data(values))
     state.report(outcome, N_("these forget-gate settings"))
@@ -269,22 +416,51 @@ def forget(values: dict) -> None:
         return
     d, variant = outcome.value
     large = state.large_fonts()
-    curves = [figures.FlowCurve(f"b_fg = {b:g}", d["q"], d["relative"][k], d["theory"][k])
-              for k, b in enumerate(d["biases"])]
+    curves = [
+        figures.FlowCurve(f"b_fg = {b:g}", d["q"], d["relative"][k], d["theory"][k])
+        for k, b in enumerate(d["biases"])
+    ]
     left, right = st.columns([2, 1])
-    fig, alt = figures.flow_chart(curves, title=_("Error flowing back along s ({variant})").format(variant=variant),
-                                  large=large,
-                                  uirevision="forget-flow", height=420)
-    live.chart(left, fig, state.wkey(PAGE, "forget_flow"), alt, config=saving.config("forget-flow", variant, f"t{values['forget_T']}"))
-    _show(right, lab_figures.forget_factor_chart(d["biases"], d["per_step"], d["y_fg"].mean(1), large=large), "forget_factor")
-    right.caption(_("Measured: the geometric mean of ‖δ_s(t−1)‖/‖δ_s(t)‖ over the sequence. The mean "
-                    "forget-gate activation is what the theory multiplies by."))
+    fig, alt = figures.flow_chart(
+        curves,
+        title=_("Error flowing back along s ({variant})").format(variant=variant),
+        large=large,
+        uirevision="forget-flow",
+        height=420,
+    )
+    live.chart(
+        left,
+        fig,
+        state.wkey(PAGE, "forget_flow"),
+        alt,
+        config=saving.config("forget-flow", variant, f"t{values['forget_T']}"),
+    )
+    _show(
+        right,
+        lab_figures.forget_factor_chart(d["biases"], d["per_step"], d["y_fg"].mean(1), large=large),
+        "forget_factor",
+    )
+    right.caption(
+        _(
+            "Measured: the geometric mean of ‖δ_s(t−1)‖/‖δ_s(t)‖ over the sequence. The mean "
+            "forget-gate activation is what the theory multiplies by."
+        )
+    )
     if variant != values["variant"]:
-        st.caption(_("The sidebar's network is {chosen}, which has no forget gate: shown with {variant} and the "
-                     "sidebar's sizes.").format(chosen=values["variant"], variant=variant))
-    st.button(_("Train a forget-bias × input-bias grid"), key=state.wkey(PAGE, "forget_grid"), on_click=_to_grid,
-              args=(values,), icon=":material/grid_on:",
-              help=_("Switch to the grid with the forget-gate biases above on the x axis and the input gate on y."))
+        st.caption(
+            _(
+                "The sidebar's network is {chosen}, which has no forget gate: shown with {variant} and the "
+                "sidebar's sizes."
+            ).format(chosen=values["variant"], variant=variant)
+        )
+    st.button(
+        _("Train a forget-bias × input-bias grid"),
+        key=state.wkey(PAGE, "forget_grid"),
+        on_click=_to_grid,
+        args=(values,),
+        icon=":material/grid_on:",
+        help=_("Switch to the grid with the forget-gate biases above on the x axis and the input gate on y."),
+    )
     st.session_state[state.wkey(PAGE, "_forget_csv")] = d
 
 
@@ -304,8 +480,18 @@ def forget_data(values: dict):
 
 def _to_grid(values: dict) -> None:
     variant = forget_variant(values)
-    SCHEMA.apply(PAGE, {"view": "grid", "variant": variant, "x_gate": "forget", "x_mode": "values",
-                        "x_values": values["forget_biases"], "x_step": 0.0, "y_gate": "input"})
+    SCHEMA.apply(
+        PAGE,
+        {
+            "view": "grid",
+            "variant": variant,
+            "x_gate": "forget",
+            "x_mode": "values",
+            "x_values": values["forget_biases"],
+            "x_step": 0.0,
+            "y_gate": "input",
+        },
+    )
 
 
 # ----------------------------------------------------------------------------- CSV
@@ -318,10 +504,19 @@ def csv_for(view: str) -> Callable[[], bytes]:
             d = st.session_state.get(state.wkey(PAGE, "_forget_csv"))
             if d is None:
                 return b""
-            rows = [{"forget_bias": b, "steps_back": int(q), "relative_flow": d["relative"][k][q],
-                     "theory": d["theory"][k][q]} for k, b in enumerate(d["biases"]) for q in d["q"]]
+            rows = [
+                {
+                    "forget_bias": b,
+                    "steps_back": int(q),
+                    "relative_flow": d["relative"][k][q],
+                    "theory": d["theory"][k][q],
+                }
+                for k, b in enumerate(d["biases"])
+                for q in d["q"]
+            ]
             return pd.DataFrame(rows).to_csv(index=False).encode()
         job = jobs.get(PAGE, view)
         frame = getattr(job, "csv", None) if job is not None else None
         return frame.to_csv(index=False).encode() if frame is not None else b""
+
     return make

@@ -5,6 +5,7 @@ The Paper experiments page shows them as the baseline; it never re-runs them. A 
 is preferred when present; otherwise the markdown table the command appends to
 ``docs/results.md`` is parsed. A missing or unreadable file gives an empty table and a note.
 """
+
 from __future__ import annotations
 
 import json
@@ -14,14 +15,30 @@ from pathlib import Path
 
 import pandas as pd
 
-from lstm_core.numerics import finite_number
-
 from app.i18n import _
 from app.ui import paths
+from lstm_core.numerics import finite_number
 
-DOCS = paths.DOCS     # the repository's docs/ (or the installed copy)
-COLUMNS = ["name", "title", "settings", "trials", "solved", "diverged", "median", "low", "high", "budget",
-           "wall", "reduced", "paper_sequences", "command", "notes", "diagnostics", "machine"]
+DOCS = paths.DOCS  # the repository's docs/ (or the installed copy)
+COLUMNS = [
+    "name",
+    "title",
+    "settings",
+    "trials",
+    "solved",
+    "diverged",
+    "median",
+    "low",
+    "high",
+    "budget",
+    "wall",
+    "reduced",
+    "paper_sequences",
+    "command",
+    "notes",
+    "diagnostics",
+    "machine",
+]
 # "diagnostics": per unsolved network, the command's failure diagnostics (JSON only; missing in
 # older files and in the markdown table: None / NaN, see app.experiments.diagnostics.members);
 # "machine": where the row ran (JSON only, newer rows; see lstm_core.reproduce.machine)
@@ -43,17 +60,21 @@ def _from_command(cmd: str) -> tuple[str | None, dict]:
         return None, {}
     if "lstm_core.experiments" not in parts:
         return None, {}
-    rest = parts[parts.index("lstm_core.experiments") + 1:]
+    rest = parts[parts.index("lstm_core.experiments") + 1 :]
     name = rest[0] if rest and not rest[0].startswith("-") else None
     settings: dict = {}
     if "--set" in rest:
-        for item in rest[rest.index("--set") + 1:]:
+        for item in rest[rest.index("--set") + 1 :]:
             if item.startswith("--"):
                 break
             if "=" in item:
                 k, v = item.split("=", 1)
                 num = _num(v)
-                settings[k] = int(num) if num is not None and num == int(num) and "." not in v else (num if num is not None else v)
+                settings[k] = (
+                    int(num)
+                    if num is not None and num == int(num) and "." not in v
+                    else (num if num is not None else v)
+                )
     return name, settings
 
 
@@ -78,15 +99,25 @@ def parse_markdown(text: str) -> pd.DataFrame:
         med = re.match(r"\s*([\d,]+)\s*\(([\d,]+)\s*[–-]\s*([\d,]+)\)", cells[5])
         notes = cells[8]
         div = re.search(r"\b(\d{1,12}) diverged", notes)
-        rows.append({"name": name, "title": cells[0].replace("**(reduced)**", "").strip(), "settings": settings,
-                     "trials": int(solved.group(2)) if solved else None,
-                     "solved": int(solved.group(1)) if solved else None,
-                     "diverged": int(div.group(1)) if div else 0,
-                     "median": _num(med.group(1)) if med else None,
-                     "low": _num(med.group(2)) if med else None, "high": _num(med.group(3)) if med else None,
-                     "budget": _num(cells[6]), "wall": _num(cells[7]),
-                     "reduced": "(reduced)" in cells[0] or "--reduced" in command,
-                     "paper_sequences": _num(cells[3]), "command": command, "notes": notes})
+        rows.append(
+            {
+                "name": name,
+                "title": cells[0].replace("**(reduced)**", "").strip(),
+                "settings": settings,
+                "trials": int(solved.group(2)) if solved else None,
+                "solved": int(solved.group(1)) if solved else None,
+                "diverged": int(div.group(1)) if div else 0,
+                "median": _num(med.group(1)) if med else None,
+                "low": _num(med.group(2)) if med else None,
+                "high": _num(med.group(3)) if med else None,
+                "budget": _num(cells[6]),
+                "wall": _num(cells[7]),
+                "reduced": "(reduced)" in cells[0] or "--reduced" in command,
+                "paper_sequences": _num(cells[3]),
+                "command": command,
+                "notes": notes,
+            }
+        )
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
@@ -97,26 +128,42 @@ TEXTS = ("name", "title", "command", "machine")
 def _checked(n: int, d: object) -> dict:
     """One row of a results.json as the page reads it, or ValueError naming the row and field."""
     if not isinstance(d, dict):
-        raise ValueError(_("results[{n}] is {kind}, not an object with one run's fields").format(n=n, kind=type(d).__name__))
+        raise ValueError(
+            _("results[{n}] is {kind}, not an object with one run's fields").format(
+                n=n, kind=type(d).__name__
+            )
+        )
     for k in NUMBERS:
         v = d.get(k)
-        if v is not None and not finite_number(v):      # (a 400-digit integer is not: no float holds it)
-            raise ValueError(_("results[{n}].{field} must be a finite number or null, got {value}").format(
-                n=n, field=k, value=repr(str(v)[:40])))
+        if v is not None and not finite_number(v):  # (a 400-digit integer is not: no float holds it)
+            raise ValueError(
+                _("results[{n}].{field} must be a finite number or null, got {value}").format(
+                    n=n, field=k, value=repr(str(v)[:40])
+                )
+            )
     for k in TEXTS:
         if d.get(k) is not None and not isinstance(d[k], str):
-            raise ValueError(_("results[{n}].{field} must be text, got {kind}").format(n=n, field=k, kind=type(d[k]).__name__))
+            raise ValueError(
+                _("results[{n}].{field} must be text, got {kind}").format(
+                    n=n, field=k, kind=type(d[k]).__name__
+                )
+            )
     if not isinstance(d.get("reduced", False), bool):
         raise ValueError(_("results[{n}].reduced must be true or false").format(n=n))
     if not isinstance(d.get("settings", {}), (dict, type(None))):
         raise ValueError(_("results[{n}].settings must be an object of task settings").format(n=n))
     notes = d.get("notes")
-    if notes is not None and not isinstance(notes, str) and not (
-            isinstance(notes, list) and all(isinstance(x, str) for x in notes)):
+    if (
+        notes is not None
+        and not isinstance(notes, str)
+        and not (isinstance(notes, list) and all(isinstance(x, str) for x in notes))
+    ):
         raise ValueError(_("results[{n}].notes must be text or a list of sentences").format(n=n))
     diags = d.get("diagnostics")
     if diags is not None and not (isinstance(diags, list) and all(isinstance(x, dict) for x in diags)):
-        raise ValueError(_("results[{n}].diagnostics must be a list of objects (one per unsolved network)").format(n=n))
+        raise ValueError(
+            _("results[{n}].diagnostics must be a list of objects (one per unsolved network)").format(n=n)
+        )
     return d
 
 
@@ -126,7 +173,7 @@ def parse_json(text: str) -> pd.DataFrame:
         data = json.loads(text)
     except RecursionError:
         raise ValueError(_("the JSON is nested too deeply to be a results file")) from None
-    except ValueError as e:      # JSONDecodeError, or an integer of over 4,300 digits
+    except ValueError as e:  # JSONDecodeError, or an integer of over 4,300 digits
         raise ValueError(_("it is not valid JSON ({why})").format(why=str(e)[:80])) from None
     if isinstance(data, dict):
         data = data.get("results", [])
@@ -136,8 +183,14 @@ def parse_json(text: str) -> pd.DataFrame:
     for n, d in enumerate(data):
         d = _checked(n, d)
         name, settings = _from_command(d.get("command") or "")
-        rows.append({"name": d.get("name", name), "title": d.get("title") or "",
-                     "settings": d.get("settings", settings), **{k: d.get(k) for k in COLUMNS[3:] if k != "settings"}})
+        rows.append(
+            {
+                "name": d.get("name", name),
+                "title": d.get("title") or "",
+                "settings": d.get("settings", settings),
+                **{k: d.get(k) for k in COLUMNS[3:] if k != "settings"},
+            }
+        )
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
@@ -149,11 +202,15 @@ def load(docs: Path | None = None) -> tuple[pd.DataFrame, str]:
         if path.is_file():
             try:
                 frame = parse(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as e:        # UnicodeDecodeError is a ValueError
-                return pd.DataFrame(columns=COLUMNS), _("{file} could not be read ({why})").format(file=path.name, why=e)
+            except (OSError, ValueError) as e:  # UnicodeDecodeError is a ValueError
+                return pd.DataFrame(columns=COLUMNS), _("{file} could not be read ({why})").format(
+                    file=path.name, why=e
+                )
             return frame, _("{file} ({n} runs)").format(file=path.relative_to(docs.parent), n=len(frame))
-    return pd.DataFrame(columns=COLUMNS), _("no results file yet (docs/results.json or docs/results.md); run "
-                                            "`python -m lstm_core.experiments --all --markdown docs/results.md`")
+    return pd.DataFrame(columns=COLUMNS), _(
+        "no results file yet (docs/results.json or docs/results.md); run "
+        "`python -m lstm_core.experiments --all --markdown docs/results.md`"
+    )
 
 
 def for_preset(results: pd.DataFrame, name: str) -> pd.DataFrame:

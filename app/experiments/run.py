@@ -4,6 +4,7 @@
 The page (``pages/experiments.py``) draws; this module decides. A run is ``trials`` networks of
 one paper preset trained together as one population (``app.ui.jobs``), never re-run on page load.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -17,21 +18,48 @@ from lstm_core.training import PRESETS, Preset
 
 PAGE = "experiments"
 EXP_MAX_BUDGET, EXP_MAX_TRIALS = limits.EXPERIMENT_MAX_BUDGET, limits.EXPERIMENT_MAX_TRIALS
-SCHEMA = form.Schema([
-    # Default: an experiment a first "Run" wins here in under a minute (1997 exp. 2b, reduced to 1,000
-    # correct in a row; measured 3 of 4 networks solved at 1,758–3,420 sequences, the budget of 3,500
-    # just above the last of them: 49 s of CPU on a quiet 2-core VM, against 58 s for a 5,000 budget
-    # that solves no more). Its paper-size settings are one click away ("Paper-size settings").
-    Field("experiment", N_("Experiment"), "choice", "long_lag_random_assisted", choices=tuple(PRESETS),
-          widget="select", fmt=lambda n: _("{title} — {paper}").format(title=_(PRESETS[n].title),
-                                                                          paper=_(PRESETS[n].paper))),
-    Field("trials", N_("Trials (networks, seeds 0 … n−1)"), "int", 4, 1, EXP_MAX_TRIALS, 1, widget="slider"),
-    Field("reduced", N_("Use the preset's documented reductions"), "bool", True, widget="toggle",
-          help=N_("E.g. T = 50 instead of 100, or a shorter criterion streak; the result is labelled REDUCED.")),
-    Field("budget", N_("Budget (sequences per network)"), "int", 3500, 10, EXP_MAX_BUDGET, 500, widget="number",
-          help=N_("Fewer sequences than the preset's budget also make the run REDUCED.")),
-    controls.seed_field(),
-])
+SCHEMA = form.Schema(
+    [
+        # Default: an experiment a first "Run" wins here in under a minute (1997 exp. 2b, reduced to 1,000
+        # correct in a row; measured 3 of 4 networks solved at 1,758–3,420 sequences, the budget of 3,500
+        # just above the last of them: 49 s of CPU on a quiet 2-core VM, against 58 s for a 5,000 budget
+        # that solves no more). Its paper-size settings are one click away ("Paper-size settings").
+        Field(
+            "experiment",
+            N_("Experiment"),
+            "choice",
+            "long_lag_random_assisted",
+            choices=tuple(PRESETS),
+            widget="select",
+            fmt=lambda n: _("{title} — {paper}").format(title=_(PRESETS[n].title), paper=_(PRESETS[n].paper)),
+        ),
+        Field(
+            "trials", N_("Trials (networks, seeds 0 … n−1)"), "int", 4, 1, EXP_MAX_TRIALS, 1, widget="slider"
+        ),
+        Field(
+            "reduced",
+            N_("Use the preset's documented reductions"),
+            "bool",
+            True,
+            widget="toggle",
+            help=N_(
+                "E.g. T = 50 instead of 100, or a shorter criterion streak; the result is labelled REDUCED."
+            ),
+        ),
+        Field(
+            "budget",
+            N_("Budget (sequences per network)"),
+            "int",
+            3500,
+            10,
+            EXP_MAX_BUDGET,
+            500,
+            widget="number",
+            help=N_("Fewer sequences than the preset's budget also make the run REDUCED."),
+        ),
+        controls.seed_field(),
+    ]
+)
 DEFAULTS = SCHEMA.defaults()
 
 
@@ -41,8 +69,11 @@ def reductions(p: Preset, values: dict) -> list[str]:
     if values["reduced"] and p.reduced:
         out.append(_(p.reduced.get("note", N_("the preset's reductions"))))
     if values["budget"] < p.train.budget:
-        out.append(_("budget {budget} sequences per network (preset: {preset})").format(
-            budget=f"{values['budget']:,}", preset=f"{p.train.budget:,}"))
+        out.append(
+            _("budget {budget} sequences per network (preset: {preset})").format(
+                budget=f"{values['budget']:,}", preset=f"{p.train.budget:,}"
+            )
+        )
     return out
 
 
@@ -77,12 +108,21 @@ def fit_budget_to_experiment() -> None:
     cap = budget_cap(p, values["reduced"] and bool(p.reduced))
     if values["budget"] > cap:
         SCHEMA.apply(PAGE, {"budget": cap})
-        state.flash(PAGE, _("Budget lowered from {old} to {new} sequences per network: “{title}” has sequences of "
-                            "up to {length} steps, and a run here may train at most {cap} steps per network (the "
-                            "reproduction command has no such cap).").format(
-                                old=f"{values['budget']:,}", new=f"{cap:,}", title=_(p.title),
-                                length=f"{limits.STEP_CAP // cap:,}", cap=f"{limits.STEP_CAP:,}"),
-                    kind="info")
+        state.flash(
+            PAGE,
+            _(
+                "Budget lowered from {old} to {new} sequences per network: “{title}” has sequences of "
+                "up to {length} steps, and a run here may train at most {cap} steps per network (the "
+                "reproduction command has no such cap)."
+            ).format(
+                old=f"{values['budget']:,}",
+                new=f"{cap:,}",
+                title=_(p.title),
+                length=f"{limits.STEP_CAP // cap:,}",
+                cap=f"{limits.STEP_CAP:,}",
+            ),
+            kind="info",
+        )
 
 
 def check(values: dict) -> bool:
@@ -97,8 +137,9 @@ def make_trainer(values: dict):
     check(values)
     p = PRESETS[values["experiment"]]
     reduced = values["reduced"] and bool(p.reduced)
-    return p.trainer(trials=values["trials"], reduced=reduced, budget=values["budget"], seed=values["seed"],
-                     probe=False)
+    return p.trainer(
+        trials=values["trials"], reduced=reduced, budget=values["budget"], seed=values["seed"], probe=False
+    )
 
 
 def start(values: dict) -> None:
@@ -120,14 +161,25 @@ def here_result(job: jobs.Job | None, values: dict) -> dict | None:
     res = tr.results()
     p = PRESETS[job.settings["experiment"]]
     red = reductions(p, job.settings)
-    return {"trials": len(res), "solved": int((res.status == "solved").sum()),
-            "running": int((res.status == "running").sum()),
-            "solved_at": [None if v is None or v != v else int(v) for v in res.solved_at],
-            "budget": tr.config.budget, "wall": job.elapsed, "reduced": bool(red),
-            "label": (_("{algorithm}, lr {lr}; criterion: {criterion}; REDUCED: {reductions}") if red else
-                      _("{algorithm}, lr {lr}; criterion: {criterion}")).format(
-                          algorithm=tr.config.algorithm, lr=f"{tr.config.lr:g}", criterion=_(str(tr.criterion)),
-                          reductions="; ".join(red))}
+    return {
+        "trials": len(res),
+        "solved": int((res.status == "solved").sum()),
+        "running": int((res.status == "running").sum()),
+        "solved_at": [None if v is None or v != v else int(v) for v in res.solved_at],
+        "budget": tr.config.budget,
+        "wall": job.elapsed,
+        "reduced": bool(red),
+        "label": (
+            _("{algorithm}, lr {lr}; criterion: {criterion}; REDUCED: {reductions}")
+            if red
+            else _("{algorithm}, lr {lr}; criterion: {criterion}")
+        ).format(
+            algorithm=tr.config.algorithm,
+            lr=f"{tr.config.lr:g}",
+            criterion=_(str(tr.criterion)),
+            reductions="; ".join(red),
+        ),
+    }
 
 
 def here_diagnostics(job: jobs.Job | None, values: dict) -> list[dict] | None:
@@ -137,7 +189,7 @@ def here_diagnostics(job: jobs.Job | None, values: dict) -> list[dict] | None:
     another experiment, or if the measurement failed; [] if every network solved the task."""
     if job is None or job.running or job.settings["experiment"] != values["experiment"]:
         return None
-    if job.summary is None:        # once per run: the page reruns often, the trained weights do not change
+    if job.summary is None:  # once per run: the page reruns often, the trained weights do not change
         job.summary = {"diagnostics": _measure(job)}
     return job.summary["diagnostics"]
 
@@ -150,5 +202,8 @@ def _measure(job: jobs.Job) -> list[dict] | None:
         diags = diagnose(tr.model, tr.task, np.random.default_rng([job.settings["seed"], DIAGNOSTIC_STREAM]))
     except state.USER_ERRORS:
         return None
-    return [{"seed": int(r.seed), "status": str(r.status), "best_streak": int(r.best_streak), **d}
-            for r, d in zip(res.itertuples(), diags) if r.status != "solved"]
+    return [
+        {"seed": int(r.seed), "status": str(r.status), "best_streak": int(r.best_streak), **d}
+        for r, d in zip(res.itertuples(), diags)
+        if r.status != "solved"
+    ]

@@ -5,6 +5,7 @@ two charts built from them (one function, used by the page and by its slider pre
 Every network reads the same random input sequence (seeded); an error is injected at the last
 step and followed back by the exact backward pass or the 1997 truncation.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -18,36 +19,109 @@ from lstm_core.variants import variant as variant_record
 
 PAGE = "gradient_flow"
 N_IN = 2
-SCHEMA = form.Schema([
-    Field("T", N_("Sequence length T"), "int", 100, 5, limits.FLOW_MAX_T, 5, widget="slider",
-          help=N_("The error is injected at the last step and followed back (at most {most}).")),
-    controls.seed_field(),
-    # The CEC story first: the 1997 cell against the RNN. The forget-gate LSTMs are one click away
-    # (FORGET_VARIANTS, the button beside the chart), so their decay is a discovery, not the default.
-    Field("variants", N_("Networks"), "multi", ["rnn", "lstm1997"],
-          choices=tuple(lc.VARIANTS), widget="multiselect"),
-    Field("n_hidden", N_("Hidden units (rnn, lstm, gru)"), "int", 8, 1, limits.MAX_HIDDEN, 1, widget="slider"),
-    Field("n_blocks", N_("Memory blocks (1997 family)"), "int", 2, 1, limits.MAX_BLOCKS, 1, widget="slider"),
-    # 0.8 (as on Home): ‖U‖·max f′ = 0.8 < 1 guarantees the RNN's error shrinks at least as 0.8^q,
-    # whatever the data; at 1.0 the decay depends on the sequence (measured 43× to 5·10³× at q = 50).
-    Field("rnn_scale", N_("RNN recurrent weight scale"), "float", 0.8, 0.0, limits.RECURRENT_SCALE_MAX, 0.05,
-          widget="slider", help=N_("U = scale × a random orthogonal matrix: every singular value equals the scale.")),
-    Field("activation", N_("RNN activation f"), "choice", "tanh", choices=("tanh", "sigmoid"), widget="segmented"),
-    Field("input_bias", N_("Input-gate bias"), "float", -3.0, -10.0, 5.0, 0.25, widget="slider",
-          help=N_("Very negative = input gates shut: nothing new enters the cell.")),
-    Field("forget_bias", N_("Forget-gate bias"), "float", 1.0, -5.0, 10.0, 0.25, widget="slider",
-          help=N_("Large = forget gate open (≈ 1): the carousel keeps its contents.")),
-    Field("method", N_("Gradient"), "choice", "bptt", choices=("bptt", "truncated"), widget="segmented",
-          fmt={"bptt": N_("full BPTT"), "truncated": N_("1997 truncation")}.get,
-          help=N_("The 1997 truncation lets error flow back only along the cell state (1997 family).")),
-    Field("u", N_("u (net-input self-weight)"), "float", 0.9, -1.5, 1.5, 0.05, widget="slider"),
-    Field("v", N_("v (activation self-weight)"), "float", 1.5, -4.0, 4.0, 0.1, widget="slider"),
-])
+SCHEMA = form.Schema(
+    [
+        Field(
+            "T",
+            N_("Sequence length T"),
+            "int",
+            100,
+            5,
+            limits.FLOW_MAX_T,
+            5,
+            widget="slider",
+            help=N_("The error is injected at the last step and followed back (at most {most})."),
+        ),
+        controls.seed_field(),
+        # The CEC story first: the 1997 cell against the RNN. The forget-gate LSTMs are one click away
+        # (FORGET_VARIANTS, the button beside the chart), so their decay is a discovery, not the default.
+        Field(
+            "variants",
+            N_("Networks"),
+            "multi",
+            ["rnn", "lstm1997"],
+            choices=tuple(lc.VARIANTS),
+            widget="multiselect",
+        ),
+        Field(
+            "n_hidden",
+            N_("Hidden units (rnn, lstm, gru)"),
+            "int",
+            8,
+            1,
+            limits.MAX_HIDDEN,
+            1,
+            widget="slider",
+        ),
+        Field(
+            "n_blocks", N_("Memory blocks (1997 family)"), "int", 2, 1, limits.MAX_BLOCKS, 1, widget="slider"
+        ),
+        # 0.8 (as on Home): ‖U‖·max f′ = 0.8 < 1 guarantees the RNN's error shrinks at least as 0.8^q,
+        # whatever the data; at 1.0 the decay depends on the sequence (measured 43× to 5·10³× at q = 50).
+        Field(
+            "rnn_scale",
+            N_("RNN recurrent weight scale"),
+            "float",
+            0.8,
+            0.0,
+            limits.RECURRENT_SCALE_MAX,
+            0.05,
+            widget="slider",
+            help=N_("U = scale × a random orthogonal matrix: every singular value equals the scale."),
+        ),
+        Field(
+            "activation",
+            N_("RNN activation f"),
+            "choice",
+            "tanh",
+            choices=("tanh", "sigmoid"),
+            widget="segmented",
+        ),
+        Field(
+            "input_bias",
+            N_("Input-gate bias"),
+            "float",
+            -3.0,
+            -10.0,
+            5.0,
+            0.25,
+            widget="slider",
+            help=N_("Very negative = input gates shut: nothing new enters the cell."),
+        ),
+        Field(
+            "forget_bias",
+            N_("Forget-gate bias"),
+            "float",
+            1.0,
+            -5.0,
+            10.0,
+            0.25,
+            widget="slider",
+            help=N_("Large = forget gate open (≈ 1): the carousel keeps its contents."),
+        ),
+        Field(
+            "method",
+            N_("Gradient"),
+            "choice",
+            "bptt",
+            choices=("bptt", "truncated"),
+            widget="segmented",
+            fmt={"bptt": N_("full BPTT"), "truncated": N_("1997 truncation")}.get,
+            help=N_("The 1997 truncation lets error flow back only along the cell state (1997 family)."),
+        ),
+        Field("u", N_("u (net-input self-weight)"), "float", 0.9, -1.5, 1.5, 0.05, widget="slider"),
+        Field("v", N_("v (activation self-weight)"), "float", 1.5, -4.0, 4.0, 0.1, widget="slider"),
+    ]
+)
 DEFAULTS = SCHEMA.defaults()
-FORGET_VARIANTS = ("lstm2000", "lstm")     # added by the "forget gate" button
-GROUPS = {N_("Sequence"): ["T", "seed"], N_("Networks"): ["variants", "n_hidden", "n_blocks"],
-          "RNN": ["rnn_scale", "activation"], N_("Gates (LSTM family)"): ["input_bias", "forget_bias", "method"],
-          N_("Local feedback (Frasconi et al. 1992)"): ["u", "v"]}
+FORGET_VARIANTS = ("lstm2000", "lstm")  # added by the "forget gate" button
+GROUPS = {
+    N_("Sequence"): ["T", "seed"],
+    N_("Networks"): ["variants", "n_hidden", "n_blocks"],
+    "RNN": ["rnn_scale", "activation"],
+    N_("Gates (LSTM family)"): ["input_bias", "forget_bias", "method"],
+    N_("Local feedback (Frasconi et al. 1992)"): ["u", "v"],
+}
 # the dotted line of an RNN or GRU (app.ui.figures.flow_chart knows it by its English start, "upper bound")
 UPPER_BOUND = N_("upper bound Π‖J‖")
 
@@ -56,7 +130,7 @@ UPPER_BOUND = N_("upper bound Π‖J‖")
 def flow(model_json: str, T: int, seed: int, method: str) -> dict:
     """Relative error-flow norms of one network on the page's input sequence (cached per network)."""
     limits.check_length(T, limits.FLOW_MAX_T)
-    xs = np.random.default_rng(seed).uniform(-1.0, 1.0, size=(T, 1, N_IN))   # the shared sequence
+    xs = np.random.default_rng(seed).uniform(-1.0, 1.0, size=(T, 1, N_IN))  # the shared sequence
     model = lc.build(lc.ModelConfig.from_json(model_json))
     f = lc.error_flow(model, xs, method=method)
     return {label: (f.norms[label], f.theory.get(label)) for label in f.norms}
@@ -65,11 +139,18 @@ def flow(model_json: str, T: int, seed: int, method: str) -> dict:
 def network(variant: str, v: dict) -> lc.ModelConfig:
     """The page's network of ``variant``: the sizes it reads from the sliders, gate biases it has."""
     rec = variant_record(variant)
-    sizes = dict(n_hidden=v["n_hidden"], activation=v["activation"], n_blocks=v["n_blocks"], block_size=1,
-                 n_static=0, n_net_fb=1, n_act_fb=1)
+    sizes = dict(
+        n_hidden=v["n_hidden"],
+        activation=v["activation"],
+        n_blocks=v["n_blocks"],
+        block_size=1,
+        n_static=0,
+        n_net_fb=1,
+        n_act_fb=1,
+    )
     kw: dict = dict(variant=variant, n_in=N_IN, n_out=1, seed=v["seed"], init_range=0.2)
     kw.update({k: sizes[k] for k in rec.settings if k in sizes})
-    if rec.family == "rnn":                          # the RNN slider: U = scale × orthogonal
+    if rec.family == "rnn":  # the RNN slider: U = scale × orthogonal
         kw["recurrent_scale"] = v["rnn_scale"]
     if rec.local_feedback:
         kw["init"] = {"u": v["u"], "v": v["v"]}
@@ -103,7 +184,9 @@ def idle_fields(chosen: list[str]) -> dict[str, str]:
     if not any("input" in r.gate_biases for r in recs):
         idle["input_bias"] = _("no chosen network has an input gate")
     if not any("truncated" in r.gradient_methods for r in recs):
-        idle["method"] = _("the 1997 truncation exists only for the 1997 family (lstm1997, lstm2000, lstm2002)")
+        idle["method"] = _(
+            "the 1997 truncation exists only for the 1997 family (lstm1997, lstm2000, lstm2002)"
+        )
     if not any(r.family == "rnn" for r in recs):
         idle.update(rnn_scale=_("no RNN chosen"), activation=_("no RNN chosen"))
     return idle
@@ -118,9 +201,14 @@ def add_forget_variants() -> None:
 def local_curves(v: dict) -> list[figures.FlowCurve]:
     f = flow(network("local_feedback", v).to_json(), v["T"], v["seed"], "bptt")
     q = np.arange(v["T"])
-    return [figures.relative_flow(_("net-input unit (u)"), *f["net_fb"], bound=np.abs(v["u"]) ** q, bound_name="|u|^q"),
-            figures.relative_flow(_("activation unit (v)"), *f["act_fb"], bound=(np.abs(v["v"]) / 2) ** q,
-                                  bound_name="(|v|·½)^q")]
+    return [
+        figures.relative_flow(
+            _("net-input unit (u)"), *f["net_fb"], bound=np.abs(v["u"]) ** q, bound_name="|u|^q"
+        ),
+        figures.relative_flow(
+            _("activation unit (v)"), *f["act_fb"], bound=(np.abs(v["v"]) / 2) ** q, bound_name="(|v|·½)^q"
+        ),
+    ]
 
 
 # ----------------------------------------------------------------------------- the page's two charts
@@ -129,15 +217,25 @@ MAIN_CHART, LOCAL_CHART = state.wkey(PAGE, "main_chart"), state.wkey(PAGE, "loca
 
 def main_figure(flows: list, values: dict, large: bool) -> tuple:
     """The error-flow chart of ``flows`` (``curves(values)``): figure, alt text, Plotly config."""
-    fig, alt = figures.flow_chart(flows, title=_("Error flowing back from the last step"), large=large,
-                                  uirevision="flow-main", height=430)
+    fig, alt = figures.flow_chart(
+        flows,
+        title=_("Error flowing back from the last step"),
+        large=large,
+        uirevision="flow-main",
+        height=430,
+    )
     return fig, alt, saving.config("gradient-flow", values["variants"], f"t{values['T']}", values["method"])
 
 
 def local_figure(flows: list, values: dict, large: bool) -> tuple:
     """The local-feedback chart of ``flows`` (``local_curves(values)``): figure, alt text, Plotly config."""
-    fig, alt = figures.flow_chart(flows, title=_("Local-feedback units: error through the self-loops"),
-                                  large=large, uirevision="flow-local", height=340)
+    fig, alt = figures.flow_chart(
+        flows,
+        title=_("Local-feedback units: error through the self-loops"),
+        large=large,
+        uirevision="flow-local",
+        height=340,
+    )
     return fig, alt, saving.config("local-feedback", f"u{values['u']:g}", f"v{values['v']:g}")
 
 

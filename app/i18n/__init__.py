@@ -21,25 +21,27 @@ The language comes from ``?lang=`` in the link (``en`` / ``zh-TW``, written into
 app makes), else from the sidebar switch, else from the browser (``st.context.locale``: zh-Hant,
 zh-TW, zh-HK → 繁體中文).
 """
+
 from __future__ import annotations
 
 import functools
 import gettext
 import io
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 LANGUAGES = {"en": "English", "zh-TW": "繁體中文"}
 DEFAULT = "en"
-PARAM = "lang"                          # the URL parameter
-KEY = "gatelab.lang"                    # this session's language (session state)
-CHOSEN = "gatelab.lang_chosen"          # True once a link or the switch chose it (not the browser)
-SWITCH_KEY = "gatelab.lang_switch"      # the sidebar radio's own key (set from KEY before it is drawn)
+PARAM = "lang"  # the URL parameter
+KEY = "gatelab.lang"  # this session's language (session state)
+CHOSEN = "gatelab.lang_chosen"  # True once a link or the switch chose it (not the browser)
+SWITCH_KEY = "gatelab.lang_switch"  # the sidebar radio's own key (set from KEY before it is drawn)
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-_GETTEXT = {"zh-TW": "zh_TW"}           # our language code -> gettext's
+_GETTEXT = {"zh-TW": "zh_TW"}  # our language code -> gettext's
 _CHINESE_TRADITIONAL = ("zh-hant", "zh-tw", "zh-hk", "zh-mo")
 
 
@@ -51,7 +53,7 @@ def N_(message: str) -> str:
 
 def current() -> str:
     """This session's language ("en" outside a running app, e.g. in the core's tests)."""
-    if get_script_run_ctx(suppress_warning=True) is None:     # the core's tests, module import: English
+    if get_script_run_ctx(suppress_warning=True) is None:  # the core's tests, module import: English
         return DEFAULT
     lang = st.session_state.get(KEY)
     return lang if lang in LANGUAGES else DEFAULT
@@ -90,7 +92,7 @@ def translate_in(lang: str, message: str) -> str:
     return message if lang == DEFAULT else translations(lang).gettext(message)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def translations(lang: str) -> gettext.NullTranslations:
     """Every domain's catalogue of ``lang`` chained into one translator (loaded once)."""
     folder = LOCALE_DIR / _GETTEXT.get(lang, lang) / "LC_MESSAGES"
@@ -107,8 +109,8 @@ def _load(po: Path) -> gettext.GNUTranslations:
     if mo.is_file() and mo.stat().st_mtime >= po.stat().st_mtime:
         with mo.open("rb") as f:
             return gettext.GNUTranslations(f)
-    from babel.messages.mofile import write_mo      # noqa: PLC0415 — only when nothing compiled it
-    from babel.messages.pofile import read_po       # noqa: PLC0415
+    from babel.messages.mofile import write_mo  # noqa: PLC0415 — only when nothing compiled it
+    from babel.messages.pofile import read_po  # noqa: PLC0415
 
     with po.open("rb") as f:
         catalogue = read_po(f)
@@ -165,6 +167,12 @@ def switch(where=None) -> None:
     where = where if where is not None else st.sidebar
     st.session_state[SWITCH_KEY] = current()
     # Both languages in the label: whoever opened the page in the wrong one can read it.
-    where.radio("Language · 語言", list(LANGUAGES), format_func=LANGUAGES.__getitem__, key=SWITCH_KEY,  # noqa: i18n (both)
-                horizontal=True, on_change=_chosen,
-                help="English / 繁體中文 — also in the link (?lang=en, ?lang=zh-TW)")  # noqa: i18n (both languages)
+    where.radio(
+        "Language · 語言",
+        list(LANGUAGES),
+        format_func=LANGUAGES.__getitem__,
+        key=SWITCH_KEY,  # i18n: kept (both)
+        horizontal=True,
+        on_change=_chosen,
+        help="English / 繁體中文 — also in the link (?lang=en, ?lang=zh-TW)",
+    )  # i18n: kept (both languages)

@@ -10,6 +10,7 @@ Messages are whatever ``_(...)`` and ``N_(...)`` mark in the domain's files; the
 that the app shows (variant and task titles, the papers' setups) are marked in
 ``app/i18n/core_texts.py``, which the ``core`` domain extracts.
 """
+
 from __future__ import annotations
 
 import sys
@@ -89,13 +90,41 @@ def update(only: list[str] | None = None) -> None:
         paths = [str(p) for p in files(domain)]
         if not paths:
             continue
-        _pybabel("extract", "--no-default-keywords", "-k", "_", "-k", "N_", "-k", "pgettext:1c,2", "--no-location", "--sort-output",
-                 "--project", "Gate Lab", "--copyright-holder", "Gate Lab", "-o", str(pot), *paths)
+        _pybabel(
+            "extract",
+            "--no-default-keywords",
+            "-k",
+            "_",
+            "-k",
+            "N_",
+            "-k",
+            "pgettext:1c,2",
+            "--no-location",
+            "--sort-output",
+            "--project",
+            "Gate Lab",
+            "--copyright-holder",
+            "Gate Lab",
+            "-o",
+            str(pot),
+            *paths,
+        )
         for locale in LOCALES:
             po = po_path(domain, locale)
             if po.is_file():
-                _pybabel("update", "-D", domain, "-i", str(pot), "-d", str(LOCALE_DIR), "-l", locale,
-                         "--no-fuzzy-matching", "--ignore-obsolete")
+                _pybabel(
+                    "update",
+                    "-D",
+                    domain,
+                    "-i",
+                    str(pot),
+                    "-d",
+                    str(LOCALE_DIR),
+                    "-l",
+                    locale,
+                    "--no-fuzzy-matching",
+                    "--ignore-obsolete",
+                )
             else:
                 _pybabel("init", "-D", domain, "-i", str(pot), "-d", str(LOCALE_DIR), "-l", locale)
         pot.unlink()

@@ -4,6 +4,7 @@
 predicting choices 2 and 0; in *gates* the first after choice 1. A question is revealed when
 its prediction is recorded; questions are answered in order.
 """
+
 from __future__ import annotations
 
 from app.i18n import _
@@ -17,8 +18,12 @@ def parse(text: str) -> tuple[dict[str, list[int]], list[str]]:
     for part in filter(None, (p.strip() for p in (text or "").split(","))):
         key, _sep, digits = part.partition(":")
         lesson = LESSONS.get(key)
-        if lesson is None or not digits.isdigit() or len(digits) > len(lesson.questions) \
-                or any(int(d) > 2 for d in digits):
+        if (
+            lesson is None
+            or not digits.isdigit()
+            or len(digits) > len(lesson.questions)
+            or any(int(d) > 2 for d in digits)
+        ):
             bad.append(part)
             continue
         out[key] = [int(d) for d in digits]
@@ -39,8 +44,12 @@ def record(text: str, lesson: str, step: int, choice: int) -> str:
     elif step == len(done):
         done.append(choice)
     else:
-        raise ValueError(_("question {n} of lesson {lesson} cannot be answered before question {first}; answer "
-                           "the questions in order").format(n=step + 1, lesson=repr(lesson), first=len(done) + 1))
+        raise ValueError(
+            _(
+                "question {n} of lesson {lesson} cannot be answered before question {first}; answer "
+                "the questions in order"
+            ).format(n=step + 1, lesson=repr(lesson), first=len(done) + 1)
+        )
     return to_text(answers)
 
 

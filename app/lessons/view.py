@@ -4,6 +4,7 @@ Settings (all in the URL through the Schema): ``lesson``, ``seed``, ``step`` (th
 ``answers`` (the predictions made so far, ``app.lessons.progress``) and the class-link fields.
 Buttons change them in ``on_click`` callbacks, the only moment Streamlit allows it.
 """
+
 from __future__ import annotations
 
 from functools import partial
@@ -21,15 +22,24 @@ from app.ui.form import Field
 
 PAGE = "lessons"
 MAX_QUESTIONS = max(len(L.questions) for L in LESSONS.values())
-GROUPS = {N_("Lesson"): ["lesson"], N_("Seed"): ["seed"]}      # what a teacher shares (and may lock)
-SCHEMA = form.Schema([
-    Field("lesson", N_("Lesson"), "choice", next(iter(LESSONS)), choices=tuple(LESSONS), widget="select",
-          fmt=lambda k: LESSONS[k].title),
-    controls.seed_field(),
-    Field("step", N_("Question"), "int", 0, 0, MAX_QUESTIONS - 1, 1, widget="none"),
-    Field("answers", N_("Predictions so far"), "text", "", hi=200, widget="none"),
-    *classlink.fields(GROUPS),
-])
+GROUPS = {N_("Lesson"): ["lesson"], N_("Seed"): ["seed"]}  # what a teacher shares (and may lock)
+SCHEMA = form.Schema(
+    [
+        Field(
+            "lesson",
+            N_("Lesson"),
+            "choice",
+            next(iter(LESSONS)),
+            choices=tuple(LESSONS),
+            widget="select",
+            fmt=lambda k: LESSONS[k].title,
+        ),
+        controls.seed_field(),
+        Field("step", N_("Question"), "int", 0, 0, MAX_QUESTIONS - 1, 1, widget="none"),
+        Field("answers", N_("Predictions so far"), "text", "", hi=200, widget="none"),
+        *classlink.fields(GROUPS),
+    ]
+)
 DEFAULTS = SCHEMA.defaults()
 
 
@@ -49,8 +59,11 @@ def _set(**values) -> None:
 def _reveal(lesson: str, index: int) -> None:
     pick = st.session_state.get(_pick_key(lesson, index))
     if pick is None:
-        state.flash(PAGE, _("Pick one of the three answers first: predicting before looking is the point."),
-                    kind="warning")
+        state.flash(
+            PAGE,
+            _("Pick one of the three answers first: predicting before looking is the point."),
+            kind="warning",
+        )
         return
     answers = SCHEMA["answers"].read(PAGE)
     _set(answers=progress.record(answers, lesson, index, int(pick)))
@@ -75,12 +88,21 @@ def sidebar(values: dict, answered: dict[str, list[int]]) -> None:
             n, done = len(L.questions), len(answered.get(key, []))
             parts = dict(mark="✓" if done == n else "○", title=_(L.title), done=done, n=n)
             right = _score(key, answered.get(key, []), values["seed"])
-            st.caption(_("{mark} {title} · {done}/{n} revealed").format(**parts) if right is None else
-                       _("{mark} {title} · {done}/{n} revealed, {right} predicted right").format(**parts, right=right))
+            st.caption(
+                _("{mark} {title} · {done}/{n} revealed").format(**parts)
+                if right is None
+                else _("{mark} {title} · {done}/{n} revealed, {right} predicted right").format(
+                    **parts, right=right
+                )
+            )
         with st.expander(_("Random sequences and weights")):
             form.render_fields(PAGE, SCHEMA, ["seed"])
-            st.caption(_("Another seed gives other random sequences and initial weights; the answers are "
-                         "computed again, so they may change."))
+            st.caption(
+                _(
+                    "Another seed gives other random sequences and initial weights; the answers are "
+                    "computed again, so they may change."
+                )
+            )
 
 
 def _score(lesson: str, done: list[int], seed: int) -> int | None:
@@ -91,7 +113,7 @@ def _score(lesson: str, done: list[int], seed: int) -> int | None:
     try:
         return sum(pick == outcome(lesson, i, seed)[1] for i, pick in enumerate(done))
     except state.USER_ERRORS:
-        return None                     # the question itself reports it with st.error
+        return None  # the question itself reports it with st.error
 
 
 def lesson_view(values: dict, answered: dict[str, list[int]], large: bool) -> None:
@@ -99,9 +121,9 @@ def lesson_view(values: dict, answered: dict[str, list[int]], large: bool) -> No
     key, seed = values["lesson"], values["seed"]
     L = LESSONS[key]
     done = answered.get(key, [])
-    step = min(values["step"], len(done), len(L.questions) - 1)   # no skipping past unrevealed questions
+    step = min(values["step"], len(done), len(L.questions) - 1)  # no skipping past unrevealed questions
     if step != values["step"]:
-        _set(step=step)                          # no widget draws it: safe to change during the run
+        _set(step=step)  # no widget draws it: safe to change during the run
     st.subheader(_(L.title))
     # The lesson's introduction in full before its first question, folded away afterwards.
     if step == 0:
@@ -109,67 +131,141 @@ def lesson_view(values: dict, answered: dict[str, list[int]], large: bool) -> No
     else:
         with st.expander(_("About this lesson")):
             st.markdown(_(L.intro))
-    st.progress((len(done)) / len(L.questions),
-                text=_("Question {i} of {n} · {done} revealed").format(i=step + 1, n=len(L.questions), done=len(done)))
+    st.progress(
+        (len(done)) / len(L.questions),
+        text=_("Question {i} of {n} · {done} revealed").format(
+            i=step + 1, n=len(L.questions), done=len(done)
+        ),
+    )
     question(L, step, done, seed, large)
-    actions.expect(PAGE, [state.wkey(PAGE, n) for n in ("back", "next", "restart", "next_lesson")] +
-                   [state.wkey(PAGE, f"reveal.{k}.{i}") for k, les in LESSONS.items() for i in range(len(les.questions))])
+    actions.expect(
+        PAGE,
+        [state.wkey(PAGE, n) for n in ("back", "next", "restart", "next_lesson")]
+        + [
+            state.wkey(PAGE, f"reveal.{k}.{i}")
+            for k, les in LESSONS.items()
+            for i in range(len(les.questions))
+        ],
+    )
     nav = st.columns(3)
     # Every button here is witnessed (app/ui/actions.py): a press is applied once, with the question it was
     # drawn on, even when its message is lost or Streamlit runs its callback twice. So the keys go through
     # app.ui.keys, which clicks (Streamlit's own shortcut calls the handler without a click, unseen):
     # the arrows, a presenter clicker's PageDown / PageUp, and Enter (Reveal, also right after picking).
-    actions.button(nav[0], PAGE, i18n.pgettext("question", "Back"), state.wkey(PAGE, "back"),
-                   partial(_set, step=step - 1), icon=":material/arrow_back:", disabled=step == 0, width="stretch")
+    actions.button(
+        nav[0],
+        PAGE,
+        i18n.pgettext("question", "Back"),
+        state.wkey(PAGE, "back"),
+        partial(_set, step=step - 1),
+        icon=":material/arrow_back:",
+        disabled=step == 0,
+        width="stretch",
+    )
     last = step == len(L.questions) - 1
     if not last:
-        actions.button(nav[1], PAGE, _("Next question"), state.wkey(PAGE, "next"), partial(_set, step=step + 1),
-                       icon=":material/arrow_forward:", type="primary", disabled=step >= len(done),
-                       width="stretch", help=_("Reveal this question's answer first."))
-    actions.button(nav[2], PAGE, _("Start this lesson again"), state.wkey(PAGE, "restart"), _restart, (key,),
-                   icon=":material/replay:", width="stretch")
-    keys.bind({"ArrowRight": keys.button(state.wkey(PAGE, "next")), "ArrowLeft": keys.button(state.wkey(PAGE, "back")),
-               "PageDown": keys.button(state.wkey(PAGE, "next")), "PageUp": keys.button(state.wkey(PAGE, "back")),
-               "Enter": f"[class*='st-key-{keys.widget_class(state.wkey(PAGE, 'reveal.'))}'] button"})
-    keys.help_panel([_("**Enter** — reveal the answer"), _("**→ / PageDown** (a presenter clicker) — next question"),
-                     _("**← / PageUp** — previous question")])
+        actions.button(
+            nav[1],
+            PAGE,
+            _("Next question"),
+            state.wkey(PAGE, "next"),
+            partial(_set, step=step + 1),
+            icon=":material/arrow_forward:",
+            type="primary",
+            disabled=step >= len(done),
+            width="stretch",
+            help=_("Reveal this question's answer first."),
+        )
+    actions.button(
+        nav[2],
+        PAGE,
+        _("Start this lesson again"),
+        state.wkey(PAGE, "restart"),
+        _restart,
+        (key,),
+        icon=":material/replay:",
+        width="stretch",
+    )
+    keys.bind(
+        {
+            "ArrowRight": keys.button(state.wkey(PAGE, "next")),
+            "ArrowLeft": keys.button(state.wkey(PAGE, "back")),
+            "PageDown": keys.button(state.wkey(PAGE, "next")),
+            "PageUp": keys.button(state.wkey(PAGE, "back")),
+            "Enter": f"[class*='st-key-{keys.widget_class(state.wkey(PAGE, 'reveal.'))}'] button",
+        }
+    )
+    keys.help_panel(
+        [
+            _("**Enter** — reveal the answer"),
+            _("**→ / PageDown** (a presenter clicker) — next question"),
+            _("**← / PageUp** — previous question"),
+        ]
+    )
     if len(done) == len(L.questions):
         takeaway(L, values)
-    actions.page_witness(PAGE)              # after every button of the page (presses never lost)
+    actions.page_witness(PAGE)  # after every button of the page (presses never lost)
 
 
 def question(L: Lesson, index: int, done: list[int], seed: int, large: bool) -> None:
     q: Question = L.questions[index]
     revealed = index < len(done)
-    st.markdown("**{n}.** {setup}".format(n=index + 1, setup=_(q.setup)))
+    st.markdown(f"**{index + 1}.** {_(q.setup)}")
     st.markdown(_("**Predict:** {ask}").format(ask=_(q.ask)))
     key = _pick_key(L.key, index)
     if revealed:
-        st.session_state[key] = done[index]      # the recorded prediction (e.g. from a link)
-    labels = [ch.shown() for ch in q.choices]   # translated now, in this session (not when format_func runs)
-    picked = st.radio(_("Your prediction"), range(len(q.choices)), format_func=labels.__getitem__,
-                      index=None, key=key, disabled=revealed, label_visibility="collapsed")
+        st.session_state[key] = done[index]  # the recorded prediction (e.g. from a link)
+    labels = [ch.shown() for ch in q.choices]  # translated now, in this session (not when format_func runs)
+    picked = st.radio(
+        _("Your prediction"),
+        range(len(q.choices)),
+        format_func=labels.__getitem__,
+        index=None,
+        key=key,
+        disabled=revealed,
+        label_visibility="collapsed",
+    )
     if not revealed:
-        actions.button(st, PAGE, _("Reveal"), state.wkey(PAGE, f"reveal.{L.key}.{index}"), _reveal, (L.key, index),
-                       type="primary", icon=":material/visibility:", disabled=picked is None,
-                       help=_("Run the model and show what it does.") if picked is not None else _("Pick an answer first."))
+        actions.button(
+            st,
+            PAGE,
+            _("Reveal"),
+            state.wkey(PAGE, f"reveal.{L.key}.{index}"),
+            _reveal,
+            (L.key, index),
+            type="primary",
+            icon=":material/visibility:",
+            disabled=picked is None,
+            help=_("Run the model and show what it does.")
+            if picked is not None
+            else _("Pick an answer first."),
+        )
         return
     result = state.keep_good(PAGE, f"{L.key}.{index}", lambda: outcome(L.key, index, seed))
     state.report(result, N_("this question's computation"))
     if result.value is None:
         return
     o, right = result.value
-    verdict = (_("Your prediction — *{picked}* — is right.").format(picked=q.choices[done[index]].shown())
-               if done[index] == right else
-               _("Not quite: you predicted *{picked}*; the model says **{right}**.").format(
-                   picked=q.choices[done[index]].shown(), right=q.choices[right].shown()))
+    verdict = (
+        _("Your prediction — *{picked}* — is right.").format(picked=q.choices[done[index]].shown())
+        if done[index] == right
+        else _("Not quite: you predicted *{picked}*; the model says **{right}**.").format(
+            picked=q.choices[done[index]].shown(), right=q.choices[right].shown()
+        )
+    )
     (st.success if done[index] == right else st.warning)(verdict)
     # Chart and explanation side by side, so a laptop (1366 × 768) shows both after one scroll;
     # on a projector (large fonts) the chart gets the full width and the text goes below it.
     where, text = (st.container(), st.container()) if large else st.columns([3, 2])
     fig, alt = chart(q, o, large, uirevision=f"lesson-{L.key}-{index}")
-    figures.show(fig, alt, state.wkey(PAGE, "chart"), where, caption=False,
-                 config=saving.config("lesson", L.key, f"q{index + 1}"))
+    figures.show(
+        fig,
+        alt,
+        state.wkey(PAGE, "chart"),
+        where,
+        caption=False,
+        config=saving.config("lesson", L.key, f"q{index + 1}"),
+    )
     text.markdown(q.why(o))
     text.caption(alt)
 
@@ -181,10 +277,22 @@ def takeaway(L: Lesson, values: dict) -> None:
     i = keys.index(L.key)
     if i + 1 < len(keys) and not classlink.is_locked(PAGE, "lesson"):
         nxt = keys[i + 1]
-        actions.button(cols[0], PAGE, _("Next lesson: {title}").format(title=_(LESSONS[nxt].title)),
-                       state.wkey(PAGE, "next_lesson"), partial(_set, lesson=nxt, step=0),
-                       icon=":material/skip_next:", type="primary", width="stretch")
+        actions.button(
+            cols[0],
+            PAGE,
+            _("Next lesson: {title}").format(title=_(LESSONS[nxt].title)),
+            state.wkey(PAGE, "next_lesson"),
+            partial(_set, lesson=nxt, step=0),
+            icon=":material/skip_next:",
+            type="primary",
+            width="stretch",
+        )
     r = routes.route(L.see_also)
     if (routes.PAGES_DIR / r.file).exists():
-        cols[1].page_link(routes.PAGES_DIR / r.file, label=_("Explore further: {title}").format(title=_(r.title)),
-                          icon=r.icon, width="stretch", query_params=i18n.url_params())
+        cols[1].page_link(
+            routes.PAGES_DIR / r.file,
+            label=_("Explore further: {title}").format(title=_(r.title)),
+            icon=r.icon,
+            width="stretch",
+            query_params=i18n.url_params(),
+        )

@@ -8,6 +8,7 @@ The page owns the cursor; the Timestep slider is only read when paused (``slider
 why). The charts are live charts (``app.ui.live``): a tick sends only the moved cursor, and the
 user's zoom stays.
 """
+
 from __future__ import annotations
 
 import math
@@ -16,14 +17,14 @@ import time
 import streamlit as st
 
 import lstm_core as lc
+from app.i18n import N_, _
 from app.step import diagram, equations, slowmo
 from app.step.settings import DEFAULTS, PAGE, SCHEMA, compute
-from app.i18n import N_, _
 from app.ui import actions, figures, form, previews, saving, state
 
 PLAY_KEY = state.wkey(PAGE, "play")
-T_KEY = state.wkey(PAGE, "t")          # the cursor (a setting, not a widget: see slider_key)
-PANEL_NAMES = ("input", "gates", "states", "outputs")    # the four charts' file names (app.ui.saving)
+T_KEY = state.wkey(PAGE, "t")  # the cursor (a setting, not a widget: see slider_key)
+PANEL_NAMES = ("input", "gates", "states", "outputs")  # the four charts' file names (app.ui.saving)
 DIAGRAM_KEY = state.wkey(PAGE, "diagram")
 PLAY_LABELS = {"play": N_(":material/play_arrow: Play"), "pause": N_(":material/pause: Pause")}
 
@@ -49,7 +50,7 @@ def slider_key() -> str:
 
 def _set_cursor(t: int) -> None:
     st.session_state[T_KEY] = st.session_state[slider_key()] = state.page_state(PAGE)["t"] = t
-    state.page_state(PAGE).pop("clock", None)     # playback carries on from the new step
+    state.page_state(PAGE).pop("clock", None)  # playback carries on from the new step
 
 
 def on_play_change(T: int) -> None:
@@ -74,7 +75,7 @@ def cursor(T: int) -> int:
     slider (``slider_key``): then it is the user's choice."""
     ps = state.page_state(PAGE)
     t, setting, widget = ps.get("t"), st.session_state.get(T_KEY, 1), st.session_state.get(slider_key())
-    if t is None or setting != t:          # the setting was written elsewhere (a link, a reset, a clamp)
+    if t is None or setting != t:  # the setting was written elsewhere (a link, a reset, a clamp)
         t = setting
         ps.pop("clock", None)
     elif not is_playing() and widget is not None and widget != t:
@@ -98,8 +99,9 @@ def advance(t: int, T: int, speed: float, now: float, clock: tuple | None) -> tu
     return new, (t0, since, speed, new)
 
 
-def player(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, speed: float,
-           preview: bool = False) -> None:
+def player(
+    cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, speed: float, preview: bool = False
+) -> None:
     """Everything that depends on the cursor; run as a fragment (the cursor follows the clock).
     ``preview``: the charts redraw for a sidebar slider's new value ahead of the page's run
     (``app.ui.previews``; the network built from the settings, not an uploaded one)."""
@@ -123,31 +125,54 @@ def player(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, spee
     actions.expect(PAGE, [state.wkey(PAGE, n) for n in ("back", "fwd", "reset", "op_back", "op_next")])
     # Keys (bound in pages/step.py through app.ui.keys, which clicks): Left / Right a step, Home back to
     # the start; Space is Play/Pause.
-    actions.button(row, PAGE, _("Back"), state.wkey(PAGE, "back"), move, (-1, T), icon=":material/skip_previous:")
-    actions.button(row, PAGE, _("Forward"), state.wkey(PAGE, "fwd"), move, (1, T), icon=":material/skip_next:")
-    actions.button(row, PAGE, _("Reset"), state.wkey(PAGE, "reset"), move, (None, T), icon=":material/replay:")
+    actions.button(
+        row, PAGE, _("Back"), state.wkey(PAGE, "back"), move, (-1, T), icon=":material/skip_previous:"
+    )
+    actions.button(
+        row, PAGE, _("Forward"), state.wkey(PAGE, "fwd"), move, (1, T), icon=":material/skip_next:"
+    )
+    actions.button(
+        row, PAGE, _("Reset"), state.wkey(PAGE, "reset"), move, (None, T), icon=":material/replay:"
+    )
     if T > 1:
-        b4.slider(_("Timestep"), 1, T, key=slider_key(), disabled=is_playing(),
-                  help=_("Pause to choose a step here; Back and Forward also work while playing."))
+        b4.slider(
+            _("Timestep"),
+            1,
+            T,
+            key=slider_key(),
+            disabled=is_playing(),
+            help=_("Pause to choose a step here; Back and Forward also work while playing."),
+        )
     b5.metric(_("Step"), f"{t} / {T}")
     if is_playing() and t >= T:
         st.caption(_("End of the sequence: press Reset or Back to play again from there."))
-    unit = st.selectbox(_("Block / unit shown in the diagram and equations"), range(len(labels)),
-                        format_func=labels.__getitem__, key=state.wkey(PAGE, "unit"),
-                        persist_state=form.PERSIST)
+    unit = st.selectbox(
+        _("Block / unit shown in the diagram and equations"),
+        range(len(labels)),
+        format_func=labels.__getitem__,
+        key=state.wkey(PAGE, "unit"),
+        persist_state=form.PERSIST,
+    )
     snap = equations.snapshot(cfg, data["internals"], t - 1, unit, data["params"])
     op = slowmo.controls_row(cfg, t, T, is_playing(), _set_cursor)
-    actions.page_witness(PAGE)              # after the page's buttons (this fragment holds all of them)
+    actions.page_witness(PAGE)  # after the page's buttons (this fragment holds all of them)
     figs = cursor_figures(cfg, data, large, t, unit, op, snap)
     # Not while playing: the cursor moves on, and each tick would re-send the sliders' list with every chart.
-    pv = (previews.attach(PAGE, SCHEMA, lambda v: cursor_figures(*compute(v), large, t, unit, op))
-          if preview and not is_playing() else None)
+    pv = (
+        previews.attach(PAGE, SCHEMA, lambda v: cursor_figures(*compute(v), large, t, unit, op))
+        if preview and not is_playing()
+        else None
+    )
     # On a projector (large fonts) the diagram gets the full width and the equations go below it.
     left, right = (st.container(), st.container()) if large else st.columns([1, 1.1])
     fig, alt, config = figs[DIAGRAM_KEY]
     figures.show(fig, alt, DIAGRAM_KEY, left, config=config, preview=previews.chart_data(pv, DIAGRAM_KEY))
     with right:
-        st.markdown(_("**{variant} equations at step t = {t}** ({unit})").format(variant=cfg.variant, t=t, unit=labels[unit]))
+        st.markdown(
+            _("**{variant} equations at step t = {t}** ({unit})").format(
+                variant=cfg.variant, t=t, unit=labels[unit]
+            )
+        )
         if op is None:
             st.latex(equations.latex(equations.lines(cfg, snap)))
         else:
@@ -158,29 +183,42 @@ def player(cfg: lc.ModelConfig, data: dict, labels: list[str], large: bool, spee
     for i, key in enumerate(k for k in figs if k != DIAGRAM_KEY):
         fig, alt, config = figs[key]
         figures.show(fig, alt, key, grid[i], config=config, preview=previews.chart_data(pv, key))
-    if not ps.get("armed"):     # while playing, the URL is written by full runs only (no history spam)
+    if not ps.get("armed"):  # while playing, the URL is written by full runs only (no history spam)
         form.finish_page(PAGE, SCHEMA.read(PAGE), DEFAULTS)
 
 
-def cursor_figures(cfg: lc.ModelConfig, data: dict, large: bool, t: int, unit: int, op: int | None,
-                   snap: dict | None = None) -> previews.Figures:
+def cursor_figures(
+    cfg: lc.ModelConfig, data: dict, large: bool, t: int, unit: int, op: int | None, snap: dict | None = None
+) -> previews.Figures:
     """The diagram and the four charts (input, gates, cell states, outputs) at step ``t``: chart key ->
     (figure, alt text, Plotly config). ``op``: slow motion's operation (None: the whole step). The
     player draws these; a slider preview (``app.ui.previews``) builds them for a new setting."""
     labels = equations.unit_labels(cfg)
     T = data["xs"].shape[0]
     if not (1 <= t <= T and 0 <= unit < len(labels)):
-        raise ValueError(f"step {t} or unit {unit} is not in this run")  # noqa: i18n (a preview's own check, never shown)
+        raise ValueError(
+            f"step {t} or unit {unit} is not in this run"
+        )  # i18n: kept (a preview's own check, never shown)
     if snap is None:
         snap = equations.snapshot(cfg, data["internals"], t - 1, unit, data["params"])
     if op is None:
         fig, alt = diagram.cell_diagram(cfg, snap, labels[unit], t, large)
-    else:        # slow motion: only what this step has computed so far, the current operation outlined
-        fig, alt = diagram.cell_diagram(cfg, slowmo.hidden(cfg, snap, op), labels[unit], t, large,
-                                        highlight=frozenset(slowmo.HIGHLIGHT[op]))
+    else:  # slow motion: only what this step has computed so far, the current operation outlined
+        fig, alt = diagram.cell_diagram(
+            cfg,
+            slowmo.hidden(cfg, snap, op),
+            labels[unit],
+            t,
+            large,
+            highlight=frozenset(slowmo.HIGHLIGHT[op]),
+        )
     out = {DIAGRAM_KEY: (fig, alt, saving.config("cell-diagram", cfg.variant, labels[unit], only_save=True))}
     charts = figures.step_panels(cfg.variant, cfg.block_size, data, unit, labels[unit], t, large)
     names = PANEL_NAMES if len(charts) == len(PANEL_NAMES) else [f"panel{i + 1}" for i in range(len(charts))]
     for i, (fig, alt) in enumerate(charts):
-        out[state.wkey(PAGE, f"panel{i}")] = (fig, alt, saving.config(f"step-{names[i]}", cfg.variant, labels[unit]))
+        out[state.wkey(PAGE, f"panel{i}")] = (
+            fig,
+            alt,
+            saving.config(f"step-{names[i]}", cfg.variant, labels[unit]),
+        )
     return out

@@ -8,11 +8,13 @@ tests can call it directly (its messages go through ``app.i18n._``: English outs
 app). The page's widgets, URL and JSON files use the shared ``form.Schema`` machinery
 (``pages/theory.py``); this module only checks values again before computing.
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -31,38 +33,55 @@ ACTIVATIONS = ("sigmoid", "tanh")
 
 # The functions drawn in the activation figure: core activation name -> label.
 # The labels are English (marked with N_); the figure translates them where it draws them.
-CURVES = {"sigmoid": N_("σ (logistic)"), "tanh": "tanh", "g1997": N_("g = 4σ − 2 (1997 cell input)"),
-          "h1997": N_("h = 2σ − 1 (1997 cell output)")}
+CURVES = {
+    "sigmoid": N_("σ (logistic)"),
+    "tanh": "tanh",
+    "g1997": N_("g = 4σ − 2 (1997 cell input)"),
+    "h1997": N_("h = 2σ − 1 (1997 cell output)"),
+}
 
 
 def _number(name: str, value: Any, lo: float, hi: float) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-            or not lo <= value <= hi:
-        raise ValueError(_("{name} must be a number between {lo} and {hi}, got {value}").format(
-            name=name, lo=f"{lo:g}", hi=f"{hi:g}", value=repr(value)))
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not math.isfinite(value)
+        or not lo <= value <= hi
+    ):
+        raise ValueError(
+            _("{name} must be a number between {lo} and {hi}, got {value}").format(
+                name=name, lo=f"{lo:g}", hi=f"{hi:g}", value=repr(value)
+            )
+        )
 
 
 @dataclass(frozen=True)
 class DemoSettings:
     """Everything that determines the demo's picture (the URL carries all of it)."""
 
-    w: float = 3.0            # self-weight of the rnn's single unit (the 1997 argument: |w| < 4)
-    f: str = "sigmoid"        # hidden activation: the 1997 argument is made for the logistic σ
-    amp: float = 1.0          # input x(t) = amp · N(0, 1) noise, drawn from `seed`
-    T: int = 50               # sequence length; the loss sits at the last step
+    w: float = 3.0  # self-weight of the rnn's single unit (the 1997 argument: |w| < 4)
+    f: str = "sigmoid"  # hidden activation: the 1997 argument is made for the logistic σ
+    amp: float = 1.0  # input x(t) = amp · N(0, 1) noise, drawn from `seed`
+    T: int = 50  # sequence length; the loss sits at the last step
     seed: int = 0
 
     def __post_init__(self) -> None:
         _number("w", self.w, *W_RANGE)
         _number("amp", self.amp, *AMP_RANGE)
         if self.f not in ACTIVATIONS:
-            raise ValueError(_("{name} must be one of {choices}, got {value}").format(
-                name="f", choices=list(ACTIVATIONS), value=repr(self.f)))
+            raise ValueError(
+                _("{name} must be one of {choices}, got {value}").format(
+                    name="f", choices=list(ACTIVATIONS), value=repr(self.f)
+                )
+            )
         for name, (lo, hi) in (("T", T_RANGE), ("seed", SEED_RANGE)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
-                raise ValueError(_("{name} must be a whole number between {lo} and {hi}, got {value}").format(
-                    name=name, lo=lo, hi=hi, value=repr(value)))
+                raise ValueError(
+                    _("{name} must be a whole number between {lo} and {hi}, got {value}").format(
+                        name=name, lo=lo, hi=hi, value=repr(value)
+                    )
+                )
 
 
 DEFAULTS = DemoSettings()
@@ -106,7 +125,7 @@ def legacy_query(params: Mapping[str, Any]) -> dict[str, Any] | None:
 def max_derivative(name: str) -> float:
     """max f'(x) of a core activation, evaluated by the core on a grid through 0 (where it peaks)."""
     f, fp = activations.get(name)
-    x = np.linspace(-10.0, 10.0, 4001)       # includes x = 0 exactly
+    x = np.linspace(-10.0, 10.0, 4001)  # includes x = 0 exactly
     return float(fp(x, f(x)).max())
 
 
@@ -125,10 +144,10 @@ def activation_curves(x: np.ndarray | None = None) -> pd.DataFrame:
 @dataclass
 class DemoResult:
     settings: DemoSettings
-    frame: pd.DataFrame           # one row per distance q back in time (see compute_demo)
-    bound_factor: float           # |w| · max f'
-    fmax: float                   # max f' of the chosen activation (σ: ¼, tanh: 1)
-    underflow: int                # how many rnn norms underflowed to exactly 0 (not drawn on a log axis)
+    frame: pd.DataFrame  # one row per distance q back in time (see compute_demo)
+    bound_factor: float  # |w| · max f'
+    fmax: float  # max f' of the chosen activation (σ: ¼, tanh: 1)
+    underflow: int  # how many rnn norms underflowed to exactly 0 (not drawn on a log axis)
 
 
 def compute_demo(s: DemoSettings) -> DemoResult:
@@ -139,42 +158,62 @@ def compute_demo(s: DemoSettings) -> DemoResult:
     """
     xs = s.amp * np.random.default_rng(s.seed).standard_normal((s.T, 1, 1))
     out = {"W_out": 1.0, "b_out": 0.0}
-    rnn = lc.build("rnn", n_in=1, n_out=1, n_hidden=1, activation=s.f, output_activation="identity",
-                   init={"U": s.w, "W": 1.0, "b": 0.0, **out}, seed=s.seed)
-    cell = lc.build("lstm1997", n_in=1, n_out=1, n_blocks=1, block_size=1, output_activation="identity",
-                    init=out, seed=s.seed)
+    rnn = lc.build(
+        "rnn",
+        n_in=1,
+        n_out=1,
+        n_hidden=1,
+        activation=s.f,
+        output_activation="identity",
+        init={"U": s.w, "W": 1.0, "b": 0.0, **out},
+        seed=s.seed,
+    )
+    cell = lc.build(
+        "lstm1997",
+        n_in=1,
+        n_out=1,
+        n_blocks=1,
+        block_size=1,
+        output_activation="identity",
+        init=out,
+        seed=s.seed,
+    )
     flow = lc.error_flow(rnn, xs)
     cec = lc.error_flow(cell, xs, method="truncated")
     cec_full = lc.error_flow(cell, xs, method="bptt")
 
-    def back(a: np.ndarray) -> np.ndarray:      # index t -> index q = (T−1) − t, normalised at q = 0
+    def back(a: np.ndarray) -> np.ndarray:  # index t -> index q = (T−1) − t, normalised at q = 0
         a = np.asarray(a, dtype=float).reshape(s.T)[::-1]
         return a / a[0]
 
     q = np.arange(s.T)
     fmax = max_derivative(s.f)
     bound_factor = abs(s.w) * fmax
+
     # Row q holds the q-th factor, the one that takes δ from distance q−1 to q: the local
     # factor |w f'(net)| of step T−q (row 0 has none), so rnn_norm(q) = Π of rows 1..q.
     def nth_factor(f: np.ndarray) -> np.ndarray:
         f = np.asarray(f, dtype=float).reshape(s.T)[::-1]
         return np.concatenate([[np.nan], f[:-1]])
 
-    frame = pd.DataFrame({
-        "q": q,
-        "t": s.T - 1 - q,
-        "x": xs[::-1, 0, 0],
-        "rnn_norm": back(flow.norms["h"]),          # ‖∂L/∂h(t−q)‖ / ‖∂L/∂h(t)‖, measured (exact BPTT)
-        "rnn_product": back(flow.theory["h"]),      # product of the q local factors (core's theory line)
-        "bound": bound_factor ** q,                 # (|w| max f')^q: the 1997 bound
-        "rnn_factor": nth_factor(flow.factors["h"]),   # |w f'(net)| of step T−q
-        "cec_truncated": back(cec.norms["s"]),      # ‖∂L/∂s(t−q)‖, 1997 truncated gradient
-        "cec_bptt": back(cec_full.norms["s"]),      # same cell, exact BPTT (extra paths via r(t−1))
-        "cec_factor": nth_factor(cec.factors["s"]),    # ∂s(t)/∂s(t−1) = 1 along the CEC
-    })
+    frame = pd.DataFrame(
+        {
+            "q": q,
+            "t": s.T - 1 - q,
+            "x": xs[::-1, 0, 0],
+            "rnn_norm": back(flow.norms["h"]),  # ‖∂L/∂h(t−q)‖ / ‖∂L/∂h(t)‖, measured (exact BPTT)
+            "rnn_product": back(flow.theory["h"]),  # product of the q local factors (core's theory line)
+            "bound": bound_factor**q,  # (|w| max f')^q: the 1997 bound
+            "rnn_factor": nth_factor(flow.factors["h"]),  # |w f'(net)| of step T−q
+            "cec_truncated": back(cec.norms["s"]),  # ‖∂L/∂s(t−q)‖, 1997 truncated gradient
+            "cec_bptt": back(cec_full.norms["s"]),  # same cell, exact BPTT (extra paths via r(t−1))
+            "cec_factor": nth_factor(cec.factors["s"]),  # ∂s(t)/∂s(t−1) = 1 along the CEC
+        }
+    )
     for col in ("rnn_norm", "rnn_product", "cec_truncated", "cec_bptt"):
         if not np.isfinite(frame[col]).all():
-            raise lc.NonFiniteError(_("the {curve} curve is not finite; lower |w| or the sequence length").format(
-                curve=col))
+            raise lc.NonFiniteError(
+                _("the {curve} curve is not finite; lower |w| or the sequence length").format(curve=col)
+            )
     underflow = int((frame["rnn_norm"] == 0).sum())
     return DemoResult(s, frame, bound_factor, fmax, underflow)

@@ -1,5 +1,6 @@
 """Train and watch: the sidebar (network, task, training, biases, seed, paper presets), the
 buttons' callbacks and the run they act on (a new run when the settings change)."""
+
 from __future__ import annotations
 
 import time
@@ -10,11 +11,11 @@ import streamlit as st
 from app import i18n
 from app.i18n import N_, _
 from app.i18n.core_errors import translate
-from app.ui import actions, classlink, controls, form, state
-from app.train import settings as train_settings
 from app.train import run as train_run
-from lstm_core.variants import variant as variant_record
+from app.train import settings as train_settings
+from app.ui import actions, classlink, controls, form, state
 from lstm_core.training import PRESETS
+from lstm_core.variants import variant as variant_record
 
 PAGE, SCHEMA, DEFAULTS = train_settings.PAGE, train_settings.SCHEMA, train_settings.DEFAULTS
 NO_PRESET = "—"
@@ -29,17 +30,26 @@ def apply_preset() -> None:
         p = PRESETS[name]
         try:
             values, notes = train_settings.preset_values(name, SCHEMA["seed"].read(PAGE))
-        except ValueError as e:       # a preset this page cannot express: say so, change nothing
-            state.flash(PAGE, _("The preset {title} cannot be loaded here: {why}. Your settings are unchanged.").format(
-                title=_(p.title), why=translate(str(e))))
+        except ValueError as e:  # a preset this page cannot express: say so, change nothing
+            state.flash(
+                PAGE,
+                _("The preset {title} cannot be loaded here: {why}. Your settings are unchanged.").format(
+                    title=_(p.title), why=translate(str(e))
+                ),
+            )
         else:
-            kept = [n for n in values if classlink.is_locked(PAGE, n)]      # a class link's locks hold
+            kept = [n for n in values if classlink.is_locked(PAGE, n)]  # a class link's locks hold
             SCHEMA.apply(PAGE, {n: v for n, v in values.items() if n not in kept})
             if kept:
                 notes.append(_("The controls your teacher locked keep the teacher's values."))
-            state.flash(PAGE, _("Loaded the preset **{title}** ({paper}). Paper: {reported} {notes}").format(
-                title=_(p.title), paper=_(p.paper), reported=_(p.reported), notes=" ".join(notes)), kind="success")
-    st.session_state[key] = NO_PRESET          # choosing the same preset again works again
+            state.flash(
+                PAGE,
+                _("Loaded the preset **{title}** ({paper}). Paper: {reported} {notes}").format(
+                    title=_(p.title), paper=_(p.paper), reported=_(p.reported), notes=" ".join(notes)
+                ),
+                kind="success",
+            )
+    st.session_state[key] = NO_PRESET  # choosing the same preset again works again
 
 
 def press(action: str) -> None:
@@ -65,11 +75,13 @@ def act(action: str, meant_for: str | None = None) -> None:
     nothing more. A press meant for a run that is no longer shown is refused, with a message."""
     ps = state.page_state(PAGE)
     run = ps.get("run")
-    ps["last_interaction"] = time.monotonic()     # a click (idle pause; the page may not rerun)
+    ps["last_interaction"] = time.monotonic()  # a click (idle pause; the page may not rerun)
     ps.pop("notice", None)
     if meant_for is not None and (run is None or run.name != meant_for) and action not in ("clear_a",):
-        ps["notice"] = _("That press was meant for a run that is no longer shown, so nothing was changed. "
-                         "The buttons now act on the run on screen.")
+        ps["notice"] = _(
+            "That press was meant for a run that is no longer shown, so nothing was changed. "
+            "The buttons now act on the run on screen."
+        )
         return
     if action == "again":
         ps["restart"] = True
@@ -79,14 +91,14 @@ def act(action: str, meant_for: str | None = None) -> None:
         back_to_previous(ps)
     elif run is not None:
         if action == "keep_a":
-            if len(run.curves):            # pressed before the first point: nothing to keep yet
+            if len(run.curves):  # pressed before the first point: nothing to keep yet
                 ps["run_a"] = train_run.keep_as_a(run)
         elif action in ("start", "pause", "stop"):
             {"start": train_run.start, "pause": train_run.pause, "stop": train_run.stop}[action](run)
 
 
 def back_to_previous(ps: dict) -> None:
-    """"Back to the previous run": the run a "Start again" replaced comes back with its settings (paused
+    """ "Back to the previous run": the run a "Start again" replaced comes back with its settings (paused
     or as it ended); the one it replaces becomes the previous run in turn when it trained at all."""
     previous, run = ps.pop("previous", None), ps.get("run")
     if previous is None:
@@ -97,8 +109,8 @@ def back_to_previous(ps: dict) -> None:
             ps["previous"] = run
     ps["run"] = previous
     values = {n: v for n, v in previous.settings.items() if not classlink.is_locked(PAGE, n)}
-    SCHEMA.apply(PAGE, values)              # the sidebar shows the settings the run was trained with
-    ps["full_run"] = True                   # the sidebar is outside the live part: the whole page redraws
+    SCHEMA.apply(PAGE, values)  # the sidebar shows the settings the run was trained with
+    ps["full_run"] = True  # the sidebar is outside the live part: the whole page redraws
 
 
 # ----------------------------------------------------------------------------- controls
@@ -107,24 +119,47 @@ def training_group(variant: str) -> None:
     controls.algorithm_control(PAGE, SCHEMA, variant)
     if SCHEMA["algorithm"].read(PAGE) == "tbptt":
         f["k"].render(PAGE)
-    for name in ("lr", "momentum"):     # %g: 1e-05 and 0.9999 must be readable, not "0.00" / "1.00"
+    for name in ("lr", "momentum"):  # %g: 1e-05 and 0.9999 must be readable, not "0.00" / "1.00"
         fld = f[name]
-        st.number_input(_(fld.label), fld.lo, fld.hi, step=fld.step, format="%g", key=state.wkey(PAGE, name),
-                        help=_(fld.help), persist_state=form.PERSIST, disabled=classlink.is_locked(PAGE, name))
+        st.number_input(
+            _(fld.label),
+            fld.lo,
+            fld.hi,
+            step=fld.step,
+            format="%g",
+            key=state.wkey(PAGE, name),
+            help=_(fld.help),
+            persist_state=form.PERSIST,
+            disabled=classlink.is_locked(PAGE, name),
+        )
     form.render_fields(PAGE, SCHEMA, ["clip_value", "clip_norm", "batch"])
-    replace(f["budget"], help=_(f["budget"].help).format(most=f"{train_settings.TRAIN_MAX_BUDGET:,}")).render(PAGE)
+    replace(f["budget"], help=_(f["budget"].help).format(most=f"{train_settings.TRAIN_MAX_BUDGET:,}")).render(
+        PAGE
+    )
     f["streak"].render(PAGE)
-    form.reset_button(PAGE, SCHEMA, "train", lambda: train_settings.TRAIN_NAMES,
-                          lambda: train_settings.paper_train_values(SCHEMA["task"].read(PAGE), SCHEMA["variant"].read(PAGE)))
+    form.reset_button(
+        PAGE,
+        SCHEMA,
+        "train",
+        lambda: train_settings.TRAIN_NAMES,
+        lambda: train_settings.paper_train_values(SCHEMA["task"].read(PAGE), SCHEMA["variant"].read(PAGE)),
+    )
 
 
 def sidebar() -> None:
     with st.sidebar:
         texts = {NO_PRESET: N_("Choose a paper experiment…"), **{n: p.title for n, p in PRESETS.items()}}
-        st.selectbox(_("Paper preset"), (NO_PRESET, *PRESETS), key=state.wkey(PAGE, "preset"),
-                     format_func=i18n.labels(texts),
-                     on_change=apply_preset, help=_("Fills every control below with the paper's network, task and "
-                                                    "training settings (your seed is kept)."))
+        st.selectbox(
+            _("Paper preset"),
+            (NO_PRESET, *PRESETS),
+            key=state.wkey(PAGE, "preset"),
+            format_func=i18n.labels(texts),
+            on_change=apply_preset,
+            help=_(
+                "Fills every control below with the paper's network, task and "
+                "training settings (your seed is kept)."
+            ),
+        )
         with st.expander(_("Network"), expanded=True):
             variant = controls.model_group(PAGE, SCHEMA)
             if "input_to_output" in variant_record(variant).options:
@@ -153,15 +188,19 @@ def current_run(values: dict, ps: dict) -> train_run.LiveRun:
         if run.key == key:
             return run
         if run.sequences:
-            train_settings.build_trainer(values)        # the new settings are checked now, not at the next Start
+            train_settings.build_trainer(values)  # the new settings are checked now, not at the next Start
             if run.active:
                 train_run.pause(run)
-                state.flash(PAGE, _("The settings changed, so this run was paused: it was trained with the "
-                                    "earlier ones."), kind="info")
+                state.flash(
+                    PAGE,
+                    _("The settings changed, so this run was paused: it was trained with the earlier ones."),
+                    kind="info",
+                )
             return run
     status = "running" if restart or (run is not None and run.active) else "idle"
-    new = train_run.new_run(train_settings.build_trainer(values), key, train_settings.summary(values), status,
-                            settings=values)
+    new = train_run.new_run(
+        train_settings.build_trainer(values), key, train_settings.summary(values), status, settings=values
+    )
     if restart and run is not None and run.sequences:
         ps["previous"] = run
     return new
@@ -171,5 +210,5 @@ def superseded(run: train_run.LiveRun, values: dict) -> bool:
     """True when the settings on screen are no longer the ones ``run`` was built from."""
     try:
         return run.key != train_settings.effective_key(values)
-    except ValueError:                  # settings the page refuses: the run shown is still the last good one
+    except ValueError:  # settings the page refuses: the run shown is still the last good one
         return True

@@ -12,19 +12,21 @@ do: ``slots.tick_every``). While polls come, the page's fragment only redraws te
 A ``TrainFeed`` lives in the session's page state, next to its run; ``app/ui/feeds.py`` holds only
 a weak reference to it.
 """
+
 from __future__ import annotations
 
 import bisect
 import math
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from app.train import run as train_run
 from app.ui import feeds, limits, slots
 
-FRESH_SECONDS = 3.0      # a poll this recent means the browser is drawing from the feed
-FRAGMENT_EVERY = 0.5     # the fragment's period while the feed draws: status text, axes, captions
+FRESH_SECONDS = 3.0  # a poll this recent means the browser is drawing from the feed
+FRAGMENT_EVERY = 0.5  # the fragment's period while the feed draws: status text, axes, captions
 
 
 def feed_every() -> float:
@@ -42,9 +44,9 @@ def fragment_every() -> float:
 @dataclass(eq=False)
 class TrainFeed:
     run: train_run.LiveRun
-    session: str                    # the session's id (its training slot)
-    page_state: dict                # the page's state: the last click's time (idle pause)
-    last_poll: float = -math.inf    # monotonic time of the last poll
+    session: str  # the session's id (its training slot)
+    page_state: dict  # the page's state: the last click's time (idle pause)
+    last_poll: float = -math.inf  # monotonic time of the last poll
     token: str = field(init=False)
 
     def __post_init__(self) -> None:
@@ -70,9 +72,13 @@ class TrainFeed:
             x, loss, fraction = c["sequences"][i:], c["loss"][i:], c["fraction"][i:]
             active = run.active
         # JSON has no NaN or infinity: gaps (None), as the figures draw them; the log axis has no 0 either
-        return {"x": x, "loss": [v if math.isfinite(v) and v > 1e-300 else None for v in loss],
-                "fraction": [v if math.isfinite(v) else None for v in fraction],
-                "active": active, "every": feed_every()}
+        return {
+            "x": x,
+            "loss": [v if math.isfinite(v) and v > 1e-300 else None for v in loss],
+            "fraction": [v if math.isfinite(v) else None for v in fraction],
+            "active": active,
+            "every": feed_every(),
+        }
 
 
 def pulling(feed: TrainFeed, since: float | None, now: float | None = None) -> bool:

@@ -14,6 +14,7 @@ Two threads may touch a run: the session's script runs and, with ``app/serve.py`
 WebSocket requests (``app/train/feed.py``), which train while the browser draws. ``LiveRun.lock`` keeps
 them apart: ``tick``, the buttons and ``snapshot`` (what the figures read) hold it.
 """
+
 from __future__ import annotations
 
 import secrets
@@ -24,13 +25,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from app.ui import pacing
-from lstm_core.training import Progress, ProbeTrace, Trainer
+from lstm_core.training import ProbeTrace, Progress, Trainer
 
-TICK_SECONDS = 0.03       # training time per UI tick: short enough for ≥ 5 chart redraws a second
-MAX_POINTS = 400          # points per curve in the figures; older points are thinned
-MAX_TRAINER_HISTORY = 4_000   # reports kept in trainer.history (the CSV export)
+TICK_SECONDS = 0.03  # training time per UI tick: short enough for ≥ 5 chart redraws a second
+MAX_POINTS = 400  # points per curve in the figures; older points are thinned
+MAX_TRAINER_HISTORY = 4_000  # reports kept in trainer.history (the CSV export)
 FINISHED = ("stopped", "solved", "budget", "diverged")
-MAX_TICK_GAP = 2.0        # a longer gap between ticks is a hidden tab or a pause, not waiting
+MAX_TICK_GAP = 2.0  # a longer gap between ticks is a hidden tab or a pause, not waiting
 CURVES = ("sequences", "loss", "streak", "fraction", "rate", "wall")
 
 
@@ -40,7 +41,7 @@ class Curves:
 
     label: str
     data: dict[str, list] = field(default_factory=lambda: {k: [] for k in CURVES})
-    grads: dict[str, list] = field(default_factory=dict)    # group -> norms (NaN before it appeared)
+    grads: dict[str, list] = field(default_factory=dict)  # group -> norms (NaN before it appeared)
 
     def __len__(self) -> int:
         return len(self.data["sequences"])
@@ -48,25 +49,28 @@ class Curves:
     def array(self, name: str) -> np.ndarray:
         return np.asarray(self.data[name], dtype=float)
 
-    def copy(self, label: str | None = None) -> "Curves":
-        return Curves(label or self.label, {k: list(v) for k, v in self.data.items()},
-                      {k: list(v) for k, v in self.grads.items()})
+    def copy(self, label: str | None = None) -> Curves:
+        return Curves(
+            label or self.label,
+            {k: list(v) for k, v in self.data.items()},
+            {k: list(v) for k, v in self.grads.items()},
+        )
 
 
 @dataclass
 class LiveRun:
     trainer: Trainer
-    key: str                      # settings_key of the configuration it was built from
-    label: str                    # legend label, e.g. "lstm1997 · rtrl · lr 1"
-    settings: dict = field(default_factory=dict)   # the page's values it was built from ("Back to …")
-    name: str = field(default_factory=lambda: secrets.token_hex(4))   # which run a press was meant for
+    key: str  # settings_key of the configuration it was built from
+    label: str  # legend label, e.g. "lstm1997 · rtrl · lr 1"
+    settings: dict = field(default_factory=dict)  # the page's values it was built from ("Back to …")
+    name: str = field(default_factory=lambda: secrets.token_hex(4))  # which run a press was meant for
     status: str = "idle"
-    chunk: int = 1                # sequences per tick (adapted from the measured speed)
+    chunk: int = 1  # sequences per tick (adapted from the measured speed)
     curves: Curves | None = None
     last: Progress | None = None
     probe: ProbeTrace | None = None
-    tick_seconds: float = 0.0     # wall time of the last tick (training + probe)
-    wall_active: float = 0.0      # wall-clock seconds spent running (drawing included, pauses not)
+    tick_seconds: float = 0.0  # wall time of the last tick (training + probe)
+    wall_active: float = 0.0  # wall-clock seconds spent running (drawing included, pauses not)
     last_tick: float | None = None
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
 
@@ -83,10 +87,20 @@ class LiveRun:
         return self.status == "running"
 
 
-def new_run(trainer: Trainer, key: str, label: str, status: str = "idle", settings: dict | None = None) -> LiveRun:
+def new_run(
+    trainer: Trainer, key: str, label: str, status: str = "idle", settings: dict | None = None
+) -> LiveRun:
     """A run on a fresh trainer; the probe shows the untrained network until the first tick."""
-    return LiveRun(trainer, key, label, settings=dict(settings or {}), status=status, chunk=trainer.config.batch,
-                   curves=Curves(label), probe=trainer.probe())
+    return LiveRun(
+        trainer,
+        key,
+        label,
+        settings=dict(settings or {}),
+        status=status,
+        chunk=trainer.config.batch,
+        curves=Curves(label),
+        probe=trainer.probe(),
+    )
 
 
 # ----------------------------------------------------------------------------- buttons
@@ -124,7 +138,7 @@ def _tick(run: LiveRun, seconds: float) -> Progress | None:
         run.last_tick = None
         return None
     now = time.perf_counter()
-    if run.last_tick is not None:      # the whole cycle since the last tick: what the user waited
+    if run.last_tick is not None:  # the whole cycle since the last tick: what the user waited
         run.wall_active += min(now - run.last_tick, MAX_TICK_GAP)
     run.last_tick = now
     tr, batch = run.trainer, run.trainer.config.batch
@@ -136,7 +150,7 @@ def _tick(run: LiveRun, seconds: float) -> Progress | None:
     run.tick_seconds = dt
     record(run, p)
     if p.status != "running":
-        run.status = p.status          # solved | budget | diverged
+        run.status = p.status  # solved | budget | diverged
     return p
 
 
@@ -145,9 +159,14 @@ def record(run: LiveRun, p: Progress) -> None:
     run.last, run.probe = p, p.probe
     c = run.curves
     n = len(c)
-    for name, value in (("sequences", p.sequences), ("loss", p.loss), ("streak", p.streak),
-                        ("fraction", p.criterion_fraction), ("rate", p.seq_per_second),
-                        ("wall", time.monotonic())):
+    for name, value in (
+        ("sequences", p.sequences),
+        ("loss", p.loss),
+        ("streak", p.streak),
+        ("fraction", p.criterion_fraction),
+        ("rate", p.seq_per_second),
+        ("wall", time.monotonic()),
+    ):
         c.data[name].append(float(value))
     for group in p.grad_norms:
         c.grads.setdefault(group, [float("nan")] * n)
@@ -163,7 +182,7 @@ def record(run: LiveRun, p: Progress) -> None:
 def _thin(*tables: dict[str, list]) -> None:
     """Keep every other entry of every list (always the newest): resolution halves, shape stays."""
     for table in tables:
-        for name, values in table.items():
+        for values in table.values():
             keep = values[-1::-2][::-1]
             values[:] = keep
 

@@ -12,6 +12,7 @@ declares that fragment; so the ticking and the still versions are two fragments 
 / ``_curves_still``, ``_inside_ticking`` / ``_inside_still``: a fragment's identity is its function's
 name and its place), drawn at the same place.
 """
+
 from __future__ import annotations
 
 import time
@@ -20,29 +21,30 @@ import streamlit as st
 
 from app.i18n import N_, _
 from app.step import equations
-from app.ui import actions, feeds, figures, form, limits, live, saving, slots, state
 from app.train import feed as train_feed
 from app.train import figures as train_figures
-from app.train import settings as train_settings
 from app.train import run as train_run
-from app.ui import words
+from app.train import settings as train_settings
+from app.train.controls import press, witnessed
+from app.ui import actions, feeds, figures, form, limits, live, saving, slots, state, words
 
 PAGE, SCHEMA, DEFAULTS = train_settings.PAGE, train_settings.SCHEMA, train_settings.DEFAULTS
-from app.train.controls import press, witnessed
 
 # The fragment timer's period while training (the browser asks for a tick this often, however long
 # a tick takes). At 0.02 s, shorter than a tick (~35 ms), the requests queued back to back and the
 # browser, on the same two cores in benchmarks/live_speed.py, showed 4-12 loss updates/s from run to
 # run; at 0.04 s 9-11 (five runs) for the same ~700-760 sequences/s; at 0.05 s 14-16 but ~520 sequences/s.
 TICK_EVERY = 0.04
-QUEUED_EVERY = 1.0        # a queued run only checks its place in the queue, once a second
-SLOW_EVERY = 1.0          # seconds between redraws of the probe and gradient charts while training
+QUEUED_EVERY = 1.0  # a queued run only checks its place in the queue, once a second
+SLOW_EVERY = 1.0  # seconds between redraws of the probe and gradient charts while training
 LOSS_NAMES = {"ce": N_("cross-entropy"), "mse": N_("squared error")}
 LOSS_FORMULAS = {"ce": N_("cross-entropy of the softmax outputs"), "mse": N_("½ Σ (y − target)²")}
 # how the gradient chart's gradient was computed, by training algorithm
-GRADIENT_HOW = {"rtrl": N_("the 1997 truncated gradient: error flows back only through the cell state"),
-                "bptt": N_("exact backpropagation through time"),
-                "tbptt": N_("backpropagation cut after k = {k} steps")}
+GRADIENT_HOW = {
+    "rtrl": N_("the 1997 truncated gradient: error flows back only through the cell state"),
+    "bptt": N_("exact backpropagation through time"),
+    "tbptt": N_("backpropagation cut after k = {k} steps"),
+}
 
 
 def buttons(run: train_run.LiveRun, has_a: bool) -> None:
@@ -50,7 +52,7 @@ def buttons(run: train_run.LiveRun, has_a: bool) -> None:
     # "Clear ru…" with large fonts at 1280 × 720); on a narrow window the row wraps.
     row = st.container(horizontal=True, gap="small")
     ps = state.page_state(PAGE)
-    ps["buttons_status"] = run.status    # the live part checks it (curves)
+    ps["buttons_status"] = run.status  # the live part checks it (curves)
     # One button (one key: Streamlit's button identity is its key) that turns from Start to Pause, Resume
     # and Start again. Why not one button per status: a click's fragment run replaces the clicked button by
     # another element, and when a chart fragment's timer run lands right behind it (a busy machine) the
@@ -65,29 +67,61 @@ def buttons(run: train_run.LiveRun, has_a: bool) -> None:
     label, icon, action = {
         "idle": (N_("Start"), "play_arrow", "start"),
         "paused": (N_("Resume"), "play_arrow", "start"),
-        "running": (N_("Pause"), "pause", "pause")}.get(run.status, (N_("Start again"), "replay", "again"))
+        "running": (N_("Pause"), "pause", "pause"),
+    }.get(run.status, (N_("Start again"), "replay", "again"))
     if ps.get("superseded") and run.status != "running":
-        label, icon, action = N_("Start a new run"), "replay", "again"     # the settings changed since this run
+        label, icon, action = N_("Start a new run"), "replay", "again"  # the settings changed since this run
     # name -> (label, icon, action, disabled, help, primary); every button's press is witnessed
     specs = {
-        "go": (_(label), icon, action, False,
-               _("A new run from scratch with the current settings.") if action == "again" else None, True),
+        "go": (
+            _(label),
+            icon,
+            action,
+            False,
+            _("A new run from scratch with the current settings.") if action == "again" else None,
+            True,
+        ),
         "stop": (_("Stop"), "stop", "stop", run.finished or run.status == "idle", None, False),
         # enabled while running though no curve exists yet: these buttons are drawn at the click that
         # started the run and not again until the next click
-        "keep_a": (_("Keep as run A"), "compare_arrows", "keep_a", not (len(run.curves) or run.active),
-                   _("Keep this run's curves; the next run is drawn over them."), False),
+        "keep_a": (
+            _("Keep as run A"),
+            "compare_arrows",
+            "keep_a",
+            not (len(run.curves) or run.active),
+            _("Keep this run's curves; the next run is drawn over them."),
+            False,
+        ),
         "clear_a": (_("Clear run A"), "delete", "clear_a", not has_a, None, False),
-        "back": (_("Back to the previous run"), "undo", "back", "previous" not in ps,
-                 _("The run “Start again” replaced comes back, with its settings; this one becomes the "
-                   "previous run."), False),
+        "back": (
+            _("Back to the previous run"),
+            "undo",
+            "back",
+            "previous" not in ps,
+            _(
+                "The run “Start again” replaced comes back, with its settings; this one becomes the "
+                "previous run."
+            ),
+            False,
+        ),
     }
     for name, (text, icon, action, disabled, help, primary) in specs.items():
-        row.button(text, key=state.wkey(PAGE, name), type="primary" if primary else "secondary",
-                   icon=f":material/{icon}:", args=(action,), on_click=press, width="content", disabled=disabled,
-                   help=help)
-    actions.witness(PAGE, {state.wkey(PAGE, name): {"action": spec[2], "run": run.name}
-                           for name, spec in specs.items()}, witnessed)
+        row.button(
+            text,
+            key=state.wkey(PAGE, name),
+            type="primary" if primary else "secondary",
+            icon=f":material/{icon}:",
+            args=(action,),
+            on_click=press,
+            width="content",
+            disabled=disabled,
+            help=help,
+        )
+    actions.witness(
+        PAGE,
+        {state.wkey(PAGE, name): {"action": spec[2], "run": run.name} for name, spec in specs.items()},
+        witnessed,
+    )
 
 
 # ----------------------------------------------------------------------------- the live part
@@ -96,12 +130,12 @@ def live_part(large: bool) -> None:
     element here is sent again with each click."""
     ps = state.page_state(PAGE)
     if ps.get("restart") or ps.pop("full_run", False):
-        st.rerun()          # "Start again" (a new run is built from the settings) or "Back …": the whole page
+        st.rerun()  # "Start again" (a new run is built from the settings) or "Back …": the whole page
     run = ps["run"]
     buttons(run, "run_a" in ps)
     if run.active:
-        queued = bool(ps.get("queued"))                # waiting for a training slot (app/ui/slots.py)
-        if "every" not in ps:     # just started: the period the fast fragment will want (``curves``)
+        queued = bool(ps.get("queued"))  # waiting for a training slot (app/ui/slots.py)
+        if "every" not in ps:  # just started: the period the fast fragment will want (``curves``)
             ps["since"] = time.monotonic()
             ps["every"] = train_feed.fragment_every() if feeds.served() else slots.tick_every(TICK_EVERY)
         st.fragment(_curves_ticking, run_every=ps["every"])(True, large)
@@ -141,13 +175,18 @@ def share_the_server(run: train_run.LiveRun, ps: dict) -> int:
     if idle > limits.IDLE_PAUSE_SECONDS:
         train_run.pause(run)
         slots.release(sid)
-        state.flash(PAGE, _("Paused after {minutes} minutes without a click, to leave the server to others. "
-                            "“Resume” carries on exactly where it stopped.").format(minutes=f"{idle / 60:.0f}"),
-                    kind="info")
+        state.flash(
+            PAGE,
+            _(
+                "Paused after {minutes} minutes without a click, to leave the server to others. "
+                "“Resume” carries on exactly where it stopped."
+            ).format(minutes=f"{idle / 60:.0f}"),
+            kind="info",
+        )
         st.rerun()
     place = slots.claim(sid)
     if place:
-        run.last_tick = None        # waiting in the queue is not training time
+        run.last_tick = None  # waiting in the queue is not training time
     return place
 
 
@@ -161,48 +200,73 @@ def status_box(run: train_run.LiveRun, place: int = 0) -> None:
         speed = _("{rate} sequences/s").format(rate=f"{train_run.wall_rate(run):,.1f}")
     else:
         speed = _("{rate} sequences/s on average").format(rate=f"{train_run.average_rate(run):,.1f}")
-    st.progress(min(run.sequences / budget, 1.0),
-                text=_("**{n}** of {budget} sequences · {speed} · {streak} · {status}").format(
-                    n=f"{run.sequences:,}", budget=f"{budget:,}", speed=speed,
-                    streak=words.streak(streak, tr.required, tr.fixed_set is not None),
-                    status=words.status_word("queued" if place else run.status)))
+    st.progress(
+        min(run.sequences / budget, 1.0),
+        text=_("**{n}** of {budget} sequences · {speed} · {streak} · {status}").format(
+            n=f"{run.sequences:,}",
+            budget=f"{budget:,}",
+            speed=speed,
+            streak=words.streak(streak, tr.required, tr.fixed_set is not None),
+            status=words.status_word("queued" if place else run.status),
+        ),
+    )
     msg = words.message(tr)
     # One slot for the message, drawn whether or not there is one: an element appearing above the
     # charts would shift them in the page and the browser would re-create them (losing the zoom).
     box = st.container()
     superseded = state.page_state(PAGE).get("superseded")
     if state.page_state(PAGE).get("notice"):
-        box.warning(state.page_state(PAGE)["notice"])           # a press refused (app/train/controls.act)
+        box.warning(state.page_state(PAGE)["notice"])  # a press refused (app/train/controls.act)
     if superseded:
-        box.info(_("You changed the settings after this run was started ({label}). It stays on screen with its "
-                   "curves and export; “Start a new run” trains a new network with the new settings (this one "
-                   "then stays available with “Back to the previous run”); set the settings back to carry on with "
-                   "it.").format(label=run.label))
+        box.info(
+            _(
+                "You changed the settings after this run was started ({label}). It stays on screen with its "
+                "curves and export; “Start a new run” trains a new network with the new settings (this one "
+                "then stays available with “Back to the previous run”); set the settings back to carry on with "
+                "it."
+            ).format(label=run.label)
+        )
     if run.status == "solved":
         box.success(_("Stopped at the criterion — {message}.").format(message=msg))
     elif run.status == "budget":
-        box.warning(_("Stopped at the budget — {message}. Raise the budget, or try the paper's settings "
-                      "(a preset) or another seed.").format(message=msg))
+        box.warning(
+            _(
+                "Stopped at the budget — {message}. Raise the budget, or try the paper's settings "
+                "(a preset) or another seed."
+            ).format(message=msg)
+        )
     elif run.status == "diverged":
-        box.error(_("Training diverged and was stopped cleanly — {message}. The learning rate is {lr}: "
-                    "a step that large throws the weights so far that the outputs or gradients overflow. The "
-                    "papers use 0.01 – 1; “clip the gradient norm” (Training) caps every step.").format(
-            message=msg, lr=f"{tr.config.lr:g}"))
+        box.error(
+            _(
+                "Training diverged and was stopped cleanly — {message}. The learning rate is {lr}: "
+                "a step that large throws the weights so far that the outputs or gradients overflow. The "
+                "papers use 0.01 – 1; “clip the gradient norm” (Training) caps every step."
+            ).format(message=msg, lr=f"{tr.config.lr:g}")
+        )
     elif superseded:
-        pass                        # said above
+        pass  # said above
     elif run.status == "stopped":
-        box.info(_("Stopped by you after {n} sequences; the run stays on screen. “Start again” trains a new network "
-                   "from scratch with the current settings (this one stays available with “Back to the previous "
-                   "run”); “Keep as run A” first draws the two together.").format(
-            n=f"{run.sequences:,}"))
+        box.info(
+            _(
+                "Stopped by you after {n} sequences; the run stays on screen. “Start again” trains a new network "
+                "from scratch with the current settings (this one stays available with “Back to the previous "
+                "run”); “Keep as run A” first draws the two together."
+            ).format(n=f"{run.sequences:,}")
+        )
     elif run.status == "paused":
-        box.info(_("Paused after {n} sequences — “Resume” carries on exactly where it stopped.").format(
-            n=f"{run.sequences:,}"))
+        box.info(
+            _("Paused after {n} sequences — “Resume” carries on exactly where it stopped.").format(
+                n=f"{run.sequences:,}"
+            )
+        )
     elif run.active and place:
         training = slots.load()[0]
-        box.info(_("The server is busy: {training} runs are training right now (at most {most} at a "
-                   "time). Your run is queued — position {place} — and starts by itself when a place frees up.").format(
-            training=training, most=slots.capacity(), place=place))
+        box.info(
+            _(
+                "The server is busy: {training} runs are training right now (at most {most} at a "
+                "time). Your run is queued — position {place} — and starts by itself when a place frees up."
+            ).format(training=training, most=slots.capacity(), place=place)
+        )
     elif run.status == "idle" and not state.presenting():
         box.info(_("Press **Start**. Until then the probe charts show the untrained network."))
 
@@ -211,9 +275,14 @@ def show(where, chart: tuple, key: str, caption: str, feed: dict | None = None) 
     fig, alt = chart
     # two fields, not SCHEMA.read: that copies the whole session state (Streamlit presents every widget
     # of it), ~0.3 ms, six times in a click's run
-    live.chart(where, fig, state.wkey(PAGE, key), alt,
-               config=saving.config(f"train-{key}", SCHEMA["variant"].read(PAGE), SCHEMA["task"].read(PAGE)),
-               feed=feed)
+    live.chart(
+        where,
+        fig,
+        state.wkey(PAGE, key),
+        alt,
+        config=saving.config(f"train-{key}", SCHEMA["variant"].read(PAGE), SCHEMA["task"].read(PAGE)),
+        feed=feed,
+    )
     where.caption(caption)
 
 
@@ -248,7 +317,7 @@ def curves(was_running: bool, large: bool) -> None:
         train_run.tick(run, slots.tick_seconds(train_run.TICK_SECONDS))
     if was_running and not run.active:
         slots.release(state.session_id())
-        st.rerun()          # finished: a full run swaps the buttons and stops both timers
+        st.rerun()  # finished: a full run swaps the buttons and stops both timers
     if ps.get("buttons_status", run.status) != run.status:
         # the buttons on screen were drawn for another status: a click's rerun was lost (seen
         # once in a busy suite run: paused, but "Pause" still showing for 30 s) — redraw them
@@ -263,23 +332,39 @@ def curves(was_running: bool, large: bool) -> None:
         st.subheader(_("Training curves"))
     c1, c2 = figures.pair(large)
     loss = "ce" if task.loss == "ce" else "mse"
-    show(c1, train_figures.loss_chart(now, a, loss_name=_(LOSS_NAMES[loss]), large=large), "loss",
-         _("Mean loss per training sequence since the previous point: {formula} summed over the steps that carry a "
-           "target (on the probe sequence {n} of {steps} steps do). It falls as the network learns; flat stretches "
-           "are where it has not yet found the long time lag.").format(
-             formula=_(LOSS_FORMULAS[loss]), n=int(mask.sum()), steps=len(mask)),
-         feed=pull and {**pull, "y": "loss"})
+    show(
+        c1,
+        train_figures.loss_chart(now, a, loss_name=_(LOSS_NAMES[loss]), large=large),
+        "loss",
+        _(
+            "Mean loss per training sequence since the previous point: {formula} summed over the steps that carry a "
+            "target (on the probe sequence {n} of {steps} steps do). It falls as the network learns; flat stretches "
+            "are where it has not yet found the long time lag."
+        ).format(formula=_(LOSS_FORMULAS[loss]), n=int(mask.sum()), steps=len(mask)),
+        feed=pull and {**pull, "y": "loss"},
+    )
     fixed = tr.fixed_set is not None
-    show(c2, train_figures.criterion_chart(now, a, required=tr.required, reduced=tr.reduced, large=large,
-                                           fixed_set=fixed), "criterion",
-         _("Pass criterion: {criterion}.").format(criterion=words.criterion(tr)) + " " + (
-             _("The curve is the fraction of the fixed set's {n} sequences the network gets right, measured after "
-               "every {every} training sequences. Training stops when it reaches 1.").format(
-                 n=f"{tr.required:,}", every=f"{tr.fixed_set.every:,}")
-             if fixed else
-             _("The curve is the current run of correct training sequences divided by the run the criterion asks "
-               "for; it drops to 0 at every mistake. Training stops when it reaches 1.")),
-         feed=pull and {**pull, "y": "fraction"})
+    show(
+        c2,
+        train_figures.criterion_chart(
+            now, a, required=tr.required, reduced=tr.reduced, large=large, fixed_set=fixed
+        ),
+        "criterion",
+        _("Pass criterion: {criterion}.").format(criterion=words.criterion(tr))
+        + " "
+        + (
+            _(
+                "The curve is the fraction of the fixed set's {n} sequences the network gets right, measured after "
+                "every {every} training sequences. Training stops when it reaches 1."
+            ).format(n=f"{tr.required:,}", every=f"{tr.fixed_set.every:,}")
+            if fixed
+            else _(
+                "The curve is the current run of correct training sequences divided by the run the criterion asks "
+                "for; it drops to 0 at every mistake. Training stops when it reaches 1."
+            )
+        ),
+        feed=pull and {**pull, "y": "fraction"},
+    )
 
 
 def inside(large: bool) -> None:
@@ -291,38 +376,75 @@ def inside(large: bool) -> None:
     st.session_state[unit_key] = min(int(st.session_state.get(unit_key, 0)), len(labels) - 1)
     head, pick = st.columns([2, 1], vertical_alignment="bottom")
     head.subheader(_("Inside the network: the probe sequence"))
-    unit = pick.selectbox(_("Block / unit in the gate chart"), range(len(labels)), format_func=labels.__getitem__,
-                          key=unit_key, persist_state=form.PERSIST)
+    unit = pick.selectbox(
+        _("Block / unit in the gate chart"),
+        range(len(labels)),
+        format_func=labels.__getitem__,
+        key=unit_key,
+        persist_state=form.PERSIST,
+    )
     probe = run.probe
-    gates, states, outputs = train_figures.probe_panels(cfg.variant, cfg.block_size, probe, unit, labels[unit],
-                                                        large, tr.task.symbols)
-    every = " " + _("While training, these charts are redrawn every {s} s.").format(s=f"{SLOW_EVERY:g}") \
-        if run.active else ""
+    gates, states, outputs = train_figures.probe_panels(
+        cfg.variant, cfg.block_size, probe, unit, labels[unit], large, tr.task.symbols
+    )
+    every = (
+        " " + _("While training, these charts are redrawn every {s} s.").format(s=f"{SLOW_EVERY:g}")
+        if run.active
+        else ""
+    )
     c3, c4 = figures.pair(large)
-    show(c3, gates, "gates", _("The network as it is now reads a fixed probe sequence (generated once from the "
-                               "seed), so the change you see is learning, not new data.")
-         + " " + _(cfg.record.gate_text or cfg.record.no_gates_note)
-         + " " + train_figures.gate_readout(cfg.variant, cfg.block_size, probe, unit) + every)
+    show(
+        c3,
+        gates,
+        "gates",
+        _(
+            "The network as it is now reads a fixed probe sequence (generated once from the "
+            "seed), so the change you see is learning, not new data."
+        )
+        + " "
+        + _(cfg.record.gate_text or cfg.record.no_gates_note)
+        + " "
+        + train_figures.gate_readout(cfg.variant, cfg.block_size, probe, unit)
+        + every,
+    )
     show(c4, states, "states", _(cfg.record.state_text))
     c5, c6 = figures.pair(large)
     show(c5, outputs, "outputs", train_figures.outputs_caption(cfg.n_out, tr.task.symbols))
     how = _(GRADIENT_HOW[tr.config.algorithm]).format(k=tr.config.k)
-    show(c6, train_figures.grad_chart(train_run.snapshot(run), large=large), "grads",
-         _("Norm of the last update's gradient in each parameter group, before clipping ({how}). A group whose "
-           "norm collapses gets no learning signal (vanishing); spikes are exploding gradients — clipping caps "
-           "them.").format(how=how))
+    show(
+        c6,
+        train_figures.grad_chart(train_run.snapshot(run), large=large),
+        "grads",
+        _(
+            "Norm of the last update's gradient in each parameter group, before clipping ({how}). A group whose "
+            "norm collapses gets no learning signal (vanishing); spikes are exploding gradients — clipping caps "
+            "them."
+        ).format(how=how),
+    )
     if run.active:
-        st.caption(_("Drag over a chart to zoom in: the zoom is kept while training redraws it; double-click to "
-                     "zoom out again."))
+        st.caption(
+            _(
+                "Drag over a chart to zoom in: the zoom is kept while training redraws it; double-click to "
+                "zoom out again."
+            )
+        )
 
 
 def task_notes(run: train_run.LiveRun) -> None:
     task = run.trainer.task
-    with st.expander(_("The task: {title} — {paper}").format(title=_(task.title or task.name), paper=_(task.paper))):
-        st.markdown(_("**Paper setup.** {setup}\n\n**Reported result.** {reported}\n\n**Criterion here.** "
-                      "{criterion}.").format(setup=_(task.setup), reported=_(task.reported),
-                                             criterion=words.criterion(run.trainer)))
+    with st.expander(
+        _("The task: {title} — {paper}").format(title=_(task.title or task.name), paper=_(task.paper))
+    ):
+        st.markdown(
+            _(
+                "**Paper setup.** {setup}\n\n**Reported result.** {reported}\n\n**Criterion here.** "
+                "{criterion}."
+            ).format(setup=_(task.setup), reported=_(task.reported), criterion=words.criterion(run.trainer))
+        )
         p = train_settings.paper_preset(task.name, run.trainer.model.config.variant)
         if p is not None:
-            st.caption(_("The preset “{title}” loads the paper's settings. {notes}").format(
-                title=_(p.title), notes=_(p.notes)))
+            st.caption(
+                _("The preset “{title}” loads the paper's settings. {notes}").format(
+                    title=_(p.title), notes=_(p.notes)
+                )
+            )

@@ -26,16 +26,18 @@ are idempotent by what the user saw), never "pause, then resume".
 A client without the script (AppTest, the benchmarks' protocol client) sends only the button's trigger:
 the page then applies the action the button was drawn with, as before.
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import streamlit as st
 
 from app.ui import state
 
-RESEND_SECONDS = 2.0      # a press not answered after the page was idle this long is sent again (same id)
-LONG_SECONDS = 10.0       # ... and after this long in any case
+RESEND_SECONDS = 2.0  # a press not answered after the page was idle this long is sent again (same id)
+LONG_SECONDS = 10.0  # ... and after this long in any case
 
 JS = r"""
 const RESEND_MS = %RESEND_MS%, LONG_MS = %LONG_MS%;
@@ -101,7 +103,9 @@ export default function (component) {
   };
   window.addEventListener('click', w.listener, true);
 }
-""".replace("%RESEND_MS%", str(int(RESEND_SECONDS * 1000))).replace("%LONG_MS%", str(int(LONG_SECONDS * 1000)))
+""".replace("%RESEND_MS%", str(int(RESEND_SECONDS * 1000))).replace(
+    "%LONG_MS%", str(int(LONG_SECONDS * 1000))
+)
 
 CSS = """
 [class*='st-key-gatelab-witness'] { display: none; }
@@ -120,13 +124,15 @@ def witness(page: str, buttons: dict[str, dict[str, Any]], on_press: Callable[[]
     "run": "…"}``): draw it in the same fragment as the buttons. ``on_press`` runs when a report arrives
     without a button's trigger (presses sent again)."""
     key = witness_key(page)
-    _component(key=key,
-               data={"key": key, "buttons": buttons,
-                     "answered": state.page_state(page).get(APPLIED, [])[-KEEP:]},
-               height=0, on_report_change=on_press)
+    _component(
+        key=key,
+        data={"key": key, "buttons": buttons, "answered": state.page_state(page).get(APPLIED, [])[-KEEP:]},
+        height=0,
+        on_report_change=on_press,
+    )
 
 
-APPLIED = "_applied"      # page state: the ids of the presses applied (the last KEEP are sent back as answers)
+APPLIED = "_applied"  # page state: the ids of the presses applied (the last KEEP are sent back as answers)
 KEEP = 50
 
 
@@ -150,20 +156,33 @@ def claim(page: str) -> list[dict[str, Any]] | None:
         return []
     ps["_last_report"] = report
     applied = ps.setdefault(APPLIED, [])
-    fresh = sorted((p for p in report["presses"] if isinstance(p, dict) and isinstance(p.get("id"), (int, float))
-                    and p["id"] not in applied), key=lambda p: p["id"])
+    fresh = sorted(
+        (
+            p
+            for p in report["presses"]
+            if isinstance(p, dict) and isinstance(p.get("id"), (int, float)) and p["id"] not in applied
+        ),
+        key=lambda p: p["id"],
+    )
     applied.extend(p["id"] for p in fresh)
     del applied[:-KEEP]
     return fresh
 
 
 # ----------------------------------------------------------------------------- any page's buttons
-PRESSABLE = "_pressable"      # page state: widget key -> (callback, args) the button was last drawn with
-EXPECTED = "_expected"        # page state: keys of buttons named before they are drawn (``expect``)
+PRESSABLE = "_pressable"  # page state: widget key -> (callback, args) the button was last drawn with
+EXPECTED = "_expected"  # page state: keys of buttons named before they are drawn (``expect``)
 
 
-def button(where: Any, page: str, label: str, key: str, on_press: Callable[..., None], args: tuple = (),
-           **kwargs: Any) -> bool:
+def button(
+    where: Any,
+    page: str,
+    label: str,
+    key: str,
+    on_press: Callable[..., None],
+    args: tuple = (),
+    **kwargs: Any,
+) -> bool:
     """``st.button`` whose press is witnessed (draw ``page_witness(page)`` after the page's buttons):
     ``on_press(*args)`` runs once for each press the user made — never lost, never run twice by Streamlit
     — with the arguments the button was last drawn with: what the page shows unless another press is
@@ -195,9 +214,9 @@ def page_witness(page: str) -> None:
 
 def _clicked(page: str, key: str) -> None:
     fresh = claim(page)
-    if fresh is None:                       # a client without the script: the press of this button
+    if fresh is None:  # a client without the script: the press of this button
         _run(page, key)
-    for press in fresh or ():               # the presses as the browser reported them (normally this one)
+    for press in fresh or ():  # the presses as the browser reported them (normally this one)
         _run(page, str(press.get("button")))
 
 

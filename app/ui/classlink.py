@@ -17,9 +17,11 @@ without being told. A page using it::
     ... draw the controls as usual ...
     classlink.share_panel(PAGE, SCHEMA, values, DEFAULTS, GROUPS)
 """
+
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -30,15 +32,19 @@ from app.ui import state, urlstate
 from app.ui.form import Field, Schema
 
 LOCK, TEACHER = "lock", "teacher"
-LOCKED = "_locked"              # page_state entry: the field names drawn disabled this run
+LOCKED = "_locked"  # page_state entry: the field names drawn disabled this run
 MAX_TEACHER_CHARS = 8000
-Groups = Mapping[str, Sequence[str]]     # group label (English, N_-marked; drawn with _) -> the page's field names
+Groups = Mapping[
+    str, Sequence[str]
+]  # group label (English, N_-marked; drawn with _) -> the page's field names
 
 
 def fields(groups: Groups) -> list[Field]:
     """The two settings a page adds to its Schema to accept class links."""
-    return [Field(LOCK, N_("Controls locked by the teacher"), "multi", [], choices=tuple(groups), widget="none"),
-            Field(TEACHER, N_("The teacher's settings"), "text", "", hi=MAX_TEACHER_CHARS, widget="none")]
+    return [
+        Field(LOCK, N_("Controls locked by the teacher"), "multi", [], choices=tuple(groups), widget="none"),
+        Field(TEACHER, N_("The teacher's settings"), "text", "", hi=MAX_TEACHER_CHARS, widget="none"),
+    ]
 
 
 def shared_names(groups: Groups) -> list[str]:
@@ -54,8 +60,11 @@ def teacher_values(page: str, schema: Schema) -> dict[str, Any]:
         return {}
     values, errors = urlstate.decode(raw, schema.check)
     if errors:
-        raise ValueError(_("the teacher's settings in it could not be read ({why}); "
-                           "ask your teacher for the link again").format(why="; ".join(errors)))
+        raise ValueError(
+            _(
+                "the teacher's settings in it could not be read ({why}); ask your teacher for the link again"
+            ).format(why="; ".join(errors))
+        )
     return {k: v for k, v in values.items() if k not in (LOCK, TEACHER)}
 
 
@@ -96,29 +105,47 @@ def reset_to_teacher(page: str, schema: Schema, defaults: dict, names: Iterable[
 def banner(page: str, schema: Schema, defaults: dict, groups: Groups) -> None:
     """For a student who opened a class link: what is locked, and "Reset to the teacher's settings"."""
     if not schema[TEACHER].read(page) and not schema[LOCK].read(page):
-        return                                  # an ordinary link (a teacher's own defaults leave TEACHER empty)
+        return  # an ordinary link (a teacher's own defaults leave TEACHER empty)
     try:
         teacher_values(page, schema)
     except ValueError:
-        return                                  # enforce() already said why
+        return  # enforce() already said why
     chosen = [g for g in groups if g in set(schema[LOCK].read(page))]
-    text, button = st.container(border=True).columns([2.3, 1.5], vertical_alignment="center")   # one short row
-    text.markdown(_("**Class link from your teacher.** Locked (greyed out): {locked}; "
-                    "everything else you may change.").format(locked=_(", ").join(_(g) for g in chosen) or _("nothing")))
-    button.button(_("Reset to the teacher's settings"), width="stretch", key=state.wkey(page, "classlink.reset"),
-               icon=":material/restart_alt:", on_click=reset_to_teacher,
-               args=(page, schema, defaults, shared_names(groups)),
-               help=_("Put every setting back to what the teacher shared."))
+    text, button = st.container(border=True).columns([2.3, 1.5], vertical_alignment="center")  # one short row
+    text.markdown(
+        _(
+            "**Class link from your teacher.** Locked (greyed out): {locked}; everything else you may change."
+        ).format(locked=_(", ").join(_(g) for g in chosen) or _("nothing"))
+    )
+    button.button(
+        _("Reset to the teacher's settings"),
+        width="stretch",
+        key=state.wkey(page, "classlink.reset"),
+        icon=":material/restart_alt:",
+        on_click=reset_to_teacher,
+        args=(page, schema, defaults, shared_names(groups)),
+        help=_("Put every setting back to what the teacher shared."),
+    )
 
 
-def link(values: dict, defaults: dict, lock: Iterable[str], groups: Groups, start: dict | None = None,
-         base: str | None = None) -> str:
+def link(
+    values: dict,
+    defaults: dict,
+    lock: Iterable[str],
+    groups: Groups,
+    start: dict | None = None,
+    base: str | None = None,
+) -> str:
     """The class link: the shared settings, ``start`` (e.g. progress reset), the locked groups and
     the teacher's settings; ``base`` is the page's address (default: the current one, no query)."""
     names = shared_names(groups)
     teacher = {n: values[n] for n in names}
-    cfg = {**values, **(start or {}), LOCK: [g for g in groups if g in set(lock)],
-           TEACHER: urlstate.encode(teacher, {n: defaults[n] for n in names})}
+    cfg = {
+        **values,
+        **(start or {}),
+        LOCK: [g for g in groups if g in set(lock)],
+        TEACHER: urlstate.encode(teacher, {n: defaults[n] for n in names}),
+    }
     if base is None:
         base = (st.context.url or "").split("?", 1)[0]
     encoded = urlstate.encode(cfg, defaults)
@@ -127,15 +154,26 @@ def link(values: dict, defaults: dict, lock: Iterable[str], groups: Groups, star
     return f"{base}?{urlencode(query, safe='-_.~')}" if query else base
 
 
-def share_panel(page: str, schema: Schema, values: dict, defaults: dict, groups: Groups,
-                start: dict | None = None, where: Any = None) -> str:
+def share_panel(
+    page: str,
+    schema: Schema,
+    values: dict,
+    defaults: dict,
+    groups: Groups,
+    start: dict | None = None,
+    where: Any = None,
+) -> str:
     """Teacher's "Share with class" (a sidebar expander): choose what to lock, get the link to copy."""
     where = where or st.sidebar
     # Drawn only while open (the expander reruns the page when it opens or closes): its link box is
     # Streamlit's code element, whose 1.5 MB syntax highlighter a page otherwise loads and runs on
     # every first visit (~160 ms of the browser's time on Step; docs/benchmarks.md).
-    with where.expander(_("Share with class (teacher)"), icon=":material/groups:", key=state.wkey(page, "classlink.open"),
-                        on_change="rerun") as panel:
+    with where.expander(
+        _("Share with class (teacher)"),
+        icon=":material/groups:",
+        key=state.wkey(page, "classlink.open"),
+        on_change="rerun",
+    ) as panel:
         # Streamlit keeps a multiselect's chosen chips as the labels they were drawn with: one key
         # per language (the choice carried over), so after a switch the chips read in the new one.
         # The choice is also kept under a plain key: Streamlit forgets a widget's value in a run that
@@ -145,10 +183,15 @@ def share_panel(page: str, schema: Schema, values: dict, defaults: dict, groups:
             st.session_state[key] = list(st.session_state.get(kept, groups))
         if not panel.open:
             return link(values, defaults, st.session_state[key], groups, start)
-        st.caption(_("Students who open the link get your settings; the controls you lock are greyed out "
-                     "and keep your values, even after a reload. Everything else still works for them."))
-        lock = st.multiselect(_("Controls to lock"), list(groups), format_func=i18n.labels({g: g for g in groups}),
-                              key=key)
+        st.caption(
+            _(
+                "Students who open the link get your settings; the controls you lock are greyed out "
+                "and keep your values, even after a reload. Everything else still works for them."
+            )
+        )
+        lock = st.multiselect(
+            _("Controls to lock"), list(groups), format_func=i18n.labels({g: g for g in groups}), key=key
+        )
         st.session_state[kept] = list(lock)
         url = link(values, defaults, lock, groups, start)
         st.code(url, language=None, wrap_lines=True)

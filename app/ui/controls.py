@@ -5,9 +5,11 @@ fields and each end with a "Reset to paper defaults" button whose callback rewri
 widget values before the next run (the only moment Streamlit allows it). The paper defaults come
 from the core's registries, turned into page settings by ``app.ui.netconfig``.
 """
+
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import streamlit as st
 
@@ -18,13 +20,21 @@ from app.ui.form import PERSIST, Field, Schema, render_fields, reset_button
 from app.ui.netconfig import SELF_WEIGHT_FIELDS, active_gates
 from lstm_core.config import CELL_INPUT, CELL_OUTPUT
 from lstm_core.tasks.reber import MAX_SET as MAX_REBER_SET
-from lstm_core.variants import GATE_BIASES, REGISTRY, variant as variant_record
+from lstm_core.variants import GATE_BIASES, REGISTRY
+from lstm_core.variants import variant as variant_record
 
 # ----------------------------------------------------------------------------- network settings
 # English, marked for the catalogue: drawn with _(GATE_LABELS[g]) (a Field's fmt is translated by form).
-GATE_LABELS = {"hidden": N_("hidden-unit bias"), "input": N_("input gate bias"), "output": N_("output gate bias"),
-               "forget": N_("forget gate bias"), "cell": N_("cell input bias"), "reset": N_("reset gate bias"),
-               "update": N_("update gate bias"), "candidate": N_("candidate bias")}
+GATE_LABELS = {
+    "hidden": N_("hidden-unit bias"),
+    "input": N_("input gate bias"),
+    "output": N_("output gate bias"),
+    "forget": N_("forget gate bias"),
+    "cell": N_("cell input bias"),
+    "reset": N_("reset gate bias"),
+    "update": N_("update gate bias"),
+    "candidate": N_("candidate bias"),
+}
 ALL_GATES = tuple(dict.fromkeys(g for gates in GATE_BIASES.values() for g in gates))
 
 
@@ -32,7 +42,7 @@ def variant_title(name: str) -> str:
     return REGISTRY[name].title
 
 
-SQUASHING_LABELS = {"identity": N_("identity")}    # the other squashing functions are names (g1997, tanh, …)
+SQUASHING_LABELS = {"identity": N_("identity")}  # the other squashing functions are names (g1997, tanh, …)
 
 
 def squashing_label(name: str) -> str:
@@ -43,33 +53,109 @@ def model_fields() -> list[Field]:
     """Variant, sizes and cell options (the union over all variants)."""
     F, sl = Field, "slider"
     return [
-        F("variant", N_("Cell variant"), "choice", "lstm1997", choices=tuple(lc.VARIANTS), widget="select",
-          fmt=variant_title, help=N_("Which recurrent cell to build; see the Theory page for equations.")),
+        F(
+            "variant",
+            N_("Cell variant"),
+            "choice",
+            "lstm1997",
+            choices=tuple(lc.VARIANTS),
+            widget="select",
+            fmt=variant_title,
+            help=N_("Which recurrent cell to build; see the Theory page for equations."),
+        ),
         F("n_hidden", N_("Hidden units"), "int", 8, 1, limits.MAX_HIDDEN, 1, widget=sl),
         F("n_blocks", N_("Memory blocks"), "int", 2, 1, limits.MAX_BLOCKS, 1, widget=sl),
-        F("block_size", N_("Cells per block"), "int", 2, 1, limits.MAX_BLOCK_SIZE, 1, widget=sl,
-          help=N_("Cells in one block share the block's gates.")),
+        F(
+            "block_size",
+            N_("Cells per block"),
+            "int",
+            2,
+            1,
+            limits.MAX_BLOCK_SIZE,
+            1,
+            widget=sl,
+            help=N_("Cells in one block share the block's gates."),
+        ),
         F("n_static", N_("Static units"), "int", 0, 0, limits.MAX_FB_UNITS, 1, widget=sl),
         F("n_net_fb", N_("Net-input feedback units"), "int", 2, 0, limits.MAX_FB_UNITS, 1, widget=sl),
         F("n_act_fb", N_("Activation feedback units"), "int", 2, 0, limits.MAX_FB_UNITS, 1, widget=sl),
-        F("activation", N_("Activation f"), "choice", "tanh", choices=("tanh", "sigmoid"), widget="segmented"),
-        F("recurrent_scale", N_("recurrent weight scale"), "optfloat", None, 0.0, limits.RECURRENT_SCALE_MAX,
-          0.05, fallback=1.0, help=N_("If set, every recurrent matrix is this number times a random "
-          "orthogonal matrix (all its singular values equal the scale).")),
-        F("init_range", N_("Initial weights ±"), "float", 0.1, 0.0, limits.INIT_RANGE_MAX, 0.05, widget=sl,
-          help=N_("Weights start uniform in [−r, r] (biases too, unless set below).")),
+        F(
+            "activation",
+            N_("Activation f"),
+            "choice",
+            "tanh",
+            choices=("tanh", "sigmoid"),
+            widget="segmented",
+        ),
+        F(
+            "recurrent_scale",
+            N_("recurrent weight scale"),
+            "optfloat",
+            None,
+            0.0,
+            limits.RECURRENT_SCALE_MAX,
+            0.05,
+            fallback=1.0,
+            help=N_(
+                "If set, every recurrent matrix is this number times a random "
+                "orthogonal matrix (all its singular values equal the scale)."
+            ),
+        ),
+        F(
+            "init_range",
+            N_("Initial weights ±"),
+            "float",
+            0.1,
+            0.0,
+            limits.INIT_RANGE_MAX,
+            0.05,
+            widget=sl,
+            help=N_("Weights start uniform in [−r, r] (biases too, unless set below)."),
+        ),
         F("output_gate", N_("Output gate"), "bool", True, widget="toggle"),
         F("forget_gate", N_("Forget gate"), "bool", True, widget="toggle"),
         F("peepholes", N_("Peephole connections"), "bool", True, widget="toggle"),
-        F("cell_input", N_("Cell input squashing g"), "choice", "g1997", choices=CELL_INPUT, widget="select",
-          fmt=squashing_label),
-        F("cell_output", N_("Cell output squashing h"), "choice", "h1997", choices=CELL_OUTPUT, widget="select",
-          fmt=squashing_label),
+        F(
+            "cell_input",
+            N_("Cell input squashing g"),
+            "choice",
+            "g1997",
+            choices=CELL_INPUT,
+            widget="select",
+            fmt=squashing_label,
+        ),
+        F(
+            "cell_output",
+            N_("Cell output squashing h"),
+            "choice",
+            "h1997",
+            choices=CELL_OUTPUT,
+            widget="select",
+            fmt=squashing_label,
+        ),
         F("gates_as_sources", N_("Gates feed back as recurrent inputs"), "bool", True, widget="toggle"),
-        F("fb_u", N_("net-input self-weight u"), "optfloat", None, -3.0, 3.0, 0.05, fallback=0.9,
-          help=N_("Forgetting needs |u| < 1 (Frasconi et al. 1992).")),
-        F("fb_v", N_("activation self-weight v"), "optfloat", None, -5.0, 5.0, 0.1, fallback=1.5,
-          help=N_("Forgetting needs |v| < 2; latching needs |v| > 2.")),
+        F(
+            "fb_u",
+            N_("net-input self-weight u"),
+            "optfloat",
+            None,
+            -3.0,
+            3.0,
+            0.05,
+            fallback=0.9,
+            help=N_("Forgetting needs |u| < 1 (Frasconi et al. 1992)."),
+        ),
+        F(
+            "fb_v",
+            N_("activation self-weight v"),
+            "optfloat",
+            None,
+            -5.0,
+            5.0,
+            0.1,
+            fallback=1.5,
+            help=N_("Forgetting needs |v| < 2; latching needs |v| > 2."),
+        ),
     ]
 
 
@@ -77,24 +163,40 @@ def size_names(variant: str) -> tuple[list[str], list[str]]:
     """(main fields, cell-option fields) that apply to ``variant`` (from the registry)."""
     v = variant_record(variant)
     opts = [o for o in v.options if o != "input_to_output"]
-    if v.local_feedback:                          # its self-weights are its options
+    if v.local_feedback:  # its self-weights are its options
         opts += list(SELF_WEIGHT_FIELDS)
     return list(v.settings), opts
-
 
 
 def bias_fields() -> list[Field]:
     out = []
     for g in ALL_GATES:
         out.append(Field(f"b_{g}", GATE_LABELS[g], "optfloat", None, *limits.BIAS_RANGE, 0.25))
-        out.append(Field(f"b_{g}_step", N_("change per block / unit"), "float", 0.0, *limits.BIAS_STEP_RANGE,
-                         0.25, help=N_("Stagger: block k gets value + k × change (the papers' −1, −2, −3 …).")))
+        out.append(
+            Field(
+                f"b_{g}_step",
+                N_("change per block / unit"),
+                "float",
+                0.0,
+                *limits.BIAS_STEP_RANGE,
+                0.25,
+                help=N_("Stagger: block k gets value + k × change (the papers' −1, −2, −3 …)."),
+            )
+        )
     return out
 
 
 def seed_field(default: int = 0) -> Field:
-    return Field("seed", N_("Seed"), "int", default, 0, 2**31 - 1, 1,
-                 help=N_("Same seed, same weights and sequence: a shared link reproduces the picture."))
+    return Field(
+        "seed",
+        N_("Seed"),
+        "int",
+        default,
+        0,
+        2**31 - 1,
+        1,
+        help=N_("Same seed, same weights and sequence: a shared link reproduces the picture."),
+    )
 
 
 # Paper defaults come from the core: the variant's record (``lstm_core.variants``), then — for
@@ -125,29 +227,59 @@ _MODEL_OR_BIAS = {f.name for f in model_fields() + bias_fields()} - {"variant"}
 
 # ----------------------------------------------------------------------------- task settings
 DEFAULT_TYPED = "1, 0, 0, 0, 0.5, 0, 0, 0, -1, 0, 0, 0"
-TASK_CHOICES = {("spike_delay", "mode"): ("msd", "nmsd"), ("spike_delay", "delay_set"): ("range", "pair"),
-                ("spike_generation", "delay_set"): ("range", "pair"),
-                ("periodic", "shape"): ("cos", "triangle", "rectangle"),
-                ("long_lag_random", "targets"): ("expected", "last"),
-                ("latching", "distractors"): ("random", "none"),
-                ("two_sequence", "variant"): ("3a", "3b", "3c"), ("temporal_order", "classes"): (4, 8)}
+TASK_CHOICES = {
+    ("spike_delay", "mode"): ("msd", "nmsd"),
+    ("spike_delay", "delay_set"): ("range", "pair"),
+    ("spike_generation", "delay_set"): ("range", "pair"),
+    ("periodic", "shape"): ("cos", "triangle", "rectangle"),
+    ("long_lag_random", "targets"): ("expected", "last"),
+    ("latching", "distractors"): ("random", "none"),
+    ("two_sequence", "variant"): ("3a", "3b", "3c"),
+    ("temporal_order", "classes"): (4, 8),
+}
 # Task settings whose name is an English word: a label for the catalogue (the others, such as T, p or
 # max_len, are shown as the core names them). Choice values that are words, likewise.
-TASK_SETTING_LABELS = {"sets": N_("sets"), "streak": N_("streak"), "targets": N_("targets"),
-                       "variant": N_("variant"), "mode": N_("mode"), "classes": N_("classes"),
-                       "shape": N_("shape"), "length": N_("length"), "tolerance": N_("tolerance"),
-                       "distractors": N_("distractors")}
-TASK_CHOICE_LABELS = {"range": N_("range"), "pair": N_("pair"), "cos": N_("cos"), "triangle": N_("triangle"),
-                      "rectangle": N_("rectangle"), "expected": N_("expected"), "last": N_("last"),
-                      "random": N_("random"), "none": N_("none")}
+TASK_SETTING_LABELS = {
+    "sets": N_("sets"),
+    "streak": N_("streak"),
+    "targets": N_("targets"),
+    "variant": N_("variant"),
+    "mode": N_("mode"),
+    "classes": N_("classes"),
+    "shape": N_("shape"),
+    "length": N_("length"),
+    "tolerance": N_("tolerance"),
+    "distractors": N_("distractors"),
+}
+TASK_CHOICE_LABELS = {
+    "range": N_("range"),
+    "pair": N_("pair"),
+    "cos": N_("cos"),
+    "triangle": N_("triangle"),
+    "rectangle": N_("rectangle"),
+    "expected": N_("expected"),
+    "last": N_("last"),
+    "random": N_("random"),
+    "none": N_("none"),
+}
 # Integer task settings with their own upper limit and a help text (the others: 0 … TASK_MAX_SETTING).
 TASK_INT_HELP = {
-    ("embedded_reber", "sets"): (MAX_REBER_SET, N_("0: every training sequence is a fresh random string. N: the "
-                                 "paper's protocol — a fixed set of N training strings and N test strings not in it; "
-                                 "with the paper's criterion a run is judged on all 2N after every N training "
-                                 "sequences (the paper: 256).")),
-    ("embedded_reber", "set_seed"): (limits.TASK_MAX_SETTING, N_("Which fixed training and test sets are drawn when "
-                                     "sets is above 0 (the paper used three pairs of sets, ten networks each).")),
+    ("embedded_reber", "sets"): (
+        MAX_REBER_SET,
+        N_(
+            "0: every training sequence is a fresh random string. N: the "
+            "paper's protocol — a fixed set of N training strings and N test strings not in it; "
+            "with the paper's criterion a run is judged on all 2N after every N training "
+            "sequences (the paper: 256)."
+        ),
+    ),
+    ("embedded_reber", "set_seed"): (
+        limits.TASK_MAX_SETTING,
+        N_(
+            "Which fixed training and test sets are drawn when "
+            "sets is above 0 (the paper used three pairs of sets, ten networks each)."
+        ),
+    ),
 }
 # Settings that only matter for training/evaluation (hidden on pages that just run a sequence).
 EVAL_SETTINGS = ("streak", "tolerance", "accuracy_threshold")
@@ -155,16 +287,41 @@ EVAL_SETTINGS = ("streak", "tolerance", "accuracy_threshold")
 
 def task_fields(default_task: str = "adding") -> list[Field]:
     """Input source, task, every task's settings (named ``<task>.<setting>``) and typed text."""
-    out = [Field("source", N_("Input sequence"), "choice", "task", choices=("task", "typed"), widget="segmented",
-                 fmt={"task": N_("From a task"), "typed": N_("Typed by hand")}.get),
-           Field("task", N_("Task"), "choice", default_task, choices=tuple(lc.TASKS), widget="select",
-                 fmt=lambda n: lc.TASKS[n].title or n)]
+    out = [
+        Field(
+            "source",
+            N_("Input sequence"),
+            "choice",
+            "task",
+            choices=("task", "typed"),
+            widget="segmented",
+            fmt={"task": N_("From a task"), "typed": N_("Typed by hand")}.get,
+        ),
+        Field(
+            "task",
+            N_("Task"),
+            "choice",
+            default_task,
+            choices=tuple(lc.TASKS),
+            widget="select",
+            fmt=lambda n: lc.TASKS[n].title or n,
+        ),
+    ]
     for tname, task in lc.TASKS.items():
         for s, v in task.settings().items():
             name, label = f"{tname}.{s}", TASK_SETTING_LABELS.get(s, s)
             if (tname, s) in TASK_CHOICES:
-                out.append(Field(name, label, "choice", v, choices=TASK_CHOICES[(tname, s)], widget="select",
-                                 fmt=lambda c: TASK_CHOICE_LABELS.get(c, str(c))))
+                out.append(
+                    Field(
+                        name,
+                        label,
+                        "choice",
+                        v,
+                        choices=TASK_CHOICES[(tname, s)],
+                        widget="select",
+                        fmt=lambda c: TASK_CHOICE_LABELS.get(c, str(c)),
+                    )
+                )
             elif isinstance(v, bool):
                 out.append(Field(name, label, "bool", v, widget="toggle"))
             elif isinstance(v, int):
@@ -174,9 +331,17 @@ def task_fields(default_task: str = "adding") -> list[Field]:
                 out.append(Field(name, label, "float", v, 0.0, 1e6, 0.01))
             else:
                 out.append(Field(name, label, "text", str(v), hi=100, widget="text_area"))
-    out.append(Field("typed", N_("Values (one row per timestep, or one row for a single input)"), "text",
-                     DEFAULT_TYPED, hi=limits.MAX_TYPED_CHARS, widget="text_area",
-                     help=N_("Numbers separated by commas or spaces. Several rows = several inputs per step.")))
+    out.append(
+        Field(
+            "typed",
+            N_("Values (one row per timestep, or one row for a single input)"),
+            "text",
+            DEFAULT_TYPED,
+            hi=limits.MAX_TYPED_CHARS,
+            widget="text_area",
+            help=N_("Numbers separated by commas or spaces. Several rows = several inputs per step."),
+        )
+    )
     return out
 
 
@@ -202,8 +367,14 @@ def model_group(page: str, schema: Schema, where: Any = st, variants: Iterable[s
             render_fields(page, schema, opts, st)
     task = _current(page, "task", schema) if "task" in schema.fields else None
     names = [n for n in _MODEL_OR_BIAS if not n.startswith("b_")]
-    reset_button(page, schema, "model", lambda: names,
-                 lambda: paper_values(schema, _current(page, "variant", schema), task), where)
+    reset_button(
+        page,
+        schema,
+        "model",
+        lambda: names,
+        lambda: paper_values(schema, _current(page, "variant", schema), task),
+        where,
+    )
     return variant
 
 
@@ -216,12 +387,19 @@ def bias_group(page: str, schema: Schema, variant: str, where: Any = st) -> None
         schema[f"b_{gate}_step"].render(page, where, disabled=value is None)
     task = _current(page, "task", schema) if "task" in schema.fields else None
     names = [n for n in _MODEL_OR_BIAS if n.startswith("b_")]
-    reset_button(page, schema, "bias", lambda: names,
-                 lambda: paper_values(schema, _current(page, "variant", schema), task), where)
+    reset_button(
+        page,
+        schema,
+        "bias",
+        lambda: names,
+        lambda: paper_values(schema, _current(page, "variant", schema), task),
+        where,
+    )
 
 
-def task_group(page: str, schema: Schema, where: Any = st, allow_typed: bool = True,
-               hide: Iterable[str] = EVAL_SETTINGS) -> tuple[str, str]:
+def task_group(
+    page: str, schema: Schema, where: Any = st, allow_typed: bool = True, hide: Iterable[str] = EVAL_SETTINGS
+) -> tuple[str, str]:
     """Input source and the task's settings (or the typed text); returns (source, task)."""
     source = schema["source"].render(page, where) if allow_typed else "task"
     task = schema["task"].read(page)
@@ -241,8 +419,9 @@ def task_group(page: str, schema: Schema, where: Any = st, allow_typed: bool = T
     return source, task
 
 
-def restricted_choice(page: str, schema: Schema, name: str, offered: tuple, why: str, where: Any = st,
-                      fallback: Any = None) -> Any:
+def restricted_choice(
+    page: str, schema: Schema, name: str, offered: tuple, why: str, where: Any = st, fallback: Any = None
+) -> Any:
     """A choice field drawn with only the ``offered`` values. A current value that is not offered
     (another control just changed, or a link asks for it) is switched to ``fallback`` (default:
     the first offered) before the widget is drawn, with a note: "<why>, not X: switched to Y". ``why`` is
@@ -253,11 +432,19 @@ def restricted_choice(page: str, schema: Schema, name: str, offered: tuple, why:
         new = fallback if fallback in offered else offered[0]
         st.session_state[key] = new
         label = _(f.label)
-        where.info(_("{why}, not {old}: the {setting} was switched to {new}.").format(
-                       why=why, old=f.shown(current), setting=label.lower(), new=f.shown(new)),
-                   icon=":material/swap_horiz:")
-    common = dict(format_func=f.option_labels(offered), key=key, help=_(f.help) if f.help else None, persist_state=PERSIST,
-                  disabled=classlink.is_locked(page, name))
+        where.info(
+            _("{why}, not {old}: the {setting} was switched to {new}.").format(
+                why=why, old=f.shown(current), setting=label.lower(), new=f.shown(new)
+            ),
+            icon=":material/swap_horiz:",
+        )
+    common = dict(
+        format_func=f.option_labels(offered),
+        key=key,
+        help=_(f.help) if f.help else None,
+        persist_state=PERSIST,
+        disabled=classlink.is_locked(page, name),
+    )
     if f.widget == "segmented":
         return where.segmented_control(_(f.label), offered, required=True, **common)
     return where.selectbox(_(f.label), offered, **common)
@@ -268,7 +455,8 @@ def algorithm_control(page: str, schema: Schema, variant: str, where: Any = st) 
     rec, f = variant_record(variant), schema["algorithm"]
     offered = tuple(a for a in f.choices if a in rec.algorithms)
     why = _("{variant} trains with {algorithms}").format(
-        variant=_(rec.title), algorithms=_(" or ").join(f.shown(a) for a in offered))
+        variant=_(rec.title), algorithms=_(" or ").join(f.shown(a) for a in offered)
+    )
     return restricted_choice(page, schema, "algorithm", offered, why, where, fallback=rec.default_algorithm())
 
 

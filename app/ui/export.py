@@ -4,12 +4,14 @@ sequence (page settings <-> ``lc.ModelConfig`` is ``app.ui.netconfig``).
 Everything that reads user-supplied text raises ``ValueError`` with a message a student can act
 on; the page shows it with ``st.error`` and keeps its current state.
 """
+
 from __future__ import annotations
 
 import json
 import math
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -26,14 +28,21 @@ DOC_KIND = "gatelab-config"
 
 def config_document(page: str, model: lc.ModelConfig | None, values: dict) -> str:
     """The downloadable configuration: the page's settings plus the network they build."""
-    doc = {"kind": DOC_KIND, "page": page, "settings": values,
-           "model": model.to_dict() if model is not None else None}
+    doc = {
+        "kind": DOC_KIND,
+        "page": page,
+        "settings": values,
+        "model": model.to_dict() if model is not None else None,
+    }
     return json.dumps(doc, indent=2, sort_keys=True, allow_nan=False)
 
 
-def parse_config_upload(data: bytes, page: str, schema: Schema,
-                        from_model: Callable[[lc.ModelConfig, Schema], tuple[dict, list[str]]] | None
-                        = values_from_model) -> tuple[dict, list[str]]:
+def parse_config_upload(
+    data: bytes,
+    page: str,
+    schema: Schema,
+    from_model: Callable[[lc.ModelConfig, Schema], tuple[dict, list[str]]] | None = values_from_model,
+) -> tuple[dict, list[str]]:
     """Validate an uploaded configuration; returns (settings to apply, notes) or ValueError.
 
     Accepts this app's own download (settings of the same page are restored exactly; from
@@ -41,19 +50,27 @@ def parse_config_upload(data: bytes, page: str, schema: Schema,
     map a network onto their settings (``from_model``; None = only this page's own files).
     """
     if len(data) > limits.MAX_UPLOAD_BYTES:
-        raise ValueError(_("the file is {size} bytes; a configuration is at most {most} bytes").format(
-            size=f"{len(data):,}", most=f"{limits.MAX_UPLOAD_BYTES:,}"))
+        raise ValueError(
+            _("the file is {size} bytes; a configuration is at most {most} bytes").format(
+                size=f"{len(data):,}", most=f"{limits.MAX_UPLOAD_BYTES:,}"
+            )
+        )
     try:
         doc = json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise ValueError(_("the file is not text (UTF-8); upload the .json file you downloaded")) from None
     except json.JSONDecodeError as e:
-        raise ValueError(_("the file is not valid JSON: {why} (line {line}, column {column})").format(
-            why=e.msg, line=e.lineno, column=e.colno)) from None
+        raise ValueError(
+            _("the file is not valid JSON: {why} (line {line}, column {column})").format(
+                why=e.msg, line=e.lineno, column=e.colno
+            )
+        ) from None
     except RecursionError:
         raise ValueError(_("the file's JSON is nested too deeply to be a configuration")) from None
-    except ValueError:          # json reads an integer of over 4,300 digits with int(), which refuses it
-        raise ValueError(_("the file holds a number thousands of digits long; no setting is that big")) from None
+    except ValueError:  # json reads an integer of over 4,300 digits with int(), which refuses it
+        raise ValueError(
+            _("the file holds a number thousands of digits long; no setting is that big")
+        ) from None
     if not isinstance(doc, dict):
         raise ValueError(_("a configuration is a JSON object, not {kind}").format(kind=type(doc).__name__))
     if doc.get("kind") == DOC_KIND:
@@ -63,29 +80,52 @@ def parse_config_upload(data: bytes, page: str, schema: Schema,
             except ValueError as e:
                 raise ValueError(_("the file's settings are not valid here: {why}").format(why=e)) from None
         if from_model is None:
-            raise ValueError(_("the file was saved on the '{page}' page; this page loads only "
-                               "configurations saved on itself").format(page=doc.get("page")))
+            raise ValueError(
+                _(
+                    "the file was saved on the '{page}' page; this page loads only "
+                    "configurations saved on itself"
+                ).format(page=doc.get("page"))
+            )
         model = doc.get("model")
         if not isinstance(model, dict):
-            raise ValueError(_("the file is from the '{page}' page and holds no network "
-                               "('model') this page can use").format(page=doc.get("page")))
-        notes = [_("The file was saved on the '{page}' page: only its network is used.").format(page=doc.get("page"))]
+            raise ValueError(
+                _(
+                    "the file is from the '{page}' page and holds no network ('model') this page can use"
+                ).format(page=doc.get("page"))
+            )
+        notes = [
+            _("The file was saved on the '{page}' page: only its network is used.").format(
+                page=doc.get("page")
+            )
+        ]
     elif "variant" in doc:
         if from_model is None:
-            raise ValueError(_("this is a network configuration; this page loads only configurations "
-                               "saved on itself (its settings are not a single network)"))
+            raise ValueError(
+                _(
+                    "this is a network configuration; this page loads only configurations "
+                    "saved on itself (its settings are not a single network)"
+                )
+            )
         model, notes = doc, []
     else:
-        raise ValueError(_("the file is neither a Gate Lab configuration (with \"kind\": "
-                           "\"{kind}\") nor a network configuration (with a \"variant\")").format(kind=DOC_KIND))
-    cfg = lc.ModelConfig.from_dict(model)         # the core's own, actionable validation
+        raise ValueError(
+            _(
+                "the file is neither a Gate Lab configuration (with \"kind\": "
+                "\"{kind}\") nor a network configuration (with a \"variant\")"
+            ).format(kind=DOC_KIND)
+        )
+    cfg = lc.ModelConfig.from_dict(model)  # the core's own, actionable validation
     values, more = from_model(cfg, schema)
     return values, notes + more
 
 
 # ----------------------------------------------------------------------------- CSV
-def traces_csv(outputs: np.ndarray, internals: dict[str, np.ndarray], targets: np.ndarray | None = None,
-               mask: np.ndarray | None = None) -> bytes:
+def traces_csv(
+    outputs: np.ndarray,
+    internals: dict[str, np.ndarray],
+    targets: np.ndarray | None = None,
+    mask: np.ndarray | None = None,
+) -> bytes:
     """Every quantity a run shows as a tidy CSV (t counts from 1, as on screen): its records but the
     backward pass's cache (``lc.shown_names``)."""
     arrays = {k: internals[k] for k in lc.shown_names(internals)}
@@ -106,8 +146,11 @@ _SPLIT = re.compile(r"[,;\s]+")
 def parse_sequence(text: str, max_T: int = limits.STEP_MAX_T, max_in: int = limits.MAX_INPUTS) -> np.ndarray:
     """Hand-typed numbers -> (T, n_in). One row = one timestep; a single row = one input per step."""
     if len(text) > limits.MAX_TYPED_CHARS:
-        raise ValueError(_("the typed sequence is {n} characters; at most {most} are accepted").format(
-            n=f"{len(text):,}", most=f"{limits.MAX_TYPED_CHARS:,}"))
+        raise ValueError(
+            _("the typed sequence is {n} characters; at most {most} are accepted").format(
+                n=f"{len(text):,}", most=f"{limits.MAX_TYPED_CHARS:,}"
+            )
+        )
     rows = [r.strip().strip(",;") for r in text.replace("−", "-").splitlines()]
     rows = [r for r in rows if r]
     if not rows:
@@ -119,9 +162,13 @@ def parse_sequence(text: str, max_T: int = limits.STEP_MAX_T, max_in: int = limi
             try:
                 x = float(tok)
             except ValueError:
-                raise ValueError(_("row {row}: {token} is not a number").format(row=i, token=repr(tok))) from None
+                raise ValueError(
+                    _("row {row}: {token} is not a number").format(row=i, token=repr(tok))
+                ) from None
             if not math.isfinite(x):
-                raise ValueError(_("row {row}: {token} is not a finite number").format(row=i, token=repr(tok)))
+                raise ValueError(
+                    _("row {row}: {token} is not a finite number").format(row=i, token=repr(tok))
+                )
             nums.append(x)
         parsed.append(nums)
     if len(parsed) == 1:
@@ -130,9 +177,12 @@ def parse_sequence(text: str, max_T: int = limits.STEP_MAX_T, max_in: int = limi
         widths = [len(r) for r in parsed]
         bad = next((i for i, w in enumerate(widths) if w != widths[0]), None)
         if bad is not None:
-            raise ValueError(_("row {row} has {n} numbers but row 1 has {first}; every "
-                               "row (timestep) needs the same number of inputs").format(
-                row=bad + 1, n=widths[bad], first=widths[0]))
+            raise ValueError(
+                _(
+                    "row {row} has {n} numbers but row 1 has {first}; every "
+                    "row (timestep) needs the same number of inputs"
+                ).format(row=bad + 1, n=widths[bad], first=widths[0])
+            )
         arr = np.array(parsed)
     limits.check_length(arr.shape[0], max_T, N_("typed sequence"))
     if arr.shape[1] > max_in:
@@ -149,15 +199,31 @@ def _import(page: str, schema: Schema, from_model: Any) -> None:
     try:
         values, notes = parse_config_upload(up.getvalue(), page, schema, from_model)
     except ValueError as e:
-        state.flash(page, _("Could not load {name}: {why}. Your current settings are unchanged.").format(
-            name=up.name, why=core_errors.translate(str(e))), where="io")
+        state.flash(
+            page,
+            _("Could not load {name}: {why}. Your current settings are unchanged.").format(
+                name=up.name, why=core_errors.translate(str(e))
+            ),
+            where="io",
+        )
         return
     schema.apply(page, values)
-    state.flash(page, " ".join([_("Loaded {name}.").format(name=up.name)] + notes), kind="success", where="io")
+    state.flash(
+        page, " ".join([_("Loaded {name}.").format(name=up.name)] + notes), kind="success", where="io"
+    )
 
 
-def io_panel(page: str, schema: Schema, *, csv: Callable[[], bytes], csv_name: str, doc: str,
-             doc_name: str, from_model: Any = values_from_model, csv_label: str = N_("Traces (CSV)")) -> None:
+def io_panel(
+    page: str,
+    schema: Schema,
+    *,
+    csv: Callable[[], bytes],
+    csv_name: str,
+    doc: str,
+    doc_name: str,
+    from_model: Any = values_from_model,
+    csv_label: str = N_("Traces (CSV)"),
+) -> None:
     """Downloads (CSV built only when clicked) and the configuration upload, in an expander.
 
     An import's message is drawn here, under the uploader, with the box kept open — not at the
@@ -167,22 +233,53 @@ def io_panel(page: str, schema: Schema, *, csv: Callable[[], bytes], csv_name: s
         return
     with st.expander(_("Export and import"), expanded=state.has_flashes(page, "io")):
         c1, c2 = st.columns(2)
-        c1.download_button(_(csv_label), csv, file_name=csv_name, mime="text/csv", key=state.wkey(page, "dl_csv"),
-                           icon=":material/download:", on_click="ignore")
-        c2.download_button(_("Configuration (JSON)"), doc, file_name=doc_name, mime="application/json",
-                           key=state.wkey(page, "dl_json"), icon=":material/download:", on_click="ignore")
-        st.file_uploader(_("Load a configuration (JSON)"), type=["json"], key=state.wkey(page, "upload"),
-                         on_change=_import, args=(page, schema, from_model), max_upload_size=1,
-                         help=_("A file downloaded here; malformed or out-of-range files are refused "
-                                "with a message and your settings stay as they are."))
+        c1.download_button(
+            _(csv_label),
+            csv,
+            file_name=csv_name,
+            mime="text/csv",
+            key=state.wkey(page, "dl_csv"),
+            icon=":material/download:",
+            on_click="ignore",
+        )
+        c2.download_button(
+            _("Configuration (JSON)"),
+            doc,
+            file_name=doc_name,
+            mime="application/json",
+            key=state.wkey(page, "dl_json"),
+            icon=":material/download:",
+            on_click="ignore",
+        )
+        st.file_uploader(
+            _("Load a configuration (JSON)"),
+            type=["json"],
+            key=state.wkey(page, "upload"),
+            on_change=_import,
+            args=(page, schema, from_model),
+            max_upload_size=1,
+            help=_(
+                "A file downloaded here; malformed or out-of-range files are refused "
+                "with a message and your settings stay as they are."
+            ),
+        )
         state.show_flashes(page, "io")
 
 
 def flow_csv(curves: list) -> bytes:
     """Error-flow curves (``figures.FlowCurve``) as a tidy CSV: curve, q, measured, theory."""
-    frames = [pd.DataFrame({"curve": c.name, "steps_back": c.back, "measured": c.measured,
-                            "theory": c.theory if c.theory is not None else np.nan,
-                            "bound": c.bound if c.bound is not None else np.nan}) for c in curves]
+    frames = [
+        pd.DataFrame(
+            {
+                "curve": c.name,
+                "steps_back": c.back,
+                "measured": c.measured,
+                "theory": c.theory if c.theory is not None else np.nan,
+                "bound": c.bound if c.bound is not None else np.nan,
+            }
+        )
+        for c in curves
+    ]
     if not frames:
         return b"curve,steps_back,measured,theory,bound\n"
     return pd.concat(frames, ignore_index=True).to_csv(index=False).encode()

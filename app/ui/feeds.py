@@ -21,15 +21,17 @@ route is served by ``app/serve.py`` (``st.App``); where Gate Lab runs as the pla
 (``streamlit run app/main.py``) nothing answers, the WebSocket does not open and the fragment timer
 keeps drawing, as before.
 """
+
 from __future__ import annotations
 
 import math
 import secrets
 import threading
 import weakref
-from typing import Any, Mapping, Protocol
+from collections.abc import Mapping
+from typing import Any, Protocol
 
-PREFIX = "gatelab/feed/"          # relative to the app's base URL (the page's own path prefix)
+PREFIX = "gatelab/feed/"  # relative to the app's base URL (the page's own path prefix)
 
 
 class Feed(Protocol):
@@ -38,8 +40,8 @@ class Feed(Protocol):
 
 
 _lock = threading.Lock()
-_feeds: "weakref.WeakValueDictionary[str, Feed]" = weakref.WeakValueDictionary()
-_served = False           # this process serves the route (app/serve.py built it): a server fact, not user state
+_feeds: weakref.WeakValueDictionary[str, Feed] = weakref.WeakValueDictionary()
+_served = False  # this process serves the route (app/serve.py built it): a server fact, not user state
 
 
 def served() -> bool:
@@ -93,7 +95,7 @@ def answer(token: str, query: Mapping[str, str]) -> tuple[int, dict[str, Any]]:
         return 400, {"error": str(e)}
 
 
-CLOSE_GONE, CLOSE_BAD = 4404, 4400     # WebSocket close codes: no such feed; a request the feed refuses
+CLOSE_GONE, CLOSE_BAD = 4404, 4400  # WebSocket close codes: no such feed; a request the feed refuses
 
 
 def routes() -> list:

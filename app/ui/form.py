@@ -14,10 +14,12 @@ page run is::
 The control groups built from fields are in ``app.ui.controls``; turning the flat settings into
 an ``lc.ModelConfig`` (and back) is ``app.ui.netconfig``'s job.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 import streamlit as st
 
@@ -26,23 +28,23 @@ from app.i18n import _
 from app.ui import state, urlstate
 from lstm_core.numerics import finite_number
 
-PERSIST = "session"   # widget values survive a visit to another page
+PERSIST = "session"  # widget values survive a visit to another page
 # How many of its own recent links a page remembers, to tell a late echo from a new link
 # (start_page). An echo is at most a few full runs old; the list stays small.
 URL_ECHOES = 32
 
 
 class _Where:
-    """"'name' (label)" in this session's language, made only when a message needs it (a check
+    """ "'name' (label)" in this session's language, made only when a message needs it (a check
     that passes costs no translation)."""
 
-    def __init__(self, field: "Field") -> None:
+    def __init__(self, field: Field) -> None:
         self.field = field
 
     def __format__(self, spec: str) -> str:
         return _("'{name}' ({label})").format(name=self.field.name, label=_(self.field.label))
 
-    __str__ = lambda self: format(self)   # noqa: E731
+    __str__ = lambda self: format(self)  # noqa: E731
 
 
 @dataclass(frozen=True)
@@ -51,16 +53,16 @@ class Field:
 
     name: str
     label: str
-    kind: str                      # int | float | optfloat | choice | bool | text | multi
+    kind: str  # int | float | optfloat | choice | bool | text | multi
     default: Any
     lo: float | None = None
     hi: float | None = None
     step: float | None = None
     choices: tuple = ()
-    widget: str = "number"         # slider | number | select | segmented | toggle | text_area | multiselect | none
+    widget: str = "number"  # slider | number | select | segmented | toggle | text_area | multiselect | none
     help: str | None = None
     fmt: Callable[[Any], str] | None = None
-    fallback: float = 0.0          # optfloat: the number shown while the setting is off
+    fallback: float = 0.0  # optfloat: the number shown while the setting is off
 
     # -- validation -------------------------------------------------------------------
     def check(self, value: Any) -> Any:
@@ -70,40 +72,65 @@ class Field:
             return None
         if k in ("float", "optfloat", "int"):
             if not finite_number(value):
-                raise ValueError(_("{where} must be a finite number, got {value}").format(where=where, value=repr(value)))
+                raise ValueError(
+                    _("{where} must be a finite number, got {value}").format(where=where, value=repr(value))
+                )
             if k == "int":
                 if value != int(value):
-                    raise ValueError(_("{where} must be a whole number, got {value}").format(where=where, value=repr(value)))
+                    raise ValueError(
+                        _("{where} must be a whole number, got {value}").format(
+                            where=where, value=repr(value)
+                        )
+                    )
                 value = int(value)
             else:
                 value = float(value)
             if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
-                raise ValueError(_("{where} must be between {lo} and {hi}, got {value}").format(
-                    where=where, lo=f"{self.lo:g}", hi=f"{self.hi:g}", value=f"{value:g}"))
+                raise ValueError(
+                    _("{where} must be between {lo} and {hi}, got {value}").format(
+                        where=where, lo=f"{self.lo:g}", hi=f"{self.hi:g}", value=f"{value:g}"
+                    )
+                )
             return value
         if k == "bool":
             if not isinstance(value, bool):
-                raise ValueError(_("{where} must be true or false, got {value}").format(where=where, value=repr(value)))
+                raise ValueError(
+                    _("{where} must be true or false, got {value}").format(where=where, value=repr(value))
+                )
             return value
         if k == "choice":
             if value not in self.choices or isinstance(value, bool) != isinstance(self.choices[0], bool):
-                raise ValueError(_("{where} must be one of {choices}, got {value}").format(
-                    where=where, choices=list(self.choices), value=repr(value)))
+                raise ValueError(
+                    _("{where} must be one of {choices}, got {value}").format(
+                        where=where, choices=list(self.choices), value=repr(value)
+                    )
+                )
             return value
         if k == "text":
             if not isinstance(value, str):
-                raise ValueError(_("{where} must be text, got {kind}").format(where=where, kind=type(value).__name__))
+                raise ValueError(
+                    _("{where} must be text, got {kind}").format(where=where, kind=type(value).__name__)
+                )
             if self.hi is not None and len(value) > self.hi:
-                raise ValueError(_("{where} is {n} characters long; at most {most} are allowed").format(
-                    where=where, n=len(value), most=f"{self.hi:g}"))
+                raise ValueError(
+                    _("{where} is {n} characters long; at most {most} are allowed").format(
+                        where=where, n=len(value), most=f"{self.hi:g}"
+                    )
+                )
             return value
         if k == "multi":
-            if not isinstance(value, list) or any(v not in self.choices for v in value) \
-                    or len(set(value)) != len(value):
-                raise ValueError(_("{where} must be a list of distinct values from {choices}, got {value}").format(
-                    where=where, choices=list(self.choices), value=repr(value)))
+            if (
+                not isinstance(value, list)
+                or any(v not in self.choices for v in value)
+                or len(set(value)) != len(value)
+            ):
+                raise ValueError(
+                    _("{where} must be a list of distinct values from {choices}, got {value}").format(
+                        where=where, choices=list(self.choices), value=repr(value)
+                    )
+                )
             return list(value)
-        raise ValueError(f"{where}: unknown kind {k!r}")  # pragma: no cover  # noqa: i18n (programming error)
+        raise ValueError(f"{where}: unknown kind {k!r}")  # pragma: no cover  # i18n: kept (programming error)
 
     # -- widgets ----------------------------------------------------------------------
     def shown(self, value: Any) -> str:
@@ -118,8 +145,10 @@ class Field:
         """Widget-key names and values that display ``value``."""
         if self.kind == "optfloat":
             # While off, the (disabled) slider shows the fallback, the value it gets when switched on.
-            return {f"{self.name}.on": value is not None,
-                    self.name: float(value) if value is not None else self.fallback}
+            return {
+                f"{self.name}.on": value is not None,
+                self.name: float(value) if value is not None else self.fallback,
+            }
         return {self.name: value}
 
     def read(self, page: str, snapshot: dict | None = None) -> Any:
@@ -134,16 +163,29 @@ class Field:
     def render(self, page: str, where: Any = st, label: str | None = None, disabled: bool = False) -> Any:
         """Draw the widget (its value comes from session state, set by ``start_page``)."""
         key, label = state.wkey(page, self.name), _(label or self.label)
-        disabled = disabled or self.name in state.page_state(page).get("_locked", ())   # app.ui.classlink
+        disabled = disabled or self.name in state.page_state(page).get("_locked", ())  # app.ui.classlink
         helptext = _(self.help) if self.help else None
         common = dict(key=key, help=helptext, disabled=disabled, persist_state=PERSIST)
         shown = self.option_labels(self.choices)
         w = self.widget
         if self.kind == "optfloat":
-            on = where.checkbox(_("set {label}").format(label=label), key=f"{key}.on", help=helptext, disabled=disabled,
-                                persist_state=PERSIST)
-            where.slider(label, self.lo, self.hi, step=self.step, key=key, disabled=disabled or not on,
-                         persist_state=PERSIST, label_visibility="collapsed")
+            on = where.checkbox(
+                _("set {label}").format(label=label),
+                key=f"{key}.on",
+                help=helptext,
+                disabled=disabled,
+                persist_state=PERSIST,
+            )
+            where.slider(
+                label,
+                self.lo,
+                self.hi,
+                step=self.step,
+                key=key,
+                disabled=disabled or not on,
+                persist_state=PERSIST,
+                label_visibility="collapsed",
+            )
             return self.read(page)
         if w == "slider":
             return where.slider(label, self.lo, self.hi, step=self.step, **common)
@@ -152,15 +194,16 @@ class Field:
         if w == "select":
             return where.selectbox(label, self.choices, format_func=shown, **common)
         if w == "segmented":
-            return where.segmented_control(label, self.choices, format_func=shown,
-                                           required=True, **common)
+            return where.segmented_control(label, self.choices, format_func=shown, required=True, **common)
         if w == "toggle":
             return where.toggle(label, **common)
         if w == "text_area":
             return where.text_area(label, height=140, **common)
         if w == "multiselect":
             return where.multiselect(label, self.choices, format_func=shown, **common)
-        raise ValueError(f"field {self.name!r} has no widget")  # pragma: no cover  # noqa: i18n (programming error)
+        raise ValueError(
+            f"field {self.name!r} has no widget"
+        )  # pragma: no cover  # i18n: kept (programming error)
 
 
 class Schema:
@@ -170,7 +213,9 @@ class Schema:
         self.fields: dict[str, Field] = {}
         for f in fields:
             if f.name in self.fields:
-                raise ValueError(f"duplicate field {f.name!r}")  # pragma: no cover  # noqa: i18n (programming error)
+                raise ValueError(
+                    f"duplicate field {f.name!r}"
+                )  # pragma: no cover  # i18n: kept (programming error)
             self.fields[f.name] = f
 
     def __getitem__(self, name: str) -> Field:
@@ -230,8 +275,13 @@ def start_page(page: str, schema: Schema, defaults: dict) -> None:
     if raw is not None and raw != ps.get("_url") and raw not in ps.get("_written", ()):
         values, bad = urlstate.decode(raw, schema.check)
         if bad:
-            state.flash(page, _("The link's settings could not be used: {why}. Showing the default "
-                                "settings instead. The link held:").format(why="; ".join(bad)))
+            state.flash(
+                page,
+                _(
+                    "The link's settings could not be used: {why}. Showing the default "
+                    "settings instead. The link held:"
+                ).format(why="; ".join(bad)),
+            )
             state.flash(page, urlstate.readable(raw), kind="code")
             values = {}
         schema.apply(page, {**defaults, **values})
@@ -249,25 +299,38 @@ def finish_page(page: str, values: dict, defaults: dict) -> None:
     urlstate.write(encoded)
     ps = state.page_state(page)
     ps["_url"] = encoded or None
-    written = ps.setdefault("_written", [])      # what a late request may still carry (start_page)
+    written = ps.setdefault("_written", [])  # what a late request may still carry (start_page)
     if encoded and encoded not in written[-1:]:
         written.append(encoded)
         del written[:-URL_ECHOES]
 
 
-def reset_button(page: str, schema: Schema, group: str, names: Callable[[], Iterable[str]],
-                 paper: Callable[[], dict], where: Any = st) -> None:
-    """"Reset to paper defaults" for one group: its fields get ``paper()``'s values."""
+def reset_button(
+    page: str,
+    schema: Schema,
+    group: str,
+    names: Callable[[], Iterable[str]],
+    paper: Callable[[], dict],
+    where: Any = st,
+) -> None:
+    """ "Reset to paper defaults" for one group: its fields get ``paper()``'s values."""
+
     def reset() -> None:
         values = paper()
         schema.apply(page, {n: values[n] for n in names() if n in values})
 
-    where.button(_("Reset to paper defaults"), key=state.wkey(page, f"reset.{group}"), on_click=reset,
-                 icon=":material/restart_alt:", help=_("Put this group back to the values the papers used."))
+    where.button(
+        _("Reset to paper defaults"),
+        key=state.wkey(page, f"reset.{group}"),
+        on_click=reset,
+        icon=":material/restart_alt:",
+        help=_("Put this group back to the values the papers used."),
+    )
 
 
-def render_fields(page: str, schema: Schema, names: Iterable[str], where: Any = st,
-                  disabled: Iterable[str] = ()) -> dict[str, Any]:
+def render_fields(
+    page: str, schema: Schema, names: Iterable[str], where: Any = st, disabled: Iterable[str] = ()
+) -> dict[str, Any]:
     """Draw the fields ``names``; those in ``disabled`` are drawn greyed out (they would change nothing)."""
     off = set(disabled)
     return {n: schema[n].render(page, where, disabled=n in off) for n in names}

@@ -9,12 +9,14 @@ rest of the page draw the final results. No ``while True`` / ``time.sleep`` loop
 The work object only needs ``advance(n) -> progress``, ``done`` and ``fraction()``
 (``lstm_core.sweeps.sweep.Sweep`` has them; ``TrainerWork`` adapts a ``Trainer``).
 """
+
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -26,9 +28,9 @@ from app.ui import pacing, state
 # 0.25–0.6 s after it (more under heavy load), so 2 s of training per tick keeps most of the
 # wall time training while the progress bar still moves every ~2–3 s and "Stop" answers
 # within one tick.
-TICK = 2.0        # seconds of training per fragment run
-EVERY = 0.2       # timer period while a job runs (a timer rerun never preempts a running one)
-TARGET_CHUNK = 0.15   # aim each advance() call at this many seconds (keeps a tick close to TICK)
+TICK = 2.0  # seconds of training per fragment run
+EVERY = 0.2  # timer period while a job runs (a timer rerun never preempts a running one)
+TARGET_CHUNK = 0.15  # aim each advance() call at this many seconds (keeps a tick close to TICK)
 
 
 class TrainerWork:
@@ -52,20 +54,20 @@ class TrainerWork:
 @dataclass
 class Job:
     work: Any
-    label: str                                   # what runs, in words (shown next to the bar, through _)
-    settings: dict                               # the page settings it was started with
-    after_chunk: Callable[[Any, Any], None] | None = None   # (work, progress) -> None, e.g. a recorder
+    label: str  # what runs, in words (shown next to the bar, through _)
+    settings: dict  # the page settings it was started with
+    after_chunk: Callable[[Any, Any], None] | None = None  # (work, progress) -> None, e.g. a recorder
     running: bool = True
     stopped: bool = False
     error: str | None = None
     started: float = field(default_factory=time.perf_counter)
     finished: float | None = None
-    compute: float = 0.0                         # seconds spent training
-    chunk: int = 1                               # sequences per advance() (adapted to TARGET_CHUNK)
-    last: Any = None                             # the last progress report
-    recorder: Any = None                         # page extras: a demo's training-curve recorder,
-    summary: Any = None                          # a measurement made once the job ended,
-    csv: Any = None                              # and the table its CSV download exports
+    compute: float = 0.0  # seconds spent training
+    chunk: int = 1  # sequences per advance() (adapted to TARGET_CHUNK)
+    last: Any = None  # the last progress report
+    recorder: Any = None  # page extras: a demo's training-curve recorder,
+    summary: Any = None  # a measurement made once the job ended,
+    csv: Any = None  # and the table its CSV download exports
 
     @property
     def elapsed(self) -> float:
@@ -112,29 +114,43 @@ def tick(job: Job, seconds: float = TICK) -> None:
 
 def status_line(job: Job) -> str:
     if job.error:
-        return _("Stopped with an error after {seconds} s: {why}").format(seconds=f"{job.elapsed:.0f}", why=job.error)
+        return _("Stopped with an error after {seconds} s: {why}").format(
+            seconds=f"{job.elapsed:.0f}", why=job.error
+        )
     if job.running:
         return _("{what} — {percent}% of the budget, {seconds} s").format(
-            what=_(job.label), percent=f"{100 * job.work.fraction():.0f}", seconds=f"{job.elapsed:.0f}")
+            what=_(job.label), percent=f"{100 * job.work.fraction():.0f}", seconds=f"{job.elapsed:.0f}"
+        )
     if job.stopped:
         return _("Stopped by you after {seconds} s ({what}); the results so far are shown.").format(
-            seconds=f"{job.elapsed:.1f}", what=_(job.label))
+            seconds=f"{job.elapsed:.1f}", what=_(job.label)
+        )
     return _("Finished in {seconds} s ({what}); {training} s of it training.").format(
-        seconds=f"{job.elapsed:.1f}", what=_(job.label), training=f"{job.compute:.1f}")
+        seconds=f"{job.elapsed:.1f}", what=_(job.label), training=f"{job.compute:.1f}"
+    )
 
 
 def settings_note(job: Job | None, values: dict, button: str) -> None:
     """Nothing is thrown away by a setting change: the results shown stay the job's, and this says that the
     next press of ``button`` (its label, translated) trains with the new settings."""
-    if job is None or json.dumps(job.settings, sort_keys=True, default=str) == json.dumps(values, sort_keys=True,
-                                                                                            default=str):
+    if job is None or json.dumps(job.settings, sort_keys=True, default=str) == json.dumps(
+        values, sort_keys=True, default=str
+    ):
         return
     if job.running:
-        st.info(_("You changed the settings while this run trains: it goes on with the settings it started with; "
-                  "press **{button}** afterwards to train with the new ones.").format(button=button))
+        st.info(
+            _(
+                "You changed the settings while this run trains: it goes on with the settings it started with; "
+                "press **{button}** afterwards to train with the new ones."
+            ).format(button=button)
+        )
     else:
-        st.info(_("The results below are from the settings you trained with; the settings have changed since — "
-                  "press **{button}** to train with the new ones.").format(button=button))
+        st.info(
+            _(
+                "The results below are from the settings you trained with; the settings have changed since — "
+                "press **{button}** to train with the new ones."
+            ).format(button=button)
+        )
 
 
 def live(page: str, slot: str, draw: Callable[[Job | None], None]) -> None:
@@ -149,7 +165,7 @@ def _body(page: str, slot: str, draw: Callable[[Job | None], None]) -> None:
     if job is not None and job.running:
         tick(job)
         if not job.running:
-            st.rerun()                       # full run: stops the timer, final results everywhere
+            st.rerun()  # full run: stops the timer, final results everywhere
         st.progress(min(job.work.fraction(), 1.0), text=status_line(job))
     elif job is not None:
         (st.error if job.error else st.success if not job.stopped else st.warning)(status_line(job))

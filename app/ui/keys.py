@@ -15,6 +15,7 @@ browser's own action there; Enter on a radio just picked does reach Lessons' *Re
 Space on the bound widget itself (Play just clicked, still focused) switches it; the arrows,
 Home and End on a focused slider, radio group, tab list or list box move it.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -70,8 +71,9 @@ export default function (component) {
 }
 """
 
-_component = st.components.v2.component("gatelab_keys", js=JS, css=".st-key-gatelab-keys { display: none; }",
-                                        isolate_styles=False)
+_component = st.components.v2.component(
+    "gatelab_keys", js=JS, css=".st-key-gatelab-keys { display: none; }", isolate_styles=False
+)
 
 
 def button(key: str) -> str:
@@ -98,5 +100,8 @@ def bind(bindings: dict[str, str], key: str = "gatelab-keys") -> None:
 def help_panel(lines: list[str], where: Any = None) -> None:
     """The small "Keyboard" help: one line per key (already translated), folded away."""
     with (where or st).expander(_("Keyboard"), icon=":material/keyboard:"):
-        st.markdown("\n".join(f"- {line}" for line in lines)
-                    + "\n\n" + _("The keys work while no text field has the focus."))
+        st.markdown(
+            "\n".join(f"- {line}" for line in lines)
+            + "\n\n"
+            + _("The keys work while no text field has the focus.")
+        )

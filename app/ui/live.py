@@ -23,6 +23,7 @@ of a page's first second evaluating a Plotly bundle, and the full one is 3.2 tim
 vs 1.5 MB; measured in ``docs/benchmarks.md``). A chart never depends on whether another
 ``st.plotly_chart`` happened to load Streamlit's own copy first.
 """
+
 from __future__ import annotations
 
 import base64
@@ -41,8 +42,8 @@ from app.ui import feeds, theme
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 PLOTLY_JS = STATIC_DIR / "plotly-cartesian.min.js"
-SENT_KEY = "_live.sent"          # session state: chart key -> (revision, figure) last sent
-REV_KEY = "_live.rev"            # session state: the last revision number handed out
+SENT_KEY = "_live.sent"  # session state: chart key -> (revision, figure) last sent
+REV_KEY = "_live.rev"  # session state: the last revision number handed out
 
 # One Plotly.js per browser tab, loaded once: by the page's preload (``preload``) or by the first
 # chart, whichever comes first; both run this (a chart finds the promise the preload left).
@@ -73,16 +74,14 @@ JS = (Path(__file__).resolve().parent / "live_chart.js").read_text(encoding="utf
 CSS = ".gatelab-live { width: 100%; }"
 
 
-
-
 def _compact(js: str) -> str:
     """The script without comments and indentation: Streamlit sends a component's inline script
     with every update, so each byte here is paid on every tick of every live chart."""
     out = []
     for line in js.splitlines():
         line = line.strip()
-        if " // " in line:                    # a trailing comment (the script has no "//" in strings)
-            line = line[:line.index(" // ")].rstrip()
+        if " // " in line:  # a trailing comment (the script has no "//" in strings)
+            line = line[: line.index(" // ")].rstrip()
         if line and not line.startswith("//"):
             out.append(line)
     return "\n".join(out)
@@ -90,10 +89,17 @@ def _compact(js: str) -> str:
 
 # ?v= is the plotly.js version: the browser may keep the file as long as the URL names it.
 PLOTLY_VERSION = get_plotlyjs_version()
-_component = st.components.v2.component("gatelab_live_chart",
-                                        js=_compact(JS.replace("__LOADER__", LOADER).replace("__FILE__", PLOTLY_JS.name)
-                                                    .replace("__VERSION__", PLOTLY_VERSION).replace("__FEED__", feeds.PREFIX)),
-                                        css=CSS, isolate_styles=False)
+_component = st.components.v2.component(
+    "gatelab_live_chart",
+    js=_compact(
+        JS.replace("__LOADER__", LOADER)
+        .replace("__FILE__", PLOTLY_JS.name)
+        .replace("__VERSION__", PLOTLY_VERSION)
+        .replace("__FEED__", feeds.PREFIX)
+    ),
+    css=CSS,
+    isolate_styles=False,
+)
 
 
 def _raw(fig: go.Figure, config: dict | None) -> dict:
@@ -143,9 +149,9 @@ def _tail(old: Any, new: Any) -> np.ndarray | None:
     if not isinstance(new, np.ndarray) or new.ndim != 1:
         return None
     old = np.asarray(old) if isinstance(old, (np.ndarray, list, tuple)) else None
-    if old is None or old.ndim != 1 or len(new) <= len(old) or not same(old, new[:len(old)]):
+    if old is None or old.ndim != 1 or len(new) <= len(old) or not same(old, new[: len(old)]):
         return None
-    return new[len(old):]
+    return new[len(old) :]
 
 
 def _plain(a: np.ndarray) -> list:
@@ -182,7 +188,9 @@ def diff(old: dict, new: dict) -> dict | None:
             if len({len(v) for v in cols.values()}) != 1:
                 return None
             extend[str(i)] = {k: _plain(v) for k, v in cols.items()}
-    layout = {k: v for k, v in new["layout"].items() if k not in old["layout"] or not same(old["layout"][k], v)}
+    layout = {
+        k: v for k, v in new["layout"].items() if k not in old["layout"] or not same(old["layout"][k], v)
+    }
     return {"extend": extend, "layout": json.loads(json.dumps(layout, cls=PlotlyJSONEncoder))}
 
 
@@ -190,9 +198,10 @@ def diff(old: dict, new: dict) -> dict | None:
 class Anchor:
     """The last whole figure sent for a chart: every patch is relative to it (not to the previous
     message), so a browser that skipped some updates can still apply the newest one."""
+
     rev: int
     raw: dict
-    size: int            # characters of its JSON: a patch larger than this is not worth it
+    size: int  # characters of its JSON: a patch larger than this is not worth it
 
 
 def _forget(key: str) -> None:
@@ -209,8 +218,15 @@ def full_text(fig: go.Figure, config: dict | None = None) -> str:
     return _text(_raw(fig, config))
 
 
-def chart(where: Any, fig: go.Figure, key: str, alt: str, config: dict | None = None,
-          feed: dict | None = None, preview: dict | None = None) -> None:
+def chart(
+    where: Any,
+    fig: go.Figure,
+    key: str,
+    alt: str,
+    config: dict | None = None,
+    feed: dict | None = None,
+    preview: dict | None = None,
+) -> None:
     """Draw ``fig`` under ``key`` in ``where`` (a container or ``st``), updating in place;
     ``config`` is Plotly's (e.g. ``{"displayModeBar": False}``). ``feed`` (``{"token": …, "y": …}``,
     see ``app/ui/feeds.py``): the browser also appends the feed's points (its ``x`` and column ``y``)
@@ -231,7 +247,7 @@ def chart(where: Any, fig: go.Figure, key: str, alt: str, config: dict | None = 
         msg["preview"] = preview
     if patch is not None:
         text = json.dumps(patch, separators=(",", ":"))
-        if len(text) <= anchor.size:       # else the whole figure is smaller: send it, re-anchor
+        if len(text) <= anchor.size:  # else the whole figure is smaller: send it, re-anchor
             msg.update(base=anchor.rev, patch=text)
     if "patch" not in msg:
         msg["full"] = _text(raw)
@@ -250,7 +266,7 @@ def preload() -> None:
     component: a component's script is imported only once the browser has rendered the page's
     widgets (measured: ~0.6 s later on Step); an ``st.html`` script runs as it is inserted."""
     src = f"app/static/{PLOTLY_JS.name}?v={PLOTLY_VERSION}"
-    with st.sidebar.container(key="gatelab-plotly-preload"):    # hidden (app.ui.theme's CSS)
+    with st.sidebar.container(key="gatelab-plotly-preload"):  # hidden (app.ui.theme's CSS)
         st.html(f"<script>({LOADER})('{src}')</script>", unsafe_allow_javascript=True)
 
 

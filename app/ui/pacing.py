@@ -6,14 +6,16 @@ seconds). After each chunk the next one is sized from the measured speed so that
 ``target`` seconds — short enough for the page to stay responsive, long enough that the
 overhead of a tick stays small.
 """
+
 from __future__ import annotations
 
-MAX_CHUNK = 5_000     # sequences per chunk, whatever the measured speed
-GROWTH = 4            # a chunk grows at most this much at a time (a first fast measurement may be noise)
+MAX_CHUNK = 5_000  # sequences per chunk, whatever the measured speed
+GROWTH = 4  # a chunk grows at most this much at a time (a first fast measurement may be noise)
 
 
-def next_chunk(chunk: int, done: int, seconds: float, target: float, multiple: int = 1,
-               cap: int = MAX_CHUNK) -> int:
+def next_chunk(
+    chunk: int, done: int, seconds: float, target: float, multiple: int = 1, cap: int = MAX_CHUNK
+) -> int:
     """Sequences for the next chunk: about ``target`` seconds at the speed just measured
     (``done`` sequences in ``seconds``), a whole number of ``multiple`` (a batch), at least one
     multiple, at most ``cap`` and at most ``GROWTH`` × the last chunk."""

@@ -5,12 +5,13 @@ In a checkout (``make run``, or a host running ``streamlit run app/main.py``) th
 repository's ``docs/``. Installed from a wheel (``pip install``, then ``gatelab``) there is no
 checkout: the wheel carries them as ``gatelab/docs/`` (a link to ``docs/`` in the checkout).
 """
+
 from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]     # the checkout, or site-packages when installed
+ROOT = Path(__file__).resolve().parents[2]  # the checkout, or site-packages when installed
 
 
 def docs_dir() -> Path:

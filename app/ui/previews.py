@@ -21,12 +21,14 @@ no preview; the page's run then shows the message, as before.
 A ``Preview`` lives in the session's state (``attach``, one per page); ``feeds`` holds only a weak
 reference.
 """
+
 from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, TypeVar
 
 import plotly.graph_objects as go
 import streamlit as st
@@ -38,7 +40,7 @@ from app.ui import feeds, form, live, state
 Figures = dict[str, tuple[go.Figure, str, dict | None]]
 Builder = Callable[[dict], Figures]
 T = TypeVar("T")
-ALL_KEY = "_previews"      # session state: page -> its Preview (what ``settle`` waits for)
+ALL_KEY = "_previews"  # session state: page -> its Preview (what ``settle`` waits for)
 
 
 def _in_session(ctx: Any, work: Callable[[], T]) -> T:
@@ -51,10 +53,12 @@ def _in_session(ctx: Any, work: Callable[[], T]) -> T:
     def run() -> None:
         try:
             out["value"] = work()
-        except BaseException as e:      # handed to the caller's thread below
+        except BaseException as e:  # handed to the caller's thread below
             out["error"] = e
 
-    thread = threading.Thread(target=run, name="gatelab-preview", daemon=True)  # noqa: i18n (a thread name, for py-spy)
+    thread = threading.Thread(
+        target=run, name="gatelab-preview", daemon=True
+    )  # i18n: kept (a thread name, for py-spy)
     add_script_run_ctx(thread, ctx)
     thread.start()
     thread.join()
@@ -68,16 +72,19 @@ class Preview:
     page: str
     schema: form.Schema
     build: Builder
-    ctx: Any = None                 # the session's script-run context (refreshed by every page run)
+    ctx: Any = None  # the session's script-run context (refreshed by every page run)
     token: str = field(init=False)
-    answered: threading.Event = field(init=False, default_factory=threading.Event)   # clear while computing
-    sliders: dict[str, str] = field(init=False)    # widget key -> setting name: what the browser watches
-    at: dict[str, float] = field(init=False, default_factory=dict)   # the sliders' values in this run
+    answered: threading.Event = field(init=False, default_factory=threading.Event)  # clear while computing
+    sliders: dict[str, str] = field(init=False)  # widget key -> setting name: what the browser watches
+    at: dict[str, float] = field(init=False, default_factory=dict)  # the sliders' values in this run
 
     def __post_init__(self) -> None:
         self.answered.set()
-        self.sliders = {state.wkey(self.page, n): n for n, f in self.schema.fields.items()
-                        if f.kind == "optfloat" or (f.widget == "slider" and f.kind in ("int", "float"))}
+        self.sliders = {
+            state.wkey(self.page, n): n
+            for n, f in self.schema.fields.items()
+            if f.kind == "optfloat" or (f.widget == "slider" and f.kind in ("int", "float"))
+        }
         self.token = feeds.register(self)
 
     def poll(self, query: Mapping[str, str]) -> dict[str, Any]:
@@ -87,7 +94,11 @@ class Preview:
         value = feeds.number(query, "value", math.nan)
         self.answered.clear()
         try:
-            return {"field": name, "value": value, "figures": _in_session(self.ctx, lambda: self.figures(name, value))}
+            return {
+                "field": name,
+                "value": value,
+                "figures": _in_session(self.ctx, lambda: self.figures(name, value)),
+            }
         finally:
             self.answered.set()
 
@@ -96,12 +107,16 @@ class Preview:
         text ``live.chart`` sends for them; none when the value or the result is not usable."""
         fld = self.schema[name]
         try:
-            values = {**self.schema.read(self.page),
-                      name: fld.check(int(value) if fld.kind == "int" and value == int(value) else value)}
+            values = {
+                **self.schema.read(self.page),
+                name: fld.check(int(value) if fld.kind == "int" and value == int(value) else value),
+            }
             figs = self.build(values)
         except state.USER_ERRORS:
             return {}
-        return {key: {"full": live.full_text(fig, config), "alt": alt} for key, (fig, alt, config) in figs.items()}
+        return {
+            key: {"full": live.full_text(fig, config), "alt": alt} for key, (fig, alt, config) in figs.items()
+        }
 
 
 def attach(page: str, schema: form.Schema, build: Builder) -> Preview:
@@ -113,8 +128,11 @@ def attach(page: str, schema: form.Schema, build: Builder) -> Preview:
     if not isinstance(pv, Preview) or pv.schema is not schema:
         pv = kept[page] = Preview(page, schema, build)
     pv.build, pv.ctx = build, get_script_run_ctx()
-    pv.at = {name: v for wkey, name in pv.sliders.items()
-             if isinstance(v := st.session_state.get(wkey), (int, float)) and not isinstance(v, bool)}
+    pv.at = {
+        name: v
+        for wkey, name in pv.sliders.items()
+        if isinstance(v := st.session_state.get(wkey), (int, float)) and not isinstance(v, bool)
+    }
     return pv
 
 
@@ -126,7 +144,7 @@ def chart_data(pv: Preview | None, key: str) -> dict | None:
     return None if pv is None else {"token": pv.token, "key": key, "sliders": pv.sliders, "at": pv.at}
 
 
-SETTLE_SECONDS = 0.1     # the longest a page run waits for the preview its slider asked for
+SETTLE_SECONDS = 0.1  # the longest a page run waits for the preview its slider asked for
 
 
 def settle() -> None:

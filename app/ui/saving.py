@@ -11,13 +11,14 @@ Charts whose toolbar was hidden (the heat maps one clicks, the cell diagram) kee
 the save button only (``only_save``), so no zoom or pan tool gets in the way of a click; like
 every chart's toolbar it shows while the pointer is over the chart (it would cover a long title).
 """
+
 from __future__ import annotations
 
 import re
 from typing import Any
 
 PREFIX = "gatelab"
-FORMAT = "svg"        # "svg" or "png" (then at SCALE × the chart's size on screen)
+FORMAT = "svg"  # "svg" or "png" (then at SCALE × the chart's size on screen)
 SCALE = 2
 
 
@@ -45,6 +46,6 @@ def config(chart: str, *settings: Any, only_save: bool = False, **extra: Any) ->
         "toImageButtonOptions": {"format": FORMAT, "filename": filename(chart, *settings), "scale": SCALE},
     }
     if only_save:
-        out.update(modeBarButtons=[["toImage"]])       # shown on hover, like every chart's toolbar
+        out.update(modeBarButtons=[["toImage"]])  # shown on hover, like every chart's toolbar
     out.update(extra)
     return out

@@ -11,6 +11,7 @@ hidden, paused, finished) loses it after ``STALE_SECONDS`` or at once when it sa
 (``release``). This is server bookkeeping shared by all sessions (a module-level table behind a
 lock), not user state: it holds session ids and times only, never a model or a setting.
 """
+
 from __future__ import annotations
 
 import os
@@ -19,15 +20,15 @@ import time
 
 from app.ui import limits
 
-STALE_SECONDS = 5.0        # no tick for this long: the slot (or the queue place) is given up
+STALE_SECONDS = 5.0  # no tick for this long: the slot (or the queue place) is given up
 # Calibrated with benchmarks/classroom_load.py on 2 cores: a tick without training costs the server
 # ~6-8 ms; with these values 30 sessions each redraw ~2 times a second and train ~4 ms a tick.
-TICK_COST = 0.015          # seconds of timer interval per run training (30 runs: a tick every 0.45 s)
-FULL_SPEED_RUNS = 4        # up to this many runs train a full chunk each tick, more share it
+TICK_COST = 0.015  # seconds of timer interval per run training (30 runs: a tick every 0.45 s)
+FULL_SPEED_RUNS = 4  # up to this many runs train a full chunk each tick, more share it
 
 _lock = threading.Lock()
-_active: dict[str, float] = {}      # session id -> last tick
-_waiting: dict[str, float] = {}     # session id -> last tick; insertion order is the queue order
+_active: dict[str, float] = {}  # session id -> last tick
+_waiting: dict[str, float] = {}  # session id -> last tick; insertion order is the queue order
 
 
 def capacity() -> int:
@@ -53,9 +54,9 @@ def claim(session: str, now: float | None = None) -> int:
         if session in _active:
             _active[session] = now
             return 0
-        _waiting[session] = now                         # keeps its place if it was queued already
+        _waiting[session] = now  # keeps its place if it was queued already
         free = capacity() - len(_active)
-        for sid in list(_waiting)[:max(free, 0)]:       # first come, first served
+        for sid in list(_waiting)[: max(free, 0)]:  # first come, first served
             _active[sid] = _waiting.pop(sid)
         if session in _active:
             return 0

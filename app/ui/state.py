@@ -8,10 +8,12 @@ last good result, pending messages) lives in the dict ``st.session_state["_page.
 Widgets are created with ``persist_state="session"`` (see ``controls``), so their values
 survive a visit to another page.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import streamlit as st
 
@@ -21,8 +23,8 @@ from app.i18n import N_, _, core_errors
 
 T = TypeVar("T")
 
-LARGE_FONTS_KEY = "gatelab.large_fonts"   # shared by every page (sidebar toggle)
-PRESENT_KEY = "gatelab.presenter"         # presenter mode (projector), shared by every page
+LARGE_FONTS_KEY = "gatelab.large_fonts"  # shared by every page (sidebar toggle)
+PRESENT_KEY = "gatelab.presenter"  # presenter mode (projector), shared by every page
 # Display switches kept in the URL next to ``cfg`` (a link opens with large fonts / presenting):
 # URL parameter -> session-state key.
 DISPLAY_PARAMS = {"large": LARGE_FONTS_KEY, "present": PRESENT_KEY}
@@ -93,7 +95,7 @@ class Kept(Generic[T]):
 
     value: T | None
     error: str | None
-    fresh: bool          # True when ``value`` was computed from the current settings
+    fresh: bool  # True when ``value`` was computed from the current settings
 
 
 def keep_good(page: str, slot: str, compute: Callable[[], T]) -> Kept[T]:
@@ -115,7 +117,8 @@ def user_message(e: BaseException) -> str:
     """A user error's message in this session's language (the core's English messages translated)."""
     if isinstance(e, lc.NonFiniteError):
         return _("The network produced a non-finite number (NaN or infinity): {why}").format(
-            why=core_errors.translate(str(e)))
+            why=core_errors.translate(str(e))
+        )
     return core_errors.translate(str(e)) or type(e).__name__
 
 
@@ -126,8 +129,11 @@ def report(outcome: Kept, what: str = N_("these settings")) -> None:
     if outcome.value is None:
         st.error(_("Cannot use {what}: {why}").format(what=_(what), why=outcome.error))
     else:
-        st.error(_("Cannot use {what}: {why}  \nShowing the last good result instead.").format(
-            what=_(what), why=outcome.error))
+        st.error(
+            _("Cannot use {what}: {why}  \nShowing the last good result instead.").format(
+                what=_(what), why=outcome.error
+            )
+        )
 
 
 # ----------------------------------------------------------------------------- display options
@@ -164,13 +170,24 @@ def display_options() -> bool:
     display_from_url()
     i18n.switch(st.sidebar)
     st.sidebar.toggle(
-        _("Presenter mode"), key=PRESENT_KEY, persist_state="session",
-        help=_("For a projector at 1280 × 720: large fonts, the sidebar folded away, the main picture first "
-               "and full width, no export or developer details. Also in the link (?present=1)."))
+        _("Presenter mode"),
+        key=PRESENT_KEY,
+        persist_state="session",
+        help=_(
+            "For a projector at 1280 × 720: large fonts, the sidebar folded away, the main picture first "
+            "and full width, no export or developer details. Also in the link (?present=1)."
+        ),
+    )
     st.sidebar.toggle(
-        _("Large fonts (projector)"), key=LARGE_FONTS_KEY, persist_state="session", disabled=presenting(),
-        help=_("Bigger text in every chart, for a classroom projector (always on in presenter mode). "
-               "Also in the link (?large=1)."))
+        _("Large fonts (projector)"),
+        key=LARGE_FONTS_KEY,
+        persist_state="session",
+        disabled=presenting(),
+        help=_(
+            "Bigger text in every chart, for a classroom projector (always on in presenter mode). "
+            "Also in the link (?large=1)."
+        ),
+    )
     if presenting():
         _presenter_chrome()
     return large_fonts()
@@ -185,5 +202,7 @@ def intro(text: str) -> None:
 def _presenter_chrome() -> None:
     """Less chrome above the fold: a smaller top padding and title (the sidebar, with the switch
     to leave presenter mode, is folded away behind the » at the top left)."""
-    st.html("<style>[data-testid='stMainBlockContainer'] { padding-top: 3.75rem; }"
-            "[data-testid='stMainBlockContainer'] h1 { font-size: 2rem; padding: 0 0 0.25rem 0; }</style>")
+    st.html(
+        "<style>[data-testid='stMainBlockContainer'] { padding-top: 3.75rem; }"
+        "[data-testid='stMainBlockContainer'] h1 { font-size: 2rem; padding: 0 0 0.25rem 0; }</style>"
+    )

@@ -11,6 +11,7 @@ text, grid lines, edges, the palette's black — so the builders stay theme-free
 figures serve both themes. The Okabe–Ito colours themselves are kept: they are distinguishable
 on the dark background too (its black becomes a light grey, ``FG``).
 """
+
 from __future__ import annotations
 
 import re
@@ -19,20 +20,31 @@ from typing import Any
 import plotly.graph_objects as go
 
 # The dark theme's colours (also in .streamlit/config.toml's [theme.dark]).
-BG = "#10141c"           # the page's (and a chart's paper) background
-BG2 = "#1d2430"          # boxes, the cell diagram's closed gates and states
-FG = "#e8eaed"           # text and the palette's black
+BG = "#10141c"  # the page's (and a chart's paper) background
+BG2 = "#1d2430"  # boxes, the cell diagram's closed gates and states
+FG = "#e8eaed"  # text and the palette's black
 GRID = "#323a47"
 # Light colour (upper case, as written in the builders) -> dark colour.
 INK = {
-    "#000000": FG, "BLACK": FG, "#222222": FG, "#1A1A1A": FG, "#2A3F5F": FG,
-    "#333333": "#C8CCD2", "#444444": "#B8BDC5", "#777777": "#9AA0A8",
-    "#BBBBBB": "#59616D", "#E5E5E5": GRID, "#EBF0F8": GRID, "#E5ECF6": BG, "#C8D4E3": GRID,
-    "#F2F2F2": BG2, "#F2F4F7": BG2,
-    "#D9D9D9": "#4A515C",     # the Bias lab's cells where no network solved
+    "#000000": FG,
+    "BLACK": FG,
+    "#222222": FG,
+    "#1A1A1A": FG,
+    "#2A3F5F": FG,
+    "#333333": "#C8CCD2",
+    "#444444": "#B8BDC5",
+    "#777777": "#9AA0A8",
+    "#BBBBBB": "#59616D",
+    "#E5E5E5": GRID,
+    "#EBF0F8": GRID,
+    "#E5ECF6": BG,
+    "#C8D4E3": GRID,
+    "#F2F2F2": BG2,
+    "#F2F4F7": BG2,
+    "#D9D9D9": "#4A515C",  # the Bias lab's cells where no network solved
 }
 PAPER = {"WHITE": BG, "#FFFFFF": BG, "#FFF": BG, "RGBA(255,255,255,0.9)": "rgba(16,20,28,0.9)"}
-OPEN = (0x00, 0x72, 0xB2)        # the cell diagram's fully open gate (app.step.diagram.OPEN)
+OPEN = (0x00, 0x72, 0xB2)  # the cell diagram's fully open gate (app.step.diagram.OPEN)
 _RGB = re.compile(r"rgb\((\d+),\s*(\d+),\s*(\d+)\)$")
 
 
@@ -64,17 +76,17 @@ _watch = None
 def dark() -> bool:
     """Does this session's browser show the dark theme? What the page reported after a theme
     change (``watch``), else what Streamlit says."""
-    import streamlit as st   # here: this module's recolouring is importable without Streamlit
+    import streamlit as st  # here: this module's recolouring is importable without Streamlit
 
     try:
         seen = st.session_state[WATCH_KEY].get("dark")
-    except Exception:        # not reported (yet), or no script run context
+    except Exception:  # not reported (yet), or no script run context
         seen = None
     if seen is not None:
         return bool(seen)
     try:
         return st.context.theme.type == "dark"
-    except Exception:        # no script run context (a bare import, a unit test)
+    except Exception:  # no script run context (a bare import, a unit test)
         return False
 
 
@@ -86,8 +98,8 @@ def _gate(value: str) -> str | None:
     r, g, b = (int(c) for c in m.groups())
     a = (255 - r) / 255
     if abs(g - (255 + (OPEN[1] - 255) * a)) > 2 or abs(b - (255 + (OPEN[2] - 255) * a)) > 2:
-        return None          # not a gate shade: a data colour, kept
-    base = tuple(int(BG2[i:i + 2], 16) for i in (1, 3, 5))
+        return None  # not a gate shade: a data colour, kept
+    base = tuple(int(BG2[i : i + 2], 16) for i in (1, 3, 5))
     return "rgb({},{},{})".format(*(round(c0 + (c1 - c0) * a) for c0, c1 in zip(base, OPEN)))
 
 
@@ -127,16 +139,20 @@ def for_theme(fig: go.Figure) -> go.Figure:
 # a little room instead (KaTeX's boxes overhang theirs by ~2 px); sideways scrolling stays.
 # Captions: Streamlit draws them at 60 % opacity, 4.4:1 on the grey sidebar and 3:1 for code in
 # them (its green); at 78 % and in the caption's own colour they keep 4.5:1 (WCAG AA) in both themes.
-CSS = (".katex-display { overflow-y: hidden !important; padding: 0.15em 6px 0.25em !important; }"
-       '[data-testid="stCaptionContainer"] { opacity: 0.78; }'
-       '[data-testid="stCaptionContainer"] code { color: inherit !important; }'
-       # A button's keyboard-shortcut hint (Streamlit draws it as a faded <kbd>) was 3.2:1 on the
-       # primary button and 4.4:1 on the others (axe-core); in the label's own colour it passes.
-       '[data-testid^="stBaseButton"] kbd { color: inherit !important; opacity: 1 !important; }')
+CSS = (
+    ".katex-display { overflow-y: hidden !important; padding: 0.15em 6px 0.25em !important; }"
+    '[data-testid="stCaptionContainer"] { opacity: 0.78; }'
+    '[data-testid="stCaptionContainer"] code { color: inherit !important; }'
+    # A button's keyboard-shortcut hint (Streamlit draws it as a faded <kbd>) was 3.2:1 on the
+    # primary button and 4.4:1 on the others (axe-core); in the label's own colour it passes.
+    '[data-testid^="stBaseButton"] kbd { color: inherit !important; opacity: 1 !important; }'
+)
 # The dark theme's primary colour is light (readable as text on the dark page, 7.6:1), so a
 # primary button's label is dark on it, not Streamlit's white (2.4:1).
-DARK_CSS = ('[data-testid="stBaseButton-primary"], [data-testid="stBaseButton-primary"] * '
-            "{ color: " + BG + " !important; }")
+DARK_CSS = (
+    '[data-testid="stBaseButton-primary"], [data-testid="stBaseButton-primary"] * '
+    "{ color: " + BG + " !important; }"
+)
 
 
 def style() -> None:
@@ -154,5 +170,9 @@ def style() -> None:
     is_dark = dark()
     with st.sidebar.container(key="gatelab-style"):
         _watch(key=WATCH_KEY, data={"dark": is_dark}, height=0, on_dark_change=lambda: None)
-        st.html("<style>.st-key-gatelab-style, .st-key-gatelab-plotly-preload { display: none; }" + CSS + (DARK_CSS if is_dark else "")
-                + "</style><span></span>")
+        st.html(
+            "<style>.st-key-gatelab-style, .st-key-gatelab-plotly-preload { display: none; }"
+            + CSS
+            + (DARK_CSS if is_dark else "")
+            + "</style><span></span>"
+        )

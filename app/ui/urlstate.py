@@ -9,12 +9,14 @@ percent-encoded JSON) is accepted as well.
 messages with ``st.error`` and falls back to its defaults. Validation of each value is the
 caller's (``form.Schema.check``), so the same rules apply to URLs, uploads and widgets.
 """
+
 from __future__ import annotations
 
 import base64
 import binascii
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import streamlit as st
 
@@ -38,8 +40,11 @@ def encode(values: dict[str, Any], defaults: dict[str, Any]) -> str:
 def decode(text: str, check: Callable[[dict], dict]) -> tuple[dict | None, list[str]]:
     """Parse and validate an encoded configuration; ``(settings, [])`` or ``(None, errors)``."""
     if len(text) > MAX_QUERY_CHARS:
-        return None, [_("the link's settings are {n} characters long; at most {most} are accepted").format(
-            n=len(text), most=MAX_QUERY_CHARS)]
+        return None, [
+            _("the link's settings are {n} characters long; at most {most} are accepted").format(
+                n=len(text), most=MAX_QUERY_CHARS
+            )
+        ]
     text = text.strip()
     if text.startswith(("{", "[")):
         raw = text
@@ -47,19 +52,30 @@ def decode(text: str, check: Callable[[dict], dict]) -> tuple[dict | None, list[
         try:
             raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode("utf-8")
         except (binascii.Error, ValueError, UnicodeDecodeError):
-            return None, [_("the '{param}' parameter is not a Gate Lab configuration "
-                            "(it is neither base64url-encoded JSON nor JSON)").format(param=PARAM)]
+            return None, [
+                _(
+                    "the '{param}' parameter is not a Gate Lab configuration "
+                    "(it is neither base64url-encoded JSON nor JSON)"
+                ).format(param=PARAM)
+            ]
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as e:
-        return None, [_("the '{param}' parameter is not valid JSON ({why} at character {pos})").format(
-            param=PARAM, why=e.msg, pos=e.pos)]
+        return None, [
+            _("the '{param}' parameter is not valid JSON ({why} at character {pos})").format(
+                param=PARAM, why=e.msg, pos=e.pos
+            )
+        ]
     except RecursionError:
-        return None, [_("the '{param}' parameter's JSON is nested too deeply to be a configuration").format(
-            param=PARAM)]
+        return None, [
+            _("the '{param}' parameter's JSON is nested too deeply to be a configuration").format(param=PARAM)
+        ]
     if not isinstance(data, dict):
-        return None, [_("the '{param}' parameter must hold a JSON object of settings, not {kind}").format(
-            param=PARAM, kind=type(data).__name__)]
+        return None, [
+            _("the '{param}' parameter must hold a JSON object of settings, not {kind}").format(
+                param=PARAM, kind=type(data).__name__
+            )
+        ]
     try:
         return check(data), []
     except ValueError as e:
@@ -74,11 +90,17 @@ def readable(text: str, limit: int = 300) -> str:
     shown = text
     if not text.startswith("{"):
         try:
-            shown = base64.urlsafe_b64decode(text[:4 * limit] + "=" * (-len(text[:4 * limit]) % 4)).decode("utf-8")
+            shown = base64.urlsafe_b64decode(text[: 4 * limit] + "=" * (-len(text[: 4 * limit]) % 4)).decode(
+                "utf-8"
+            )
         except (binascii.Error, ValueError, UnicodeDecodeError):
             shown = text
     shown = "".join(c if c.isprintable() else "?" for c in shown)
-    return shown if len(shown) <= limit else shown[:limit] + _("… ({n} characters in all)").format(n=f"{len(text):,}")
+    return (
+        shown
+        if len(shown) <= limit
+        else shown[:limit] + _("… ({n} characters in all)").format(n=f"{len(text):,}")
+    )
 
 
 def read() -> tuple[str | None, list[str]]:
@@ -86,8 +108,11 @@ def read() -> tuple[str | None, list[str]]:
     errors = []
     unknown = [k for k in st.query_params.keys() if k not in (PARAM, i18n.PARAM) and k not in DISPLAY_PARAMS]
     if unknown:
-        errors.append(_("unknown URL parameter(s) {names}; this page keeps all of its settings in '{param}'").format(
-            names=unknown, param=PARAM))
+        errors.append(
+            _("unknown URL parameter(s) {names}; this page keeps all of its settings in '{param}'").format(
+                names=unknown, param=PARAM
+            )
+        )
     raw = st.query_params.get(PARAM)
     return raw, errors
 

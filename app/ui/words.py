@@ -6,6 +6,7 @@ the same sentences from the trainer's numbers through the translator (in English
 exactly as the core's). A diverged run's message names what went wrong in the core's words: it
 goes through ``core_errors.translate``.
 """
+
 from __future__ import annotations
 
 import re
@@ -16,8 +17,16 @@ from lstm_core.training import Trainer
 from lstm_core.training.bookkeeping import BUDGET, DIVERGED, SOLVED
 
 # a run's status as the progress line says it (app/train/run.py: idle → running ⇄ paused → …)
-STATUS = {"idle": N_("idle"), "running": N_("running"), "paused": N_("paused"), "stopped": N_("stopped"),
-          "solved": N_("solved"), "budget": N_("budget"), "diverged": N_("diverged"), "queued": N_("queued")}
+STATUS = {
+    "idle": N_("idle"),
+    "running": N_("running"),
+    "paused": N_("paused"),
+    "stopped": N_("stopped"),
+    "solved": N_("solved"),
+    "budget": N_("budget"),
+    "diverged": N_("diverged"),
+    "queued": N_("queued"),
+}
 
 
 def status_word(name: str) -> str:
@@ -38,15 +47,21 @@ def description(text: str) -> str:
     """A task criterion's description in this session's language, also with the note the Bias lab's
     goal adds to it (``lstm_core.sweeps.sweep.with_goal``: "<paper's> — RELAXED here: mean abs error
     < 0.05 (paper: 0.01)"), which the core writes with the numbers in it."""
-    m = re.fullmatch(r"(?s)(.*) — (RELAXED|CHANGED) here: (no mean-abs-error goal|mean abs error < (\S+)) "
-                     r"\(paper: (\S+)\)", text)
+    m = re.fullmatch(
+        r"(?s)(.*) — (RELAXED|CHANGED) here: (no mean-abs-error goal|mean abs error < (\S+)) "
+        r"\(paper: (\S+)\)",
+        text,
+    )
     if m is None:
         return _(text)
     base, how, note, goal, paper = m.groups()
     note = _("no mean-abs-error goal") if goal is None else _("mean abs error < {goal}").format(goal=goal)
     paper = _("none") if paper == "none" else paper
-    words = (_("{criterion} — RELAXED here: {note} (paper: {paper})") if how == "RELAXED"
-             else _("{criterion} — CHANGED here: {note} (paper: {paper})"))
+    words = (
+        _("{criterion} — RELAXED here: {note} (paper: {paper})")
+        if how == "RELAXED"
+        else _("{criterion} — CHANGED here: {note} (paper: {paper})")
+    )
     return words.format(criterion=description(base), note=note, paper=paper)
 
 
@@ -55,7 +70,9 @@ def criterion(tr: Trainer) -> str:
     crit, n = tr.task.criterion, tr.config.streak
     text = description(crit.description)
     if n and crit.check_every:
-        return text + _(" — REPLACED here (REDUCED) by {n} training sequences in a row right").format(n=f"{n:,}")
+        return text + _(" — REPLACED here (REDUCED) by {n} training sequences in a row right").format(
+            n=f"{n:,}"
+        )
     if n and n != crit.streak:
         return text + _(" — REDUCED here to {n} in a row").format(n=f"{n:,}")
     return text
@@ -63,18 +80,22 @@ def criterion(tr: Trainer) -> str:
 
 def message(tr: Trainer) -> str:
     """``Trainer.message()`` of a single network in this session's language."""
-    if tr.K is not None:                     # a population (not on this page): the core's words
+    if tr.K is not None:  # a population (not on this page): the core's words
         return translate(tr.message())
     b, fixed = tr.book, tr.fixed_set is not None
     s = b.status[0]
     if s == SOLVED:
         return _("solved: the criterion was met after {n} sequences ({criterion})").format(
-            n=f"{b.solved_at[0]:,}", criterion=criterion(tr))
+            n=f"{b.solved_at[0]:,}", criterion=criterion(tr)
+        )
     if s == BUDGET:
-        return _("stopped: the budget of {budget} sequences is used up without meeting the criterion "
-                 "({streak})").format(budget=f"{tr.config.budget:,}",
-                                      streak=streak(b.best_streak[0], tr.required, fixed, best=True))
+        return _(
+            "stopped: the budget of {budget} sequences is used up without meeting the criterion ({streak})"
+        ).format(
+            budget=f"{tr.config.budget:,}", streak=streak(b.best_streak[0], tr.required, fixed, best=True)
+        )
     if s == DIVERGED:
         return translate(b.messages[0])
-    return _("running: {n} sequences, {streak}").format(n=f"{b.seen[0]:,}",
-                                                         streak=streak(b.streak[0], tr.required, fixed))
+    return _("running: {n} sequences, {streak}").format(
+        n=f"{b.seen[0]:,}", streak=streak(b.streak[0], tr.required, fixed)
+    )

@@ -22,6 +22,7 @@ Optional whole-sequence fast path (lstm, gru; used by ``lc.forward`` / ``lc.back
 T steps into preallocated buffers (see ``lstm_fused.py``). ``step`` stays the readable per-step
 code, the generic path: the tests hold the two paths to the same numbers (1e-12).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -32,7 +33,7 @@ Array = np.ndarray
 def outer_sum(delta: Array, inp: Array) -> Array:
     """Σ over time and batch of outer products: (T, ..., B, n), (T, ..., B, m) -> (..., n, m)."""
     inp = np.broadcast_to(inp, delta.shape[:-1] + inp.shape[-1:])
-    d = np.moveaxis(delta, 0, -3)            # (..., T, B, n)
+    d = np.moveaxis(delta, 0, -3)  # (..., T, B, n)
     z = np.moveaxis(inp, 0, -3)
     d = d.reshape(d.shape[:-3] + (-1, d.shape[-1]))
     z = z.reshape(z.shape[:-3] + (-1, z.shape[-1]))

@@ -11,12 +11,13 @@ and ``lc.forward`` run; ``backward_step`` / ``param_grads`` are its chain rule.
 ``forward_sequence`` / ``backward_sequence`` (``gru_fused``) are the opt-in whole-sequence
 accelerator (``lc.forward(..., fast=True)``), equal to the readable path to 1e-12.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from . import gru_fused
 from ..activations import sigmoid
+from . import gru_fused
 from .base import outer_sum, stack_records, time_batch_sum
 
 GATES = ("r", "z", "n")
@@ -52,8 +53,15 @@ class GRUCell:
         bi = np.concatenate([p[f"b_i{k}"] for k in GATES], axis=-1)[..., None, :]
         bh = np.concatenate([p[f"b_h{k}"] for k in GATES], axis=-1)[..., None, :]
         s = gru_fused.column_scale(self.H)
-        return {"p": p, "W": W, "U": U, "Wt_s": np.ascontiguousarray(np.swapaxes(W, -1, -2) * s),
-                "Ut_s": np.ascontiguousarray(np.swapaxes(U, -1, -2) * s), "bi_s": bi * s, "bh_s": bh * s}
+        return {
+            "p": p,
+            "W": W,
+            "U": U,
+            "Wt_s": np.ascontiguousarray(np.swapaxes(W, -1, -2) * s),
+            "Ut_s": np.ascontiguousarray(np.swapaxes(U, -1, -2) * s),
+            "bi_s": bi * s,
+            "bh_s": bh * s,
+        }
 
     def zero_state(self, lead: tuple) -> dict:
         return {"h": np.zeros(lead + (self.H,))}
@@ -61,13 +69,13 @@ class GRUCell:
     def step(self, P: dict, state: dict, x: np.ndarray, xp: np.ndarray | None = None):
         """One timestep of the equations above: (state(t−1), x(t)) -> (state(t), h(t), rec)."""
         p, h_prev = P["p"], state["h"]
-        lin = lambda k: x @ T(p[f"W_{k}"]) + p[f"b_i{k}"][..., None, :]          # noqa: E731 — W_k x + b_ik
-        rec_ = lambda k: h_prev @ T(p[f"U_{k}"]) + p[f"b_h{k}"][..., None, :]    # noqa: E731 — U_k h + b_hk
-        r = sigmoid(lin("r") + rec_("r"))                    # reset gate
-        z = sigmoid(lin("z") + rec_("z"))                    # update gate
+        lin = lambda k: x @ T(p[f"W_{k}"]) + p[f"b_i{k}"][..., None, :]  # noqa: E731 — W_k x + b_ik
+        rec_ = lambda k: h_prev @ T(p[f"U_{k}"]) + p[f"b_h{k}"][..., None, :]  # noqa: E731 — U_k h + b_hk
+        r = sigmoid(lin("r") + rec_("r"))  # reset gate
+        z = sigmoid(lin("z") + rec_("z"))  # update gate
         hn = rec_("n")
-        n = np.tanh(lin("n") + r * hn)                       # candidate
-        h = (1.0 - z) * n + z * h_prev                       # new hidden state
+        n = np.tanh(lin("n") + r * hn)  # candidate
+        h = (1.0 - z) * n + z * h_prev  # new hidden state
         rec = {"x": x, "h_prev": h_prev, "r": r, "z": z, "n": n, "hn": hn, "h": h}
         return {"h": h}, h, rec
 
@@ -84,12 +92,12 @@ class GRUCell:
         return fw["hs"][1:], gru_fused.internals(fw), {"h": fw["hs"][-1]}, fw
 
     def backward_step(self, P, rec, dstate, dhidden, truncated=False):
-        dh = dhidden + dstate["h"]                                   # total dL/dh(t)
+        dh = dhidden + dstate["h"]  # total dL/dh(t)
         r, z, n, hp = rec["r"], rec["z"], rec["n"], rec["h_prev"]
-        dn_net = dh * (1.0 - z) * (1.0 - n * n)                      # h = (1−z) n + z h(t−1)
+        dn_net = dh * (1.0 - z) * (1.0 - n * n)  # h = (1−z) n + z h(t−1)
         dz_net = dh * (hp - n) * z * (1.0 - z)
-        dr_net = dn_net * rec["hn"] * r * (1.0 - r)                  # n = tanh(… + r ⊙ hn)
-        dgi = np.concatenate([dr_net, dz_net, dn_net], axis=-1)      # error at W x + b_i
+        dr_net = dn_net * rec["hn"] * r * (1.0 - r)  # n = tanh(… + r ⊙ hn)
+        dgi = np.concatenate([dr_net, dz_net, dn_net], axis=-1)  # error at W x + b_i
         dgh = np.concatenate([dr_net, dz_net, dn_net * r], axis=-1)  # error at U h + b_h
         return {"h": dh * z + dgh @ P["U"]}, {"dh": dh, "dgi": dgi, "dgh": dgh}
 
@@ -117,8 +125,8 @@ class GRUCell:
         """‖∂h(t)/∂h(t−1)‖₂ of the full GRU Jacobian (per batch element)."""
         H = self.H
         r, z, n, hp = rec["r"], rec["z"], rec["n"], rec["h_prev"]
-        U = P["U"][..., None, :, :]                                   # (..., 1, 3H, H)
-        Ur, Uz, Un = U[..., :H, :], U[..., H:2 * H, :], U[..., 2 * H:, :]
+        U = P["U"][..., None, :, :]  # (..., 1, 3H, H)
+        Ur, Uz, Un = U[..., :H, :], U[..., H : 2 * H, :], U[..., 2 * H :, :]
         dr = (r * (1 - r))[..., None] * Ur
         dz = (z * (1 - z))[..., None] * Uz
         dn = (1 - n * n)[..., None] * (r[..., None] * Un + rec["hn"][..., None] * dr)

@@ -11,6 +11,7 @@ state a_net (..., B, n_net_fb), h_act (..., B, n_act_fb).
 Forgetting: error through q steps is scaled by u^q (net-input units) or Π v f'(ā) ≤ (|v| M)^q
 (activation units), so it vanishes when |u| < 1 and |v| < 1/M = 2. Latching needs |w| > 2.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -34,8 +35,12 @@ class LocalFeedbackCell:
         return {"W": (self.H, self.cfg.n_in), "b": (self.H,), "u": (self.nn,), "v": (self.na,)}
 
     def prepare(self, p: dict) -> dict:
-        return {"Wt": np.swapaxes(p["W"], -1, -2), "b": p["b"][..., None, :],
-                "u": p["u"][..., None, :], "v": p["v"][..., None, :]}
+        return {
+            "Wt": np.swapaxes(p["W"], -1, -2),
+            "b": p["b"][..., None, :],
+            "u": p["u"][..., None, :],
+            "v": p["v"][..., None, :],
+        }
 
     def zero_state(self, lead: tuple) -> dict:
         return {"a_net": np.zeros(lead + (self.nn,)), "h_act": np.zeros(lead + (self.na,))}
@@ -47,32 +52,37 @@ class LocalFeedbackCell:
     def step(self, P: dict, state: dict, x: np.ndarray, xp: np.ndarray | None = None):
         ns, nn = self.ns, self.nn
         net = (self.project_inputs(P, x) if xp is None else xp).copy()
-        net[..., ns:ns + nn] += P["u"] * state["a_net"]              # â(t) = u â(t−1) + w·x
-        net[..., ns + nn:] += P["v"] * state["h_act"]                # ā(t) = v h(t−1) + w·x
+        net[..., ns : ns + nn] += P["u"] * state["a_net"]  # â(t) = u â(t−1) + w·x
+        net[..., ns + nn :] += P["v"] * state["h_act"]  # ā(t) = v h(t−1) + w·x
         h = self.f(net)
         rec = {"x": x, "a_net_prev": state["a_net"], "h_act_prev": state["h_act"], "net": net, "h": h}
-        return {"a_net": net[..., ns:ns + nn], "h_act": h[..., ns + nn:]}, h, rec
+        return {"a_net": net[..., ns : ns + nn], "h_act": h[..., ns + nn :]}, h, rec
 
     def backward_step(self, P, rec, dstate, dhidden, truncated=False):
         ns, nn = self.ns, self.nn
         dh = dhidden.copy()
-        dh[..., ns + nn:] += dstate["h_act"]                        # total dL/dh of activation units
+        dh[..., ns + nn :] += dstate["h_act"]  # total dL/dh of activation units
         dnet = dh * self.fprime(rec["net"], rec["h"])
-        dnet[..., ns:ns + nn] += dstate["a_net"]                    # total dL/dâ(t)
-        da, dab = dnet[..., ns:ns + nn], dnet[..., ns + nn:]
+        dnet[..., ns : ns + nn] += dstate["a_net"]  # total dL/dâ(t)
+        da, dab = dnet[..., ns : ns + nn], dnet[..., ns + nn :]
         prev = {"a_net": da * P["u"], "h_act": dab * P["v"]}
-        return prev, {"dnet": dnet, "da": da, "dha": dh[..., ns + nn:]}
+        return prev, {"dnet": dnet, "da": da, "dha": dh[..., ns + nn :]}
 
     def param_grads(self, P, recs, deltas) -> dict:
         ns, nn = self.ns, self.nn
         dnet = stack_records(deltas, "dnet")
-        return {"W": outer_sum(dnet, stack_records(recs, "x")), "b": time_batch_sum(dnet),
-                "u": time_batch_sum(dnet[..., ns:ns + nn] * stack_records(recs, "a_net_prev")),
-                "v": time_batch_sum(dnet[..., ns + nn:] * stack_records(recs, "h_act_prev"))}
+        return {
+            "W": outer_sum(dnet, stack_records(recs, "x")),
+            "b": time_batch_sum(dnet),
+            "u": time_batch_sum(dnet[..., ns : ns + nn] * stack_records(recs, "a_net_prev")),
+            "v": time_batch_sum(dnet[..., ns + nn :] * stack_records(recs, "h_act_prev")),
+        }
 
     def local_factor(self, P, rec) -> dict:
         """Per unit: |∂â(t)/∂â(t−1)| = |u|;  |∂h(t)/∂h(t−1)| = |v f'(ā(t))| (activation units)."""
         ns, nn = self.ns, self.nn
-        fp = self.fprime(rec["net"], rec["h"])[..., ns + nn:]
-        return {"net_fb": np.abs(np.broadcast_to(P["u"], rec["a_net_prev"].shape)),
-                "act_fb": np.abs(P["v"] * fp)}
+        fp = self.fprime(rec["net"], rec["h"])[..., ns + nn :]
+        return {
+            "net_fb": np.abs(np.broadcast_to(P["u"], rec["a_net_prev"].shape)),
+            "act_fb": np.abs(P["v"] * fp),
+        }

@@ -13,21 +13,24 @@ state h, c (..., B, H).
 steps into pooled buffers; ``lc.forward(..., fast=True)``, used by training and the benchmarks),
 equal to the readable path to 1e-12 (``tests/test_fast_path.py``).
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from . import lstm_fused
 from ..activations import sigmoid
+from . import lstm_fused
 from .base import outer_sum, stack_records, time_batch_sum
 
-GATES = ("i", "f", "g", "o")                  # PyTorch's order (parameter names, rec "net")
+GATES = ("i", "f", "g", "o")  # PyTorch's order (parameter names, rec "net")
 
 
 def T(w: np.ndarray) -> np.ndarray:
     """W^T over the last two axes (a population's leading K axis stays in front)."""
     return np.swapaxes(w, -1, -2)
-ORDER = lstm_fused.ORDER                      # internal order of the stacked gates: (o, i, f, g)
+
+
+ORDER = lstm_fused.ORDER  # internal order of the stacked gates: (o, i, f, g)
 
 
 class LSTMCell:
@@ -53,9 +56,16 @@ class LSTMCell:
         W = np.concatenate([p[f"W_{k}"] for k in ORDER], axis=-2)
         U = np.concatenate([p[f"U_{k}"] for k in ORDER], axis=-2)
         b = np.concatenate([p[f"b_{k}"] for k in ORDER], axis=-1)[..., :, None]
-        s = lstm_fused.column_scale(self.H)[:, None]     # σ(x) = ½ tanh(x/2) + ½
-        return {"p": p, "W": W, "U": U, "Ut": np.ascontiguousarray(np.swapaxes(U, -1, -2)),
-                "W_s": W * s, "U_s": U * s, "b_s": b * s}
+        s = lstm_fused.column_scale(self.H)[:, None]  # σ(x) = ½ tanh(x/2) + ½
+        return {
+            "p": p,
+            "W": W,
+            "U": U,
+            "Ut": np.ascontiguousarray(np.swapaxes(U, -1, -2)),
+            "W_s": W * s,
+            "U_s": U * s,
+            "b_s": b * s,
+        }
 
     def zero_state(self, lead: tuple) -> dict:
         return {"h": np.zeros(lead + (self.H,)), "c": np.zeros(lead + (self.H,))}
@@ -64,15 +74,26 @@ class LSTMCell:
         """One timestep of the equations above: (state(t−1), x(t)) -> (state(t), h(t), rec)."""
         p, h_prev, c_prev = P["p"], state["h"], state["c"]
         net = {k: x @ T(p[f"W_{k}"]) + h_prev @ T(p[f"U_{k}"]) + p[f"b_{k}"][..., None, :] for k in GATES}
-        i = sigmoid(net["i"])                                # input gate
-        f = sigmoid(net["f"])                                # forget gate
-        g = np.tanh(net["g"])                                # candidate
-        o = sigmoid(net["o"])                                # output gate
-        c = f * c_prev + i * g                               # cell state: the carousel, scaled by f
+        i = sigmoid(net["i"])  # input gate
+        f = sigmoid(net["f"])  # forget gate
+        g = np.tanh(net["g"])  # candidate
+        o = sigmoid(net["o"])  # output gate
+        c = f * c_prev + i * g  # cell state: the carousel, scaled by f
         tanh_c = np.tanh(c)
-        h = o * tanh_c                                       # hidden state
-        rec = {"x": x, "h_prev": h_prev, "c_prev": c_prev, "net": np.concatenate([net[k] for k in GATES], -1),
-               "i": i, "f": f, "g": g, "o": o, "c": c, "tanh_c": tanh_c, "h": h}
+        h = o * tanh_c  # hidden state
+        rec = {
+            "x": x,
+            "h_prev": h_prev,
+            "c_prev": c_prev,
+            "net": np.concatenate([net[k] for k in GATES], -1),
+            "i": i,
+            "f": f,
+            "g": g,
+            "o": o,
+            "c": c,
+            "tanh_c": tanh_c,
+            "h": h,
+        }
         return {"h": h, "c": c}, h, rec
 
     # -- the opt-in whole-sequence accelerator (lstm_fused) --------------------------------
@@ -94,13 +115,13 @@ class LSTMCell:
         internal gate order (o, i, f, g)."""
         H = self.H
         i, f, g, o, tc = rec["i"], rec["f"], rec["g"], rec["o"], rec["tanh_c"]
-        dh = dhidden + dstate["h"]                           # total dL/dh(t)
-        dc = dh * o * (1.0 - tc * tc) + dstate["c"]          # total dL/dc(t); h = o tanh(c)
+        dh = dhidden + dstate["h"]  # total dL/dh(t)
+        dc = dh * o * (1.0 - tc * tc) + dstate["c"]  # total dL/dc(t); h = o tanh(c)
         dnet = np.empty(dh.shape[:-1] + (4 * H,))
-        dnet[..., :H] = dh * tc * o * (1.0 - o)              # h = o tanh(c), o = σ(net_o)
-        dnet[..., H:2 * H] = dc * g * i * (1.0 - i)          # c += i g, i = σ(net_i)
-        dnet[..., 2 * H:3 * H] = dc * rec["c_prev"] * f * (1.0 - f)   # c += f c(t−1)
-        dnet[..., 3 * H:] = dc * i * (1.0 - g * g)           # g = tanh(net_g)
+        dnet[..., :H] = dh * tc * o * (1.0 - o)  # h = o tanh(c), o = σ(net_o)
+        dnet[..., H : 2 * H] = dc * g * i * (1.0 - i)  # c += i g, i = σ(net_i)
+        dnet[..., 2 * H : 3 * H] = dc * rec["c_prev"] * f * (1.0 - f)  # c += f c(t−1)
+        dnet[..., 3 * H :] = dc * i * (1.0 - g * g)  # g = tanh(net_g)
         return {"h": dnet @ P["U"], "c": dc * f}, {"dh": dh, "dc": dc, "dnet": dnet}
 
     def backward_sequence(self, P: dict, cache: dict, dhidden: np.ndarray, k: int | None = None):
@@ -120,7 +141,11 @@ class LSTMCell:
         grads = {}
         for n, k in enumerate(ORDER):
             rows = slice(n * H, (n + 1) * H)
-            grads[f"W_{k}"], grads[f"U_{k}"], grads[f"b_{k}"] = gW[..., rows, :], gU[..., rows, :], gb[..., rows]
+            grads[f"W_{k}"], grads[f"U_{k}"], grads[f"b_{k}"] = (
+                gW[..., rows, :],
+                gU[..., rows, :],
+                gb[..., rows],
+            )
         return grads
 
     def local_factor(self, P, rec) -> dict:

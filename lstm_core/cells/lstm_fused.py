@@ -25,6 +25,7 @@ the sequential loop is
     dnet(t) = [dh, dc, dc, dc](t) ⊙ F(t)
 and the weight gradients are one matmul each over all (t, b).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -32,13 +33,13 @@ import numpy as np
 from .. import buffers
 
 Array = np.ndarray
-ORDER = ("o", "i", "f", "g")                       # internal order of the stacked gates
+ORDER = ("o", "i", "f", "g")  # internal order of the stacked gates
 
 
 def column_scale(H: int) -> Array:
     """s (4H,): ½ on the σ gates o, i, f; 1 on the tanh gate g."""
     s = np.full(4 * H, 0.5)
-    s[3 * H:] = 1.0
+    s[3 * H :] = 1.0
     return s
 
 
@@ -62,8 +63,8 @@ def forward_sequence(P: dict, xs: Array, h0: Array, c0: Array, xp: Array | None 
     initial state at index 0 and ``tc`` = tanh c(t) (T, ..., H, B).
     """
     T, H = xs.shape[0], h0.shape[-1]
-    lead = np.broadcast_shapes(xs.shape[1:-1], h0.shape[:-1])           # (..., B)
-    fm = lead[:-1] + (H, lead[-1])                                       # (..., H, B)
+    lead = np.broadcast_shapes(xs.shape[1:-1], h0.shape[:-1])  # (..., B)
+    fm = lead[:-1] + (H, lead[-1])  # (..., H, B)
     act = buffers.empty((T,) + lead[:-1] + (4 * H, lead[-1]))
     if xp is None:
         project(P, xs, out=act)
@@ -74,19 +75,30 @@ def forward_sequence(P: dict, xs: Array, h0: Array, c0: Array, xp: Array | None 
     rec, ig = np.empty(act.shape[1:]), np.empty(fm)
     U = P["U_s"]
     # per-gate views made once; the loop only steps through them (zip)
-    views = zip(act, act[..., :3 * H, :], act[..., :H, :], act[..., H:2 * H, :], act[..., 2 * H:3 * H, :],
-                act[..., 3 * H:, :], tc, hs[:-1], hs[1:], cs[:-1], cs[1:])
+    views = zip(
+        act,
+        act[..., : 3 * H, :],
+        act[..., :H, :],
+        act[..., H : 2 * H, :],
+        act[..., 2 * H : 3 * H, :],
+        act[..., 3 * H :, :],
+        tc,
+        hs[:-1],
+        hs[1:],
+        cs[:-1],
+        cs[1:],
+    )
     for a_t, sig_t, o_t, i_t, f_t, g_t, tc_t, h_prev, h_t, c_prev, c_t in views:
         np.matmul(U, h_prev, out=rec)
-        a_t += rec                                        # s ⊙ net(t)
+        a_t += rec  # s ⊙ net(t)
         np.tanh(a_t, out=a_t)
         sig_t *= 0.5
-        sig_t += 0.5                                      # σ = ½ tanh(x/2) + ½ on o, i, f
+        sig_t += 0.5  # σ = ½ tanh(x/2) + ½ on o, i, f
         np.multiply(f_t, c_prev, out=c_t)
         np.multiply(i_t, g_t, out=ig)
-        c_t += ig                                         # c = f c(t−1) + i g
+        c_t += ig  # c = f c(t−1) + i g
         np.tanh(c_t, out=tc_t)
-        np.multiply(o_t, tc_t, out=h_t)                   # h = o tanh(c)
+        np.multiply(o_t, tc_t, out=h_t)  # h = o tanh(c)
     return {"act": act, "hs": hs, "cs": cs, "tc": tc, "xs": xs, "xp": xp}
 
 
@@ -95,9 +107,18 @@ def internals(fw: dict) -> dict:
     (all but ``net``, which training never reads: the readable path records it)."""
     act, hs, cs = fw["act"], fw["hs"], fw["cs"]
     H = hs.shape[-2]
-    return {"x": fw["xs"], "h_prev": swap_major(hs[:-1]), "c_prev": swap_major(cs[:-1]),
-            "i": swap_major(act[..., H:2 * H, :]), "f": swap_major(act[..., 2 * H:3 * H, :]), "g": swap_major(act[..., 3 * H:, :]),
-            "o": swap_major(act[..., :H, :]), "c": swap_major(cs[1:]), "tanh_c": swap_major(fw["tc"]), "h": swap_major(hs[1:])}
+    return {
+        "x": fw["xs"],
+        "h_prev": swap_major(hs[:-1]),
+        "c_prev": swap_major(cs[:-1]),
+        "i": swap_major(act[..., H : 2 * H, :]),
+        "f": swap_major(act[..., 2 * H : 3 * H, :]),
+        "g": swap_major(act[..., 3 * H :, :]),
+        "o": swap_major(act[..., :H, :]),
+        "c": swap_major(cs[1:]),
+        "tanh_c": swap_major(fw["tc"]),
+        "h": swap_major(hs[1:]),
+    }
 
 
 def backward_sequence(P: dict, fw: dict, dy: Array, k: int | None = None):
@@ -110,46 +131,57 @@ def backward_sequence(P: dict, fw: dict, dy: Array, k: int | None = None):
     """
     act, tc, cs, hs = fw["act"], fw["tc"], fw["cs"], fw["hs"]
     T, H = tc.shape[0], tc.shape[-2]
-    o, i, f, g = act[..., :H, :], act[..., H:2 * H, :], act[..., 2 * H:3 * H, :], act[..., 3 * H:, :]
+    o, i, f, g = act[..., :H, :], act[..., H : 2 * H, :], act[..., 2 * H : 3 * H, :], act[..., 3 * H :, :]
     # --- F of every step, vectorised over t, written into dnet (each F(t) is used once, then
     # overwritten by dnet(t) in place)
     dnet = buffers.empty(act.shape)
-    dnet_by_gate = dnet.reshape(dnet.shape[:-2] + (4, H, dnet.shape[-1]))   # (T, ..., 4, H, B) view: gate blocks
+    dnet_by_gate = dnet.reshape(
+        dnet.shape[:-2] + (4, H, dnet.shape[-1])
+    )  # (T, ..., 4, H, B) view: gate blocks
     tmp, A, dH = buffers.empty(tc.shape), buffers.empty(tc.shape), buffers.empty(tc.shape)
     dH[...] = swap_major(dy)
     np.subtract(1.0, act, out=dnet)
-    dnet *= act                                           # σ' = σ (1 − σ)
-    dnet_by_gate[..., 0, :, :] *= tc                                # ∂h/∂net_o = tanh c σ'_o
-    dnet_by_gate[..., 1, :, :] *= g                                 # ∂c/∂net_i = g σ'_i
-    dnet_by_gate[..., 2, :, :] *= cs[:-1]                           # ∂c/∂net_f = c(t−1) σ'_f
+    dnet *= act  # σ' = σ (1 − σ)
+    dnet_by_gate[..., 0, :, :] *= tc  # ∂h/∂net_o = tanh c σ'_o
+    dnet_by_gate[..., 1, :, :] *= g  # ∂c/∂net_i = g σ'_i
+    dnet_by_gate[..., 2, :, :] *= cs[:-1]  # ∂c/∂net_f = c(t−1) σ'_f
     np.multiply(g, g, out=tmp)
     np.subtract(1.0, tmp, out=tmp)
-    np.multiply(tmp, i, out=dnet_by_gate[..., 3, :, :])             # ∂c/∂net_g = i (1 − g²)
+    np.multiply(tmp, i, out=dnet_by_gate[..., 3, :, :])  # ∂c/∂net_g = i (1 − g²)
     np.multiply(tc, tc, out=A)
     np.subtract(1.0, A, out=A)
-    A *= o                                                # ∂h/∂c = o (1 − tanh²c)
+    A *= o  # ∂h/∂c = o (1 − tanh²c)
     # --- the sequential part: 7 calls per step
-    dC = tmp                                              # tmp is free again
+    dC = tmp  # tmp is free again
     dh_rec, dc_next = np.zeros(tc.shape[1:]), np.zeros(tc.shape[1:])
     Ut = P["Ut"]
-    views = zip(range(T - 1, -1, -1), dH[::-1], dC[::-1], dC[::-1, ..., None, :, :], A[::-1],
-                dnet_by_gate[::-1, ..., 0, :, :], dnet_by_gate[::-1, ..., 1:, :, :], dnet[::-1], f[::-1])
+    views = zip(
+        range(T - 1, -1, -1),
+        dH[::-1],
+        dC[::-1],
+        dC[::-1, ..., None, :, :],
+        A[::-1],
+        dnet_by_gate[::-1, ..., 0, :, :],
+        dnet_by_gate[::-1, ..., 1:, :, :],
+        dnet[::-1],
+        f[::-1],
+    )
     for t, dh, dc, dc_blk, A_t, Do_t, Dc_t, dnet_t, f_t in views:
         if k is not None and (t + 1) % k == 0 and t + 1 < T:
-            dh_rec[...] = 0.0                             # chunk boundary: no error crosses
+            dh_rec[...] = 0.0  # chunk boundary: no error crosses
             dc_next[...] = 0.0
-        dh += dh_rec                                      # total dL/dh(t)
+        dh += dh_rec  # total dL/dh(t)
         np.multiply(dh, A_t, out=dc)
-        dc += dc_next                                     # total dL/dc(t); h = o tanh(c)
-        Do_t *= dh                                        # h = o tanh(c): error at net_o
-        Dc_t *= dc_blk                                    # c = f c(t−1) + i g: at net_i, net_f, net_g
-        np.matmul(Ut, dnet_t, out=dh_rec)                 # to h(t−1) through U
-        np.multiply(dc, f_t, out=dc_next)                 # to c(t−1) through f
+        dc += dc_next  # total dL/dc(t); h = o tanh(c)
+        Do_t *= dh  # h = o tanh(c): error at net_o
+        Dc_t *= dc_blk  # c = f c(t−1) + i g: at net_i, net_f, net_g
+        np.matmul(Ut, dnet_t, out=dh_rec)  # to h(t−1) through U
+        np.multiply(dc, f_t, out=dc_next)  # to c(t−1) through f
     # --- weight gradients: one matmul each over all (t, b); dnet copied to (..., 4H, T, B) so
     # that (t, b) is one contiguous axis (cheaper than T small matmuls and a sum over t)
     d2 = buffers.empty(dnet.shape[1:-1] + dnet.shape[:1] + dnet.shape[-1:])
     d2[...] = np.moveaxis(dnet, 0, -2)
-    d2 = d2.reshape(d2.shape[:-2] + (-1,))                # (..., 4H, T·B)
+    d2 = d2.reshape(d2.shape[:-2] + (-1,))  # (..., 4H, T·B)
     gW, gU = d2 @ _rows(fw["xs"]), d2 @ _rows(swap_major(hs[:-1]))
     return (gW, gU, d2.sum(axis=-1)), {"dh": swap_major(dH), "dc": swap_major(dC), "dnet": swap_major(dnet)}
 

@@ -19,6 +19,7 @@ block_size); state s (..., B, n_cells), r (..., B, size of r).
 none reaches earlier gate or cell activations) nor through the peepholes into s; error
 reaches the past only along s(t−1) → s(t), scaled by y_fg(t).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -69,14 +70,18 @@ class MemoryCell:
 
     def prepare(self, p: dict) -> dict:
         order = self.gates + ["c"]
-        W = np.concatenate([p[f"W_{n}"] for n in order], axis=-2)      # (..., rows, XR)
+        W = np.concatenate([p[f"W_{n}"] for n in order], axis=-2)  # (..., rows, XR)
         Wt = np.swapaxes(W, -1, -2)
         n_in = self.cfg.n_in
-        P = {"W": W, "Wxt": np.ascontiguousarray(Wt[..., :n_in, :]), "Wrt": np.ascontiguousarray(Wt[..., n_in:, :]),
-             "b": np.concatenate([p[f"b_{n}"] for n in order], axis=-1)[..., None, :]}
+        P = {
+            "W": W,
+            "Wxt": np.ascontiguousarray(Wt[..., :n_in, :]),
+            "Wrt": np.ascontiguousarray(Wt[..., n_in:, :]),
+            "b": np.concatenate([p[f"b_{n}"] for n in order], axis=-1)[..., None, :],
+        }
         for name in ("ig", "fg", "og"):
             if f"u_{name}" in p:
-                P[f"u_{name}"] = p[f"u_{name}"][..., None, :, :]          # (..., 1, nb, bs)
+                P[f"u_{name}"] = p[f"u_{name}"][..., None, :, :]  # (..., 1, nb, bs)
         return P
 
     def zero_state(self, lead: tuple) -> dict:
@@ -93,8 +98,9 @@ class MemoryCell:
         R = self.rows
         s_prev = state["s"]
         lead = state["r"].shape[:-1]
-        xr = np.concatenate([x if x.shape[:-1] == lead else np.broadcast_to(x, lead + x.shape[-1:]), state["r"]],
-                            axis=-1)
+        xr = np.concatenate(
+            [x if x.shape[:-1] == lead else np.broadcast_to(x, lead + x.shape[-1:]), state["r"]], axis=-1
+        )
         net = (self.project_inputs(P, x) if xp is None else xp) + state["r"] @ P["Wrt"]
         sp4 = self._blocks(s_prev)
         rec = {"x": x, "xr": xr, "s_prev": s_prev}
@@ -114,7 +120,7 @@ class MemoryCell:
             s4 = s4 + y_fg[..., None] * sp4
             rec.update(net_fg=net_fg, y_fg=y_fg)
         else:
-            s4 = s4 + sp4                                                   # CEC: self-weight 1
+            s4 = s4 + sp4  # CEC: self-weight 1
         s = s4.reshape(s_prev.shape)
         hs = self.h(s)
         if self.og:
@@ -128,40 +134,43 @@ class MemoryCell:
             y_c = hs
         rec.update(net_c=net_c, g=gc, s=s, h=hs, y_c=y_c)
         r = np.concatenate([rec[name] for name in self.sources], axis=-1) if len(self.sources) > 1 else y_c
-        hidden = (np.concatenate([np.broadcast_to(x, y_c.shape[:-1] + x.shape[-1:]), y_c], -1)
-                  if self.cfg.input_to_output else y_c)
+        hidden = (
+            np.concatenate([np.broadcast_to(x, y_c.shape[:-1] + x.shape[-1:]), y_c], -1)
+            if self.cfg.input_to_output
+            else y_c
+        )
         return {"s": s, "r": r}, hidden, rec
 
     def backward_step(self, P, rec, dstate, dhidden, truncated=False):
         nb = self.nb
         if self.cfg.input_to_output:
-            dhidden = dhidden[..., self.cfg.n_in:]                     # x is not part of the state
+            dhidden = dhidden[..., self.cfg.n_in :]  # x is not part of the state
         dr = dstate["r"]
         d_src, start = {}, 0
-        for name in self.sources:                                       # split dL/dr(t) by source
+        for name in self.sources:  # split dL/dr(t) by source
             n = self.nc if name == "y_c" else nb
-            d_src[name] = None if truncated else dr[..., start:start + n]
+            d_src[name] = None if truncated else dr[..., start : start + n]
             start += n
-        dyc = dhidden if d_src["y_c"] is None else dhidden + d_src["y_c"]   # total dL/dy_c(t)
+        dyc = dhidden if d_src["y_c"] is None else dhidden + d_src["y_c"]  # total dL/dy_c(t)
         s, hs = rec["s"], rec["h"]
         delta = {"dyc": dyc}
         dnet = np.empty(dyc.shape[:-1] + (self.n_rows,))
         if self.og:
             y_og = rec["y_og"]
-            ds4 = self._blocks(dyc * self.hprime(s, hs)) * y_og[..., None]   # y_c = y_og h(s)
+            ds4 = self._blocks(dyc * self.hprime(s, hs)) * y_og[..., None]  # y_c = y_og h(s)
             dy_og = (self._blocks(dyc) * self._blocks(hs)).sum(-1)
             if d_src.get("y_og") is not None:
                 dy_og = dy_og + d_src["y_og"]
             dnet_og = dy_og * y_og * (1.0 - y_og)
             dnet[..., self.rows["og"]] = dnet_og
             if self.peep and not truncated:
-                ds4 = ds4 + dnet_og[..., None] * P["u_og"]             # peephole s(t) -> og
+                ds4 = ds4 + dnet_og[..., None] * P["u_og"]  # peephole s(t) -> og
         else:
             ds4 = self._blocks(dyc * self.hprime(s, hs))
-        ds4 = ds4 + self._blocks(dstate["s"])                           # total dL/ds(t)
+        ds4 = ds4 + self._blocks(dstate["s"])  # total dL/ds(t)
         delta["ds"] = ds4.reshape(s.shape)
         gc, y_ig = rec["g"], rec["y_ig"]
-        dy_ig = (ds4 * self._blocks(gc)).sum(-1)                        # s += y_ig g
+        dy_ig = (ds4 * self._blocks(gc)).sum(-1)  # s += y_ig g
         if d_src.get("y_ig") is not None:
             dy_ig = dy_ig + d_src["y_ig"]
         dnet_ig = dy_ig * y_ig * (1.0 - y_ig)
@@ -170,15 +179,15 @@ class MemoryCell:
         sp4 = self._blocks(rec["s_prev"])
         if self.fg:
             y_fg = rec["y_fg"]
-            dy_fg = (ds4 * sp4).sum(-1)                                 # s += y_fg s(t−1)
+            dy_fg = (ds4 * sp4).sum(-1)  # s += y_fg s(t−1)
             if d_src.get("y_fg") is not None:
                 dy_fg = dy_fg + d_src["y_fg"]
             dnet_fg = dy_fg * y_fg * (1.0 - y_fg)
             dnet[..., self.rows["fg"]] = dnet_fg
             ds_prev4 = ds4 * y_fg[..., None]
         else:
-            ds_prev4 = ds4                                              # CEC: ∂s(t)/∂s(t−1) = 1
-        if self.peep and not truncated:                                 # peepholes s(t−1) -> ig, fg
+            ds_prev4 = ds4  # CEC: ∂s(t)/∂s(t−1) = 1
+        if self.peep and not truncated:  # peepholes s(t−1) -> ig, fg
             ds_prev4 = ds_prev4 + dnet_ig[..., None] * P["u_ig"]
             if self.fg:
                 ds_prev4 = ds_prev4 + dnet_fg[..., None] * P["u_fg"]
@@ -187,7 +196,7 @@ class MemoryCell:
         if truncated:
             dr_prev = np.zeros_like(dstate["r"])
         else:
-            dr_prev = (dnet @ P["W"])[..., self.cfg.n_in:]              # xr(t) = [x(t), r(t−1)]
+            dr_prev = (dnet @ P["W"])[..., self.cfg.n_in :]  # xr(t) = [x(t), r(t−1)]
         return {"s": ds_prev, "r": dr_prev}, delta
 
     def param_grads(self, P, recs, deltas) -> dict:
@@ -201,7 +210,7 @@ class MemoryCell:
         if self.peep:
             for name, src in (("ig", "s_prev"), ("fg", "s_prev"), ("og", "s")):
                 if name in self.gates:
-                    d = dnet[..., self.rows[name]][..., None]               # (T, ..., B, nb, 1)
+                    d = dnet[..., self.rows[name]][..., None]  # (T, ..., B, nb, 1)
                     grads[f"u_{name}"] = (d * self._blocks(stack_records(recs, src))).sum(0).sum(-3)
         return grads
 

@@ -7,6 +7,7 @@ Shapes: W (..., H, n_in), U (..., H, H), b (..., H); state h (..., B, H).
 Error flowing back one step is multiplied by J(t)ᵀ with J(t) = diag(f'(net(t))) U, so q steps
 back it is scaled by a product of q such factors: it vanishes when ‖J‖ < 1 and explodes when > 1.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,8 +15,9 @@ import numpy as np
 from .. import activations
 from .base import outer_sum, stack_records, time_batch_sum
 
+
 class RNNCell:
-    flow_states = {"h": "dh"}   # error-flow curve label -> delta holding dL/dh(t)
+    flow_states = {"h": "dh"}  # error-flow curve label -> delta holding dL/dh(t)
     CACHE = ("h_prev",)
 
     def __init__(self, cfg) -> None:
@@ -29,8 +31,12 @@ class RNNCell:
     recurrent = ("U",)
 
     def prepare(self, p: dict) -> dict:
-        return {"Wt": np.swapaxes(p["W"], -1, -2), "Ut": np.swapaxes(p["U"], -1, -2),
-                "U": p["U"], "b": p["b"][..., None, :]}
+        return {
+            "Wt": np.swapaxes(p["W"], -1, -2),
+            "Ut": np.swapaxes(p["U"], -1, -2),
+            "U": p["U"],
+            "b": p["b"][..., None, :],
+        }
 
     def zero_state(self, lead: tuple) -> dict:
         return {"h": np.zeros(lead + (self.cfg.n_hidden,))}
@@ -47,15 +53,18 @@ class RNNCell:
         return {"h": h}, h, {"x": x, "h_prev": state["h"], "net": net, "h": h}
 
     def backward_step(self, P, rec, dstate, dhidden, truncated=False):
-        dh = dhidden + dstate["h"]                        # total dL/dh(t)
-        dnet = dh * self.fprime(rec["net"], rec["h"])     # through f
-        dh_prev = dnet @ P["U"]                           # through U h(t−1)
+        dh = dhidden + dstate["h"]  # total dL/dh(t)
+        dnet = dh * self.fprime(rec["net"], rec["h"])  # through f
+        dh_prev = dnet @ P["U"]  # through U h(t−1)
         return {"h": dh_prev}, {"dh": dh, "dnet": dnet}
 
     def param_grads(self, P, recs, deltas) -> dict:
         dnet = stack_records(deltas, "dnet")
-        return {"W": outer_sum(dnet, stack_records(recs, "x")), "U": outer_sum(dnet, stack_records(recs, "h_prev")),
-                "b": time_batch_sum(dnet)}
+        return {
+            "W": outer_sum(dnet, stack_records(recs, "x")),
+            "U": outer_sum(dnet, stack_records(recs, "h_prev")),
+            "b": time_batch_sum(dnet),
+        }
 
     def local_factor(self, P, rec) -> dict:
         """‖J(t)‖₂ with J(t) = diag(f'(net(t))) U = ∂h(t)/∂h(t−1) (per batch element)."""

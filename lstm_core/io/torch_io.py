@@ -9,6 +9,7 @@ The LSTM only ever uses bias_ih + bias_hh, so Gate Lab keeps their sum as ``b_*`
 ``to_torch`` writes it to ``bias_ih_l0`` with ``bias_hh_l0`` = 0 (same function). The GRU
 needs both (b_hn sits inside r ⊙ (…)) and keeps them separately.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -16,7 +17,7 @@ import numpy as np
 from ..model import Model, build
 from ..variants import REGISTRY, TORCH_VARIANTS
 
-LAYOUT = {name: REGISTRY[name].torch_gates for name in TORCH_VARIANTS}     # gate order, as PyTorch stacks them
+LAYOUT = {name: REGISTRY[name].torch_gates for name in TORCH_VARIANTS}  # gate order, as PyTorch stacks them
 
 
 def _np(v) -> np.ndarray:
@@ -25,8 +26,15 @@ def _np(v) -> np.ndarray:
     return np.array(v, dtype=np.float64)
 
 
-def from_torch(state_dict: dict, variant: str | None = None, output_weight=None, output_bias=None,
-               output_activation: str = "identity", seed: int = 0, loss: str | None = None) -> Model:
+def from_torch(
+    state_dict: dict,
+    variant: str | None = None,
+    output_weight=None,
+    output_bias=None,
+    output_activation: str = "identity",
+    seed: int = 0,
+    loss: str | None = None,
+) -> Model:
     """Build an ``lstm``/``gru`` model from a PyTorch state_dict (layer 0).
 
     Without an output layer given, W_out = I and b_out = 0 with an identity output, so the
@@ -36,30 +44,42 @@ def from_torch(state_dict: dict, variant: str | None = None, output_weight=None,
     try:
         w_ih, w_hh = _np(state_dict["weight_ih_l0"]), _np(state_dict["weight_hh_l0"])
     except KeyError as e:
-        raise ValueError(f"state_dict is missing {e.args[0]!r}; expected the keys of a one-layer "
-                         "nn.LSTM / nn.GRU (weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0)") from None
+        raise ValueError(
+            f"state_dict is missing {e.args[0]!r}; expected the keys of a one-layer "
+            "nn.LSTM / nn.GRU (weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0)"
+        ) from None
     H = w_hh.shape[1]
     if variant is None:
         variant = {len(g) * H: name for name, g in LAYOUT.items()}.get(w_ih.shape[0])
     if variant not in LAYOUT:
-        raise ValueError(f"cannot tell an LSTM from a GRU: weight_ih_l0 has {w_ih.shape[0]} rows for hidden size {H}; "
-                         f"pass variant= one of {list(LAYOUT)}")
+        raise ValueError(
+            f"cannot tell an LSTM from a GRU: weight_ih_l0 has {w_ih.shape[0]} rows for hidden size {H}; "
+            f"pass variant= one of {list(LAYOUT)}"
+        )
     gates = LAYOUT[variant]
     G = len(gates)
     if w_ih.shape[0] != G * H or w_hh.shape != (G * H, H):
-        raise ValueError(f"{variant}: expected weight_ih_l0 ({G * H}, n_in) and weight_hh_l0 ({G * H}, {H}); "
-                         f"got {w_ih.shape} and {w_hh.shape}")
+        raise ValueError(
+            f"{variant}: expected weight_ih_l0 ({G * H}, n_in) and weight_hh_l0 ({G * H}, {H}); "
+            f"got {w_ih.shape} and {w_hh.shape}"
+        )
     b_ih = _np(state_dict.get("bias_ih_l0", np.zeros(G * H)))
     b_hh = _np(state_dict.get("bias_hh_l0", np.zeros(G * H)))
     n_out = H if output_weight is None else _np(output_weight).shape[0]
-    model = build(variant, n_in=w_ih.shape[1], n_out=n_out, n_hidden=H,
-                  output_activation=output_activation, seed=seed,
-                  loss=loss or ("ce" if output_activation == "softmax" else "mse"))
+    model = build(
+        variant,
+        n_in=w_ih.shape[1],
+        n_out=n_out,
+        n_hidden=H,
+        output_activation=output_activation,
+        seed=seed,
+        loss=loss or ("ce" if output_activation == "softmax" else "mse"),
+    )
     p = model.params
     for n, k in enumerate(gates):
         rows = slice(n * H, (n + 1) * H)
         p[f"W_{k}"], p[f"U_{k}"] = w_ih[rows].copy(), w_hh[rows].copy()
-        if f"b_{k}" in p:                                # one summed bias per gate (the LSTM)
+        if f"b_{k}" in p:  # one summed bias per gate (the LSTM)
             p[f"b_{k}"] = b_ih[rows] + b_hh[rows]
         else:
             p[f"b_i{k}"], p[f"b_h{k}"] = b_ih[rows].copy(), b_hh[rows].copy()
@@ -82,9 +102,11 @@ def to_torch(model: Model, params: dict | None = None) -> dict[str, np.ndarray]:
         raise ValueError(f"to_torch converts the {' and '.join(LAYOUT)} variants, not {variant!r}")
     p = model.params if params is None else params
     gates = LAYOUT[variant]
-    out = {"weight_ih_l0": np.concatenate([p[f"W_{k}"] for k in gates], axis=-2),
-           "weight_hh_l0": np.concatenate([p[f"U_{k}"] for k in gates], axis=-2)}
-    if f"b_{gates[0]}" in p:                              # summed bias: all of it in bias_ih
+    out = {
+        "weight_ih_l0": np.concatenate([p[f"W_{k}"] for k in gates], axis=-2),
+        "weight_hh_l0": np.concatenate([p[f"U_{k}"] for k in gates], axis=-2),
+    }
+    if f"b_{gates[0]}" in p:  # summed bias: all of it in bias_ih
         out["bias_ih_l0"] = np.concatenate([p[f"b_{k}"] for k in gates], axis=-1)
         out["bias_hh_l0"] = np.zeros_like(out["bias_ih_l0"])
     else:

@@ -27,6 +27,7 @@ A fixed batch of fresh sequences is run forward (no training) and, per network, 
 
 Pure NumPy; works for a single network or a population (every result is per member).
 """
+
 from __future__ import annotations
 
 import math
@@ -44,13 +45,13 @@ from ..tasks.base import Batch
 # they are meant for trained networks: an untrained net naturally "sits at the target mean" and,
 # with the papers' negative input-gate biases (−3, −6), has its input gates nearly shut. A fresh
 # net never shows drift or an always-open output gate (tests/test_diagnostics.py checks both sides).
-DRIFT_S = 10.0            # |s| above this: the state has drifted (h1997 is flat beyond |s| ≈ 6)
-DRIFT_HPRIME = 0.3        # mean h'(s) below 30 % of h'(0): the cell's error flow is mostly blocked
-SHUT_IG = 0.1             # input gate below this at the relevant steps: nothing gets stored
-OPEN_OG = 0.9             # output gate above this on average: the cell output is never gated
-MEAN_OUTPUT = 0.2         # output std below 20 % of the target std: the output sits at the mean
-PINNED_SLOPE = 1e-4       # σ'(net) below this: a sigmoid output unit passes (almost) no error back
-PINNED = 0.5              # at least half of the clearly wrong outputs pinned there: flagged
+DRIFT_S = 10.0  # |s| above this: the state has drifted (h1997 is flat beyond |s| ≈ 6)
+DRIFT_HPRIME = 0.3  # mean h'(s) below 30 % of h'(0): the cell's error flow is mostly blocked
+SHUT_IG = 0.1  # input gate below this at the relevant steps: nothing gets stored
+OPEN_OG = 0.9  # output gate above this on average: the cell output is never gated
+MEAN_OUTPUT = 0.2  # output std below 20 % of the target std: the output sits at the mean
+PINNED_SLOPE = 1e-4  # σ'(net) below this: a sigmoid output unit passes (almost) no error back
+PINNED = 0.5  # at least half of the clearly wrong outputs pinned there: flagged
 
 
 def relevant_steps(task: Task, batch: Batch) -> np.ndarray | None:
@@ -59,16 +60,16 @@ def relevant_steps(task: Task, batch: Batch) -> np.ndarray | None:
     out = np.zeros((T, B), dtype=bool)
     b = np.arange(B)
     name = task.name
-    if "positions" in batch.info:                       # adding, multiplication, temporal order
+    if "positions" in batch.info:  # adding, multiplication, temporal order
         pos = np.asarray(batch.info["positions"])
         for j in range(pos.shape[-1]):
             out[pos[:, j], b] = True
     elif name in ("long_lag", "long_lag_random"):
-        out[0] = True                                   # x or y, to be repeated at the end
+        out[0] = True  # x or y, to be repeated at the end
     elif name in ("embedded_reber", "very_long_lag"):
-        out[1] = True                                   # T/P (Reber) or x/y after b (2c)
+        out[1] = True  # T/P (Reber) or x/y after b (2c)
     elif name == "two_sequence":
-        out[: getattr(task, "N", 1)] = True             # the N class-carrying values
+        out[: getattr(task, "N", 1)] = True  # the N class-carrying values
     else:
         return None
     return out
@@ -88,13 +89,13 @@ def _per_member(a: np.ndarray, where: np.ndarray | None, K: int | None, reduce: 
     """Reduce (T, [K,] B, n) over everything but K, keeping only entries with ``where`` (T, [K,] B)."""
     a = a if K is not None else a[:, None]
     w = None if where is None else (where if K is not None else where[:, None])
-    a = np.moveaxis(a, 1, 0).reshape(a.shape[1], -1, a.shape[-1])     # (K, T*B, n)
+    a = np.moveaxis(a, 1, 0).reshape(a.shape[1], -1, a.shape[-1])  # (K, T*B, n)
     if w is not None:
         w = np.broadcast_to(np.moveaxis(w, 1, 0).reshape(a.shape[0], -1)[..., None], a.shape)
     with np.errstate(invalid="ignore", divide="ignore"):
         if reduce == "max":
             return np.where(w, a, -np.inf).max((1, 2)) if w is not None else a.max((1, 2))
-        if reduce == "max_unit_mean":                   # the most open block's mean openness
+        if reduce == "max_unit_mean":  # the most open block's mean openness
             if w is None:
                 return a.mean(1).max(-1)
             return (np.where(w, a, 0.0).sum(1) / w.sum(1)).max(-1)
@@ -116,8 +117,8 @@ def _diagnose(model: Model, task: Task, rng: np.random.Generator, batch: int) ->
     run = forward(model, data.xs, check=False)
     K = model.K
     T, B = data.xs.shape[0], data.xs.shape[-2]
-    inside = np.arange(T)[:, None] < np.asarray(data.lengths)[None, :]          # (T, B)
-    lead = (lambda m: m[:, None] if K is not None else m)                        # noqa: E731
+    inside = np.arange(T)[:, None] < np.asarray(data.lengths)[None, :]  # (T, B)
+    lead = lambda m: m[:, None] if K is not None else m  # noqa: E731
     inside_k = np.broadcast_to(lead(inside), (T,) + ((K,) if K else ()) + (B,))
     ig, og, st, h_name = _names(model)
     n = K or 1
@@ -147,10 +148,10 @@ def _diagnose(model: Model, task: Task, rng: np.random.Generator, batch: int) ->
     res["og_mean"] = _per_member(run.internals[og], inside_k, K) if og is not None else nan
     # outputs at the steps with a target, against the targets' spread over the batch
     y = run.outputs if K is not None else run.outputs[:, None]
-    mask = np.asarray(data.mask, dtype=bool)                                     # (T, B)
+    mask = np.asarray(data.mask, dtype=bool)  # (T, B)
     tg = np.asarray(data.targets)
-    ys = np.moveaxis(y, 1, 0)[:, mask]                                           # (K, M, n_out)
-    ts = tg[mask]                                                                # (M, n_out)
+    ys = np.moveaxis(y, 1, 0)[:, mask]  # (K, M, n_out)
+    ts = tg[mask]  # (M, n_out)
     t_std = ts.std(0)
     varying = t_std > 1e-9
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -169,7 +170,7 @@ def _pinned_wrong(ys: np.ndarray, ts: np.ndarray) -> np.ndarray:
     """Per member: the share of clearly wrong sigmoid outputs (|y − t| > 0.5) at σ'(net) < PINNED_SLOPE
     (NaN for a member without clearly wrong outputs). ys (K, M, n_out), ts (M, n_out)."""
     wrong = np.abs(ys - ts[None]) > 0.5
-    pinned = wrong & (ys * (1.0 - ys) < PINNED_SLOPE)           # σ'(net) = y (1 − y)
+    pinned = wrong & (ys * (1.0 - ys) < PINNED_SLOPE)  # σ'(net) = y (1 − y)
     n_wrong = wrong.sum(axis=(1, 2))
     return np.where(n_wrong > 0, pinned.sum(axis=(1, 2)) / np.maximum(n_wrong, 1), np.nan)
 
@@ -184,8 +185,10 @@ def flags(d: dict[str, Any]) -> list[str]:
     out = []
     s_max, hp = d.get("s_max"), d.get("hprime")
     if (s_max is not None and s_max > DRIFT_S) or (hp is not None and hp < DRIFT_HPRIME):
-        out.append(f"state drift: max |s| = {s_max:.3g}" + (f", mean h'(s) at {100 * hp:.0f}% of h'(0)"
-                                                              if hp is not None else ""))
+        out.append(
+            f"state drift: max |s| = {s_max:.3g}"
+            + (f", mean h'(s) at {100 * hp:.0f}% of h'(0)" if hp is not None else "")
+        )
     ig = d.get("ig_relevant")
     if ig is not None and ig < SHUT_IG:
         out.append(f"input gate shut at the relevant steps (y_ig ≤ {ig:.2g})")
@@ -197,8 +200,10 @@ def flags(d: dict[str, Any]) -> list[str]:
         out.append(f"output sits at the target mean (output spread {100 * r:.0f}% of the targets')")
     pw = d.get("pinned_wrong")
     if pw is not None and pw >= PINNED:
-        out.append(f"wrong answers pinned: {100 * pw:.0f}% of the clearly wrong outputs sit at a saturated output "
-                   f"unit (σ'(net) < {PINNED_SLOPE:g}), which sends no error back")
+        out.append(
+            f"wrong answers pinned: {100 * pw:.0f}% of the clearly wrong outputs sit at a saturated output "
+            f"unit (σ'(net) < {PINNED_SLOPE:g}), which sends no error back"
+        )
     return out
 
 
@@ -209,11 +214,19 @@ def flag_key(flag: str) -> str:
 
 def summary(d: dict[str, Any]) -> str:
     """One line: the numbers and the flags of one network's diagnostics."""
+
     def f(key: str, fmt: str) -> str:
         v = d.get(key)
         return "—" if v is None else format(v, fmt)
-    line = (f"ig at relevant steps {f('ig_relevant', '.2f')} (elsewhere {f('ig_other', '.2f')}), "
-            f"max |s| {f('s_max', '.3g')}, h'(s)/h'(0) {f('hprime', '.2f')}, og {f('og_mean', '.2f')}, "
-            f"output spread/target spread {f('out_std_ratio', '.2f')}"
-            + (f", wrong answers pinned {100 * d['pinned_wrong']:.0f}%" if d.get("pinned_wrong") is not None else ""))
+
+    line = (
+        f"ig at relevant steps {f('ig_relevant', '.2f')} (elsewhere {f('ig_other', '.2f')}), "
+        f"max |s| {f('s_max', '.3g')}, h'(s)/h'(0) {f('hprime', '.2f')}, og {f('og_mean', '.2f')}, "
+        f"output spread/target spread {f('out_std_ratio', '.2f')}"
+        + (
+            f", wrong answers pinned {100 * d['pinned_wrong']:.0f}%"
+            if d.get("pinned_wrong") is not None
+            else ""
+        )
+    )
     return line + ("; " + "; ".join(d["flags"]) if d.get("flags") else "")

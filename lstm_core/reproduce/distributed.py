@@ -20,6 +20,7 @@ bit-identical whatever the chunking or the number of workers (tests/test_distrib
   commands run under ``as_command``, so ``kill`` (SIGTERM) and a Ctrl-C sent to a run started in
   the background do the same.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -29,14 +30,15 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 # What each kind of unit runs: "module:function", imported where the unit runs (a worker).
 KINDS = {"experiment": "lstm_core.reproduce.experiments:run_unit", "sweep": "lstm_core.sweeps.cli:run_unit"}
-CONNECT_TIMEOUT = 10        # seconds to reach a --scheduler before giving up with a message
-RETRIES = 3                 # a unit whose worker died is run again this many times
-DIE_ONCE_ENV = "GATELAB_TEST_DIE_ONCE"   # tests: a worker exits mid-unit once (marker file path)
+CONNECT_TIMEOUT = 10  # seconds to reach a --scheduler before giving up with a message
+RETRIES = 3  # a unit whose worker died is run again this many times
+DIE_ONCE_ENV = "GATELAB_TEST_DIE_ONCE"  # tests: a worker exits mid-unit once (marker file path)
 
 
 def as_command(main: Callable[[], int]) -> int:
@@ -47,8 +49,10 @@ def as_command(main: Callable[[], int]) -> int:
     Why: a command started in the background by a non-interactive shell (``cmd &`` in a script,
     CI) inherits SIGINT *ignored*, so ``kill -INT`` did nothing; and a plain ``kill`` ended it with
     no summary and without closing its Dask cluster."""
+
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
+
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, stop)
     return main()
@@ -56,12 +60,12 @@ def as_command(main: Callable[[], int]) -> int:
 
 @dataclass(frozen=True)
 class Unit:
-    kind: str                      # a key of KINDS
-    spec: dict                     # JSON-able arguments of the unit's function
-    label: str = ""                # for the progress bar, e.g. "adding, trials 5–9"
-    members: int = 1               # networks trained in this unit
-    sequences: int = 0             # at most this many training sequences (members × budget)
-    cost: float = 0.0              # an estimate of its work (timesteps): costly units are started first
+    kind: str  # a key of KINDS
+    spec: dict  # JSON-able arguments of the unit's function
+    label: str = ""  # for the progress bar, e.g. "adding, trials 5–9"
+    members: int = 1  # networks trained in this unit
+    sequences: int = 0  # at most this many training sequences (members × budget)
+    cost: float = 0.0  # an estimate of its work (timesteps): costly units are started first
 
     @property
     def key(self) -> str:
@@ -71,13 +75,13 @@ class Unit:
 
 @dataclass
 class RunReport:
-    results: dict[str, Any] = field(default_factory=dict)    # unit key -> result
-    reused: int = 0                 # units found finished in the state file
-    ran: int = 0                    # units run now
-    interrupted: bool = False       # Ctrl-C: some units did not run
-    dashboard: str | None = None    # the Dask dashboard, when a cluster was used
-    partial: dict[str, Any] = field(default_factory=dict)    # unit key -> partial result (Ctrl-C, in-process)
-    seconds: float = 0.0            # elapsed time of this call
+    results: dict[str, Any] = field(default_factory=dict)  # unit key -> result
+    reused: int = 0  # units found finished in the state file
+    ran: int = 0  # units run now
+    interrupted: bool = False  # Ctrl-C: some units did not run
+    dashboard: str | None = None  # the Dask dashboard, when a cluster was used
+    partial: dict[str, Any] = field(default_factory=dict)  # unit key -> partial result (Ctrl-C, in-process)
+    seconds: float = 0.0  # elapsed time of this call
 
     def complete(self, units: Iterable[Unit]) -> bool:
         return all(u.key in self.results for u in units)
@@ -100,6 +104,7 @@ def _tune_malloc() -> None:
     _MALLOC_TUNED = True
     try:
         import ctypes  # noqa: PLC0415
+
         libc = ctypes.CDLL("libc.so.6")
         libc.mallopt(_M_MMAP_THRESHOLD, 32 * 2**20)
         libc.mallopt(_M_TRIM_THRESHOLD, 64 * 2**20)
@@ -114,18 +119,20 @@ def _tune_malloc() -> None:
 # Its event-loop timers wake up less often too (tick 20 ms → 1 s, system monitor 0.5 → 5 s, memory
 # monitor 0.1 → 1 s: each wake-up takes the GIL from the training thread). A/B on the mixed set,
 # 2 runs each: 33.7–33.9 s vs 34.1–34.7 s, units' CPU 63.7–64.5 s vs 65.2–65.9 s.
-WORKER_CONFIG = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
-                 "distributed.worker.profile.enabled": False,
-                 "distributed.admin.tick.interval": "1s",
-                 "distributed.admin.system-monitor.interval": "5s",
-                 "distributed.worker.memory.monitor-interval": "1s"}
+WORKER_CONFIG = {
+    "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+    "distributed.worker.memory.monitor-interval": "1s",
+}
 
 
 def execute(kind: str, spec: dict, report: Callable[[int, int], None] | None = None) -> Any:
     """Run one unit (in this process or on a worker); ``report`` (in-process only) gets progress."""
     _tune_malloc()
     marker = os.environ.get(DIE_ONCE_ENV)
-    if marker and not os.path.exists(marker):          # test hook: die mid-unit, once
+    if marker and not os.path.exists(marker):  # test hook: die mid-unit, once
         with open(marker, "w") as f:
             f.write(str(os.getpid()))
         os._exit(1)
@@ -148,17 +155,20 @@ def load_state(path: str | None) -> dict[str, Any]:
                 entry = json.loads(line)
                 done[entry["key"]] = entry["result"]
             except (ValueError, KeyError, TypeError):
-                if f.read().strip():       # not the last line: the file is damaged or not a state file
-                    raise ValueError(f"{path}, line {n}: not a Gate Lab units file (JSON lines with 'key' and "
-                                     "'result'); delete it or choose another --state file") from None
+                if f.read().strip():  # not the last line: the file is damaged or not a state file
+                    raise ValueError(
+                        f"{path}, line {n}: not a Gate Lab units file (JSON lines with 'key' and "
+                        "'result'); delete it or choose another --state file"
+                    ) from None
     return done
 
 
 def _append(path: str | None, unit: Unit, result: Any) -> None:
     if not path:
         return
-    line = json.dumps({"key": unit.key, "kind": unit.kind, "spec": unit.spec, "result": result},
-                      sort_keys=True, default=str)
+    line = json.dumps(
+        {"key": unit.key, "kind": unit.kind, "spec": unit.spec, "result": result}, sort_keys=True, default=str
+    )
     with open(path, "a", encoding="utf-8") as f:
         f.write(line + "\n")
         f.flush()
@@ -170,7 +180,7 @@ def log_line(message: str) -> None:
     ``tqdm.write`` (it lifts the bar off, writes the line, draws the bar again), or ``print`` when
     tqdm is not installed (it comes with the 'cluster' extra; then no bar is drawn either)."""
     try:
-        from tqdm import tqdm   # noqa: PLC0415 — optional, like the bar itself
+        from tqdm import tqdm  # noqa: PLC0415 — optional, like the bar itself
     except ImportError:
         print(message, file=sys.stderr, flush=True)
     else:
@@ -178,14 +188,16 @@ def log_line(message: str) -> None:
         sys.stderr.flush()
 
 
-IN_UNIT_EVERY = 15.0        # seconds between two progress lines inside one unit
+IN_UNIT_EVERY = 15.0  # seconds between two progress lines inside one unit
 
 
 class _InUnit:
     """Progress inside a long unit (in-process runs): a line with the sequences trained, the total
     and the time left, at most every ``every`` seconds (``IN_UNIT_EVERY``) — a unit can take many minutes."""
 
-    def __init__(self, unit: Unit, show: bool, log: Callable[[str], None], every: float | None = None) -> None:
+    def __init__(
+        self, unit: Unit, show: bool, log: Callable[[str], None], every: float | None = None
+    ) -> None:
         self.unit, self.show, self.log = unit, show, log
         self.every = IN_UNIT_EVERY if every is None else every
         self.t0 = self.last = time.perf_counter()
@@ -195,9 +207,11 @@ class _InUnit:
         if not self.show or now - self.last < self.every or done <= 0:
             return
         self.last = now
-        left = (now - self.t0) * max(total - done, 0) / done     # an upper bound: solved networks stop early
-        self.log(f"  {self.unit.label}: {done:,}/{total:,} sequences ({100 * done / total:.0f}%), "
-                 f"{now - self.t0:.0f} s, at most about {left:.0f} s left")
+        left = (now - self.t0) * max(total - done, 0) / done  # an upper bound: solved networks stop early
+        self.log(
+            f"  {self.unit.label}: {done:,}/{total:,} sequences ({100 * done / total:.0f}%), "
+            f"{now - self.t0:.0f} s, at most about {left:.0f} s left"
+        )
 
 
 class _Lines:
@@ -210,8 +224,11 @@ class _Lines:
         self.n += k
         if self.show:
             rate = (time.perf_counter() - self.t0) / max(self.n, 1)
-            print(f"{self.n}/{self.total} units, {self.postfix}, about {rate * (self.total - self.n):.0f} s left",
-                  file=sys.stderr, flush=True)
+            print(
+                f"{self.n}/{self.total} units, {self.postfix}, about {rate * (self.total - self.n):.0f} s left",
+                file=sys.stderr,
+                flush=True,
+            )
 
     def set_postfix_str(self, text: str) -> None:
         self.postfix = text
@@ -223,22 +240,33 @@ class _Lines:
 def _bar(units: list[Unit], done: dict[str, Any], show: bool):
     initial = sum(u.key in done for u in units)
     try:
-        from tqdm import tqdm   # noqa: PLC0415 — only the command line draws a bar
+        from tqdm import tqdm  # noqa: PLC0415 — only the command line draws a bar
     except ImportError:
         return _Lines(len(units), initial, show)
-    return tqdm(total=len(units), unit="unit", disable=not show, dynamic_ncols=True, smoothing=0.1, initial=initial)
+    return tqdm(
+        total=len(units), unit="unit", disable=not show, dynamic_ncols=True, smoothing=0.1, initial=initial
+    )
 
 
 def _postfix(bar, units: list[Unit], done: dict[str, Any]) -> None:
     finished = [u for u in units if u.key in done]
     rows = {u.spec.get("row", u.label) for u in units}
     rows_done = {r for r in rows if all(u.key in done for u in units if u.spec.get("row", u.label) == r)}
-    bar.set_postfix_str(f"rows {len(rows_done)}/{len(rows)}, networks {sum(u.members for u in finished)}/"
-                        f"{sum(u.members for u in units)}, sequences ≤ {sum(u.sequences for u in finished):,}")
+    bar.set_postfix_str(
+        f"rows {len(rows_done)}/{len(rows)}, networks {sum(u.members for u in finished)}/"
+        f"{sum(u.members for u in units)}, sequences ≤ {sum(u.sequences for u in finished):,}"
+    )
 
 
-def run_units(units: list[Unit], *, workers: int = 1, scheduler: str | None = None, state: str | None = None,
-              progress: bool = True, log: Callable[[str], None] | None = None) -> RunReport:
+def run_units(
+    units: list[Unit],
+    *,
+    workers: int = 1,
+    scheduler: str | None = None,
+    state: str | None = None,
+    progress: bool = True,
+    log: Callable[[str], None] | None = None,
+) -> RunReport:
     """Run every unit not already in ``state``; see the module docstring. ``log`` gets whole
     lines while the bar is drawn (default ``log_line``: stderr, through ``tqdm.write``)."""
     log = log or log_line
@@ -256,7 +284,9 @@ def run_units(units: list[Unit], *, workers: int = 1, scheduler: str | None = No
         if scheduler is None and workers <= 1:
             for u in todo:
                 try:
-                    result = execute(u.kind, u.spec, _InUnit(u, progress, log) if u.kind == "experiment" else None)
+                    result = execute(
+                        u.kind, u.spec, _InUnit(u, progress, log) if u.kind == "experiment" else None
+                    )
                 except KeyboardInterrupt as e:
                     if getattr(e, "partial", None) is not None:
                         report.partial[u.key] = e.partial
@@ -276,32 +306,56 @@ def run_units(units: list[Unit], *, workers: int = 1, scheduler: str | None = No
     return report
 
 
-def _run_on_dask(todo: list[Unit], workers: int, scheduler: str | None, state: str | None, report: RunReport,
-                 bar, units: list[Unit], log: Callable[[str], None]) -> None:
+def _run_on_dask(
+    todo: list[Unit],
+    workers: int,
+    scheduler: str | None,
+    state: str | None,
+    report: RunReport,
+    bar,
+    units: list[Unit],
+    log: Callable[[str], None],
+) -> None:
     try:
         from dask.distributed import Client, LocalCluster, as_completed  # noqa: PLC0415
     except ImportError:
-        raise ValueError("--workers > 1 and --scheduler need Dask: pip install -e '.[cluster]' "
-                         "(or run with --workers 1)") from None
+        raise ValueError(
+            "--workers > 1 and --scheduler need Dask: pip install -e '.[cluster]' (or run with --workers 1)"
+        ) from None
     cluster = None
     try:
         if scheduler is not None:
             try:
                 client = Client(scheduler, timeout=f"{CONNECT_TIMEOUT}s")
             except (OSError, TimeoutError) as e:
-                raise ValueError(f"could not reach the Dask scheduler at {scheduler} within {CONNECT_TIMEOUT} s "
-                                 f"({type(e).__name__}); start it with `dask scheduler` or check the address") from None
+                raise ValueError(
+                    f"could not reach the Dask scheduler at {scheduler} within {CONNECT_TIMEOUT} s "
+                    f"({type(e).__name__}); start it with `dask scheduler` or check the address"
+                ) from None
         else:
             import dask  # noqa: PLC0415
+
             with dask.config.set(WORKER_CONFIG):
-                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                       dashboard_address="127.0.0.1:0", silence_logs=40)
+                cluster = LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address="127.0.0.1:0",
+                    silence_logs=40,
+                )
             client = Client(cluster)
         report.dashboard = client.dashboard_link
-        log(f"Dask cluster: {len(client.scheduler_info()['workers'])} worker(s); dashboard {report.dashboard}")
+        log(
+            f"Dask cluster: {len(client.scheduler_info()['workers'])} worker(s); dashboard {report.dashboard}"
+        )
         # the costliest units first, so no worker is left with a long unit at the end
-        futures = {client.submit(execute, u.kind, u.spec, key=f"unit-{u.key}", pure=False, retries=RETRIES,
-                                 priority=u.cost): u for u in todo}
+        futures = {
+            client.submit(
+                execute, u.kind, u.spec, key=f"unit-{u.key}", pure=False, retries=RETRIES, priority=u.cost
+            ): u
+            for u in todo
+        }
         try:
             for fut in as_completed(futures):
                 u = futures[fut]

@@ -9,6 +9,7 @@ seed 16 reached a best streak of 6 with the kernels OpenBLAS picks on an AMD EPY
 seed 18 solved at 24,548 (Haswell or Zen kernels), 12,037 on the Intel Xeon, and not at all
 with Sandybridge kernels. So every result records the machine it ran on.
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -43,7 +44,11 @@ def blas_core() -> str:
             lib = ctypes.CDLL(path)
         except OSError:
             continue
-        for symbol in ("scipy_openblas_get_corename64_", "scipy_openblas_get_corename", "openblas_get_corename"):
+        for symbol in (
+            "scipy_openblas_get_corename64_",
+            "scipy_openblas_get_corename",
+            "openblas_get_corename",
+        ):
             fn = getattr(lib, symbol, None)
             if fn is not None:
                 fn.restype = ctypes.c_char_p

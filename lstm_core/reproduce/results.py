@@ -1,5 +1,6 @@
 """The reproduction command's results: one ``Outcome`` per table row, written as a markdown row
 (``append_markdown``) and into the JSON results file the app reads (``write_json``)."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -35,7 +36,7 @@ class Outcome:
     machine: str = ""
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Outcome":
+    def from_dict(cls, d: dict) -> Outcome:
         """An outcome from a results-file entry (extra keys such as ``percent`` are ignored)."""
         names = {f.name for f in dataclasses.fields(cls)}
         return cls(**{k: v for k, v in d.items() if k in names})
@@ -55,37 +56,66 @@ class Outcome:
         paper = f"; paper: {self.paper_sequences:,.0f}" if self.paper_sequences else ""
         div = f", {self.diverged} diverged" if self.diverged else ""
         red = "  [REDUCED]" if self.reduced else ""
-        return (f"ours: {self.solved}/{self.trials} trials solved ({self.percent:.0f}%){div}; median sequences "
-                f"to criterion {med}{paper}; budget {self.budget:,} per network; wall time {self.wall:.0f} s{red}")
+        return (
+            f"ours: {self.solved}/{self.trials} trials solved ({self.percent:.0f}%){div}; median sequences "
+            f"to criterion {med}{paper}; budget {self.budget:,} per network; wall time {self.wall:.0f} s{red}"
+        )
 
     def _cells(self) -> dict[str, str]:
         """The table cells both tables share."""
-        return {"title": self.title + (" **(reduced)**" if self.reduced else ""),
-                "median": "—" if self.median is None else f"{self.median:,.0f} ({self.low:,}–{self.high:,})",
-                "paper": f"{self.paper_sequences:,.0f}" if self.paper_sequences else "—",
-                "budget": f"{self.budget:,}", "wall": f"{self.wall:.0f} s"}
+        return {
+            "title": self.title + (" **(reduced)**" if self.reduced else ""),
+            "median": "—" if self.median is None else f"{self.median:,.0f} ({self.low:,}–{self.high:,})",
+            "paper": f"{self.paper_sequences:,.0f}" if self.paper_sequences else "—",
+            "budget": f"{self.budget:,}",
+            "wall": f"{self.wall:.0f} s",
+        }
 
     def markdown(self) -> str:
         c = self._cells()
         notes = self.notes + ([f"ran on {self.machine}"] if self.machine else [])
-        return _row([c["title"], self.setup, self.paper, c["paper"], f"{self.solved}/{self.trials} ({self.percent:.0f}%)",
-                     c["median"], c["budget"], c["wall"], join_notes(notes), f"`{self.command}`"])
+        return _row(
+            [
+                c["title"],
+                self.setup,
+                self.paper,
+                c["paper"],
+                f"{self.solved}/{self.trials} ({self.percent:.0f}%)",
+                c["median"],
+                c["budget"],
+                c["wall"],
+                join_notes(notes),
+                f"`{self.command}`",
+            ]
+        )
 
     def summary(self) -> str:
         """Its line of the short results table (docs/reproducing.md) (``SUMMARY_HEADER``)."""
         c = self._cells()
         seeds = f"{self.first_seed}–{self.first_seed + self.trials - 1}"
-        return _row([c["title"], seeds, f"{self.solved}/{self.trials}", c["median"], c["paper"], c["budget"], c["wall"],
-                     self.machine or "not recorded"])
+        return _row(
+            [
+                c["title"],
+                seeds,
+                f"{self.solved}/{self.trials}",
+                c["median"],
+                c["paper"],
+                c["budget"],
+                c["wall"],
+                self.machine or "not recorded",
+            ]
+        )
 
 
 def _row(cells: list[str]) -> str:
     return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
 
 
-SUMMARY_HEADER = ("| experiment | seeds | ours: solved | ours: median sequences to criterion (range) | "
-                  "paper: sequences | budget / network | wall time | machine |\n"
-                  "| --- | --- | --- | --- | --- | --- | --- | --- |")
+SUMMARY_HEADER = (
+    "| experiment | seeds | ours: solved | ours: median sequences to criterion (range) | "
+    "paper: sequences | budget / network | wall time | machine |\n"
+    "| --- | --- | --- | --- | --- | --- | --- | --- |"
+)
 
 
 def summary_markdown(entries: list[dict]) -> str:
@@ -109,8 +139,12 @@ def append_markdown(path: str, out: Outcome) -> None:
             text = f.read()
     with open(path, "a", encoding="utf-8") as f:
         if MARKDOWN_HEADER.splitlines()[0] not in text:
-            f.write(("\n" if text and not text.endswith("\n") else "") + ("\n" if text else "")
-                    + MARKDOWN_HEADER + "\n")
+            f.write(
+                ("\n" if text and not text.endswith("\n") else "")
+                + ("\n" if text else "")
+                + MARKDOWN_HEADER
+                + "\n"
+            )
         f.write(out.markdown() + "\n")
 
 
@@ -131,7 +165,10 @@ def write_json(path: str, outcomes: list[Outcome]) -> None:
     for out in outcomes:
         d = dataclasses.asdict(out)
         d["percent"] = out.percent
-        i = next((j for j, e in enumerate(entries) if isinstance(e, dict) and e.get("command") == out.command), None)
+        i = next(
+            (j for j, e in enumerate(entries) if isinstance(e, dict) and e.get("command") == out.command),
+            None,
+        )
         if i is None:
             entries.append(d)
         else:
@@ -143,12 +180,14 @@ def write_json(path: str, outcomes: list[Outcome]) -> None:
     os.replace(tmp, path)
 
 
-MARKDOWN_HEADER = ("| experiment | setup (ours) | paper reports | paper: sequences | ours: solved | ours: median "
-                   "sequences to criterion (range) | budget / network | wall time | notes | command |\n"
-                   "|---|---|---|---|---|---|---|---|---|---|")
+MARKDOWN_HEADER = (
+    "| experiment | setup (ours) | paper reports | paper: sequences | ours: solved | ours: median "
+    "sequences to criterion (range) | budget / network | wall time | notes | command |\n"
+    "|---|---|---|---|---|---|---|---|---|---|"
+)
 
 
-if __name__ == "__main__":      # print the short results table (docs/reproducing.md) of a results file
+if __name__ == "__main__":  # print the short results table (docs/reproducing.md) of a results file
     import sys
 
     with open(sys.argv[1] if len(sys.argv) > 1 else "docs/results.json", encoding="utf-8") as f:

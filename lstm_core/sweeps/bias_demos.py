@@ -16,6 +16,7 @@
 
 Nothing here asserts an effect: every number comes from running the networks.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -25,26 +26,28 @@ import pandas as pd
 
 from .. import activations
 from ..config import ModelConfig
-from ..variants import MEMORY_CELL_VARIANTS, REGISTRY, is_memory_cell
 from ..error_flow import error_flow
 from ..gradients import gradients
 from ..model import Model, build_population
 from ..sequence import forward
-from .sweep import Sweep, Trace
-from ..training.trainer import PROBE_STREAM
 from ..training.progress import group_norms
+from ..training.trainer import PROBE_STREAM
+from ..variants import MEMORY_CELL_VARIANTS, REGISTRY, is_memory_cell
+from .sweep import Sweep, Trace
 
 # A cell counts as a "bias unit" when at least this share of its output's power is the same for
 # every probe sequence (it does not depend on the input) and its output is not negligible.
 BIAS_UNIT_SHARE = 0.9
 MIN_RMS = 0.05
-PROBE_BATCH = 32          # sequences in the abuse measurement's probe batch
+PROBE_BATCH = 32  # sequences in the abuse measurement's probe batch
 
 
 def _memory(cfg: ModelConfig) -> None:
     if not is_memory_cell(cfg):
-        raise ValueError(f"this measurement needs an LSTM-1997-family network (cell states s, output "
-                         f"gates y_og), not {cfg.variant}; choose one of {list(MEMORY_CELL_VARIANTS)}")
+        raise ValueError(
+            f"this measurement needs an LSTM-1997-family network (cell states s, output "
+            f"gates y_og), not {cfg.variant}; choose one of {list(MEMORY_CELL_VARIANTS)}"
+        )
 
 
 def _length(tr: Trace) -> int:
@@ -60,28 +63,39 @@ def input_dependence(y: np.ndarray, valid: np.ndarray) -> pd.DataFrame:
     same whatever the input (input_share ≈ 0) but not negligible carries no information: it
     acts as a bias unit — the 1997 paper's "abuse problem".
     """
-    w = valid[..., None].astype(float)                                      # (T, B, 1)
+    w = valid[..., None].astype(float)  # (T, B, 1)
     n_t = np.maximum(w.sum(1, keepdims=True), 1.0)
-    mean_t = (w * y).sum(1, keepdims=True) / n_t                            # mean over sequences at t
+    mean_t = (w * y).sum(1, keepdims=True) / n_t  # mean over sequences at t
     total = max(float(w.sum()), 1.0)
     power = (w * y * y).sum((0, 1)) / total
     varying = (w * (y - mean_t) ** 2).sum((0, 1)) / total
     rms = np.sqrt(power)
     share = np.where(power > 0, varying / np.where(power > 0, power, 1.0), 0.0)
-    return pd.DataFrame({"cell": np.arange(1, y.shape[-1] + 1), "rms": rms, "input_share": share,
-                         "bias_unit": (share <= 1 - BIAS_UNIT_SHARE) & (rms >= MIN_RMS)})
+    return pd.DataFrame(
+        {
+            "cell": np.arange(1, y.shape[-1] + 1),
+            "rms": rms,
+            "input_share": share,
+            "bias_unit": (share <= 1 - BIAS_UNIT_SHARE) & (rms >= MIN_RMS),
+        }
+    )
 
 
 def drift_profile(tr: Trace, cfg: ModelConfig, k: int | None = None) -> dict[str, np.ndarray]:
     """Over the probe: mean |s(t)| and mean h'(s(t)) over cells, and the largest |s|."""
     _memory(cfg)
     s = tr.internals["s"]
-    s = s[:, k, 0] if k is not None else s[:, 0]                            # (T, n_cells)
+    s = s[:, k, 0] if k is not None else s[:, 0]  # (T, n_cells)
     h, dh = activations.get(cfg.cell_output)
     with np.errstate(over="ignore", invalid="ignore"):
         hp = dh(s, h(s))
-    return {"t": np.arange(1, s.shape[0] + 1), "abs_s": np.abs(s).mean(1), "max_abs_s": np.abs(s).max(1),
-            "h_prime": hp.mean(1), "h_prime_max": float(dh(np.zeros(1), h(np.zeros(1)))[0])}
+    return {
+        "t": np.arange(1, s.shape[0] + 1),
+        "abs_s": np.abs(s).mean(1),
+        "max_abs_s": np.abs(s).max(1),
+        "h_prime": hp.mean(1),
+        "h_prime_max": float(dh(np.zeros(1), h(np.zeros(1)))[0]),
+    }
 
 
 def probe_grad_norms(model: Model, batch, method: str = "bptt") -> dict[str, np.ndarray]:
@@ -120,8 +134,15 @@ class Recorder:
         rows = []
         for c, (seq, loss) in enumerate(zip(self.sequences, self.loss)):
             for k, row in sweep.coords.iterrows():
-                r = {"chunk": c, "member": k, "i": row.i, "setting": row.x, "seed": row.seed,
-                     "sequences": seq[k], "loss": loss[k]}
+                r = {
+                    "chunk": c,
+                    "member": k,
+                    "i": row.i,
+                    "setting": row.x,
+                    "seed": row.seed,
+                    "sequences": seq[k],
+                    "loss": loss[k],
+                }
                 for g, vals in self.grad.items():
                     r[f"grad_{g.replace(' ', '_')}"] = vals[c][k]
                 rows.append(r)
@@ -130,6 +151,7 @@ class Recorder:
 
 def _probe(sweep: Sweep):
     from .sweep import probe_batch
+
     return probe_batch(sweep.task, sweep.train_config.seed)
 
 
@@ -159,10 +181,20 @@ def abuse_summary(sweep: Sweep, early: int = 10) -> pd.DataFrame:
         for k, row in sweep.coords.iterrows():
             cells = input_dependence(y_c[:, k], valid)
             g = y_og[:early, k] if y_og is not None else np.ones((1, 1, 1))
-            rows.append({"member": k, "i": row.i, "setting": row.x, "seed": row.seed, "when": when,
-                         "bias_units": int(cells.bias_unit.sum()), "cells": len(cells),
-                         "input_share": float(cells.input_share.mean()), "rms": float(cells.rms.mean()),
-                         "early_output_gate": float(g.mean())})
+            rows.append(
+                {
+                    "member": k,
+                    "i": row.i,
+                    "setting": row.x,
+                    "seed": row.seed,
+                    "when": when,
+                    "bias_units": int(cells.bias_unit.sum()),
+                    "cells": len(cells),
+                    "input_share": float(cells.input_share.mean()),
+                    "rms": float(cells.rms.mean()),
+                    "early_output_gate": float(g.mean()),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -176,23 +208,31 @@ def forget_flow(base: ModelConfig, biases: list[float], xs: np.ndarray, method: 
     """
     if not base.has_forget_gate:
         with_forget = [n for n, v in REGISTRY.items() if "forget_gate" in v.options]
-        raise ValueError(f"the forget-gate story needs {' or '.join(with_forget)} with a forget gate, not {base.variant}")
+        raise ValueError(
+            f"the forget-gate story needs {' or '.join(with_forget)} with a forget gate, not {base.variant}"
+        )
     if not 1 <= len(biases) <= 12:
         raise ValueError("give between 1 and 12 forget-gate biases")
     d = base.to_dict()
     configs = [ModelConfig.from_dict({**d, "bias": {**d["bias"], "forget": float(b)}}) for b in biases]
     pop = build_population(configs)
     f = error_flow(pop, xs, method=method)
-    n = np.asarray(f.norms["s"], dtype=float)                 # (T, K)
+    n = np.asarray(f.norms["s"], dtype=float)  # (T, K)
     th = np.asarray(f.theory["s"], dtype=float)
     last = n[-1]
     with np.errstate(divide="ignore", invalid="ignore"):
         rel = (n / last).T[:, ::-1]
         theory = (th / last).T[:, ::-1]
-    fac = np.asarray(f.factors["s"], dtype=float)             # (T, K, B[, n])
+    fac = np.asarray(f.factors["s"], dtype=float)  # (T, K, B[, n])
     y_fg = fac.reshape(fac.shape[0], fac.shape[1], -1).mean(-1).T
     T = n.shape[0]
     with np.errstate(divide="ignore", invalid="ignore"):
         per = np.where(rel[:, -1] > 0, rel[:, -1] ** (1.0 / max(T - 1, 1)), 0.0)
-    return {"biases": [float(b) for b in biases], "q": np.arange(T), "relative": rel, "theory": theory,
-            "y_fg": y_fg, "per_step": per}
+    return {
+        "biases": [float(b) for b in biases],
+        "q": np.arange(T),
+        "relative": rel,
+        "theory": theory,
+        "y_fg": y_fg,
+        "per_step": per,
+    }

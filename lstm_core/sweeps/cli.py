@@ -12,6 +12,7 @@ network's training depends only on its own seeds. The results file (``--out``) h
 and one row per network; the Bias lab page loads it ("Load a precomputed sweep") and draws the
 same heat maps as a sweep trained in the browser. ``load_results`` validates such a file.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,12 +26,12 @@ import pandas as pd
 
 from ..config import ModelConfig
 from ..numerics import finite_number
-from .sweep import MAX_MEMBERS, Axis, Sweep, aggregate, grid_configs, n_bias_units, with_goal
 from ..tasks import get_task
 from ..training import TrainConfig
+from .sweep import MAX_MEMBERS, Axis, Sweep, aggregate, grid_configs, n_bias_units, with_goal
 
 KIND, VERSION = "gatelab-sweep-results", 1
-MAX_FILE_BYTES = 20_000_000       # a results file of ~100,000 networks
+MAX_FILE_BYTES = 20_000_000  # a results file of ~100,000 networks
 MAX_ROWS = 100_000
 STATUSES = ("solved", "budget", "diverged", "running")
 ROW_FIELDS = {"i": int, "j": int, "seed": int, "status": str, "sequences": int, "best_streak": int}
@@ -46,8 +47,14 @@ def _task(d: dict):
 
 def _sweep(d: dict, seeds) -> Sweep:
     y = Axis.from_dict(d["y"]) if d.get("y") else None
-    return Sweep(ModelConfig.from_dict(d["base"]), _task(d), TrainConfig.from_dict(d["train"]),
-                 Axis.from_dict(d["x"]), y, seeds)
+    return Sweep(
+        ModelConfig.from_dict(d["base"]),
+        _task(d),
+        TrainConfig.from_dict(d["train"]),
+        Axis.from_dict(d["x"]),
+        y,
+        seeds,
+    )
 
 
 def run_unit(spec: dict) -> dict:
@@ -56,26 +63,41 @@ def run_unit(spec: dict) -> dict:
     while not sweep.done:
         sweep.advance(sweep.train_config.budget)
     res = sweep.results()
-    rows = [{"i": int(r.i), "j": int(r.j), "seed": int(r.seed), "status": str(r.status),
-             "sequences": int(r.sequences), "best_streak": int(r.best_streak),
-             "solved_at": None if pd.isna(r.solved_at) else int(r.solved_at), "message": str(r.message or "")}
-            for r in res.itertuples()]
+    rows = [
+        {
+            "i": int(r.i),
+            "j": int(r.j),
+            "seed": int(r.seed),
+            "status": str(r.status),
+            "sequences": int(r.sequences),
+            "best_streak": int(r.best_streak),
+            "solved_at": None if pd.isna(r.solved_at) else int(r.solved_at),
+            "message": str(r.message or ""),
+        }
+        for r in res.itertuples()
+    ]
     return {"rows": rows, "wall": sweep.wall}
 
 
 def units_for(d: dict, seeds: list[int], chunk: int | None):
     """The units of a sweep: the grid for chunks of ``chunk`` seeds (capped so a unit holds at
     most MAX_MEMBERS networks)."""
-    from ..reproduce.distributed import Unit   # noqa: PLC0415
+    from ..reproduce.distributed import Unit  # noqa: PLC0415
 
     grid = len(d["x"]["settings"]) * (len(d["y"]["settings"]) if d.get("y") else 1)
     size = min(chunk or len(seeds), max(1, MAX_MEMBERS // grid), 16)
     budget = d["train"]["budget"]
-    return [Unit("sweep", {"row": 0, "sweep": d, "seeds": seeds[i:i + size]},
-                 label=f"seeds {seeds[i]}–{seeds[min(i + size, len(seeds)) - 1]}",
-                 members=grid * len(seeds[i:i + size]), sequences=grid * len(seeds[i:i + size]) * budget,
-                 cost=float(budget * grid * len(seeds[i:i + size])))
-            for i in range(0, len(seeds), size)]
+    return [
+        Unit(
+            "sweep",
+            {"row": 0, "sweep": d, "seeds": seeds[i : i + size]},
+            label=f"seeds {seeds[i]}–{seeds[min(i + size, len(seeds)) - 1]}",
+            members=grid * len(seeds[i : i + size]),
+            sequences=grid * len(seeds[i : i + size]) * budget,
+            cost=float(budget * grid * len(seeds[i : i + size])),
+        )
+        for i in range(0, len(seeds), size)
+    ]
 
 
 @dataclass
@@ -83,7 +105,7 @@ class SweepResults:
     """A loaded results file: the sweep's settings and one row per network."""
 
     settings: dict
-    results: pd.DataFrame          # i, j, x, y, seed, status, sequences, solved_at, best_streak, message
+    results: pd.DataFrame  # i, j, x, y, seed, status, sequences, solved_at, best_streak, message
 
     def axis(self, name: str) -> Axis | None:
         d = self.settings.get(name)
@@ -104,33 +126,48 @@ class SweepResults:
 def results_document(d: dict, seeds: list[int], unit_results: list[dict], command: str) -> dict:
     rows = [r for u in unit_results for r in u["rows"]]
     rows.sort(key=lambda r: (r["i"], r["j"], r["seed"]))
-    return {"kind": KIND, "version": VERSION, "command": command, "sweep": {**d, "seeds": seeds},
-            "wall": float(sum(u["wall"] for u in unit_results)), "networks": rows}
+    return {
+        "kind": KIND,
+        "version": VERSION,
+        "command": command,
+        "sweep": {**d, "seeds": seeds},
+        "wall": float(sum(u["wall"] for u in unit_results)),
+        "networks": rows,
+    }
 
 
 def load_results(data: bytes | str) -> SweepResults:
     """Validate a results file; ValueError saying what is wrong (nothing is half-loaded)."""
     if isinstance(data, bytes):
         if len(data) > MAX_FILE_BYTES:
-            raise ValueError(f"the file is {len(data):,} bytes; a sweep results file is at most {MAX_FILE_BYTES:,}")
+            raise ValueError(
+                f"the file is {len(data):,} bytes; a sweep results file is at most {MAX_FILE_BYTES:,}"
+            )
         try:
             data = data.decode("utf-8")
         except UnicodeDecodeError:
-            raise ValueError("the file is not text (UTF-8); upload the .json file `python -m lstm_core.sweep` "
-                             "wrote") from None
+            raise ValueError(
+                "the file is not text (UTF-8); upload the .json file `python -m lstm_core.sweep` wrote"
+            ) from None
     try:
         doc = json.loads(data)
     except json.JSONDecodeError as e:
         raise ValueError(f"the file is not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
     except RecursionError:
         raise ValueError("the file's JSON is nested too deeply to be a sweep results file") from None
-    except ValueError:          # json reads an integer of over 4,300 digits with int(), which refuses it
-        raise ValueError("the file holds a number thousands of digits long; no sweep setting is that big") from None
+    except ValueError:  # json reads an integer of over 4,300 digits with int(), which refuses it
+        raise ValueError(
+            "the file holds a number thousands of digits long; no sweep setting is that big"
+        ) from None
     if not isinstance(doc, dict) or doc.get("kind") != KIND:
-        raise ValueError(f"not a sweep results file: expected a JSON object with \"kind\": \"{KIND}\" "
-                         "(written by python -m lstm_core.sweep --out FILE)")
+        raise ValueError(
+            f"not a sweep results file: expected a JSON object with \"kind\": \"{KIND}\" "
+            "(written by python -m lstm_core.sweep --out FILE)"
+        )
     if doc.get("version") != VERSION:
-        raise ValueError(f"results file version {doc.get('version')!r}; this Gate Lab reads version {VERSION}")
+        raise ValueError(
+            f"results file version {doc.get('version')!r}; this Gate Lab reads version {VERSION}"
+        )
     d, rows = doc.get("sweep"), doc.get("networks")
     if not isinstance(d, dict) or not isinstance(rows, list) or not rows:
         raise ValueError("the file needs a 'sweep' object (the settings) and a non-empty 'networks' list")
@@ -144,16 +181,28 @@ def load_results(data: bytes | str) -> SweepResults:
         _task(d)
         seeds = d["seeds"]
     except (KeyError, TypeError) as e:
-        raise ValueError(f"the sweep settings are incomplete or malformed ({type(e).__name__}: {e})") from None
-    if (not isinstance(seeds, list) or not seeds or not all(finite_number(s) and s == int(s) and s >= 0 for s in seeds)
-            or len(set(map(int, seeds))) != len(seeds)):
+        raise ValueError(
+            f"the sweep settings are incomplete or malformed ({type(e).__name__}: {e})"
+        ) from None
+    if (
+        not isinstance(seeds, list)
+        or not seeds
+        or not all(finite_number(s) and s == int(s) and s >= 0 for s in seeds)
+        or len(set(map(int, seeds))) != len(seeds)
+    ):
         raise ValueError("'seeds' must be a list of distinct whole numbers ≥ 0")
     seeds = [int(s) for s in seeds]
     # The page reads the settings back (variant, algorithm, lr, budget, seeds): keep them as the
     # checked objects write them, with every default filled in, not as the file spelled them.
-    d = {**d, "base": base.to_dict(), "train": train.to_dict(), "x": x.to_dict(),
-         "y": y.to_dict() if y is not None else None, "seeds": seeds}
-    grid_configs(base, x, y, seeds[:1])                # the gates exist in this network
+    d = {
+        **d,
+        "base": base.to_dict(),
+        "train": train.to_dict(),
+        "x": x.to_dict(),
+        "y": y.to_dict() if y is not None else None,
+        "seeds": seeds,
+    }
+    grid_configs(base, x, y, seeds[:1])  # the gates exist in this network
     nx, ny = len(x), len(y) if y is not None else 1
     units = n_bias_units(base)
     clean = []
@@ -183,7 +232,8 @@ def load_results(data: bytes | str) -> SweepResults:
 
 
 def _pairs(items: list[str], what: str) -> dict:
-    import ast   # noqa: PLC0415
+    import ast  # noqa: PLC0415
+
     out = {}
     for item in items or []:
         if "=" not in item:
@@ -221,26 +271,39 @@ def command_line(argv: list[str]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ..reproduce.experiments import add_cluster_arguments, cluster_workers   # noqa: PLC0415
-    from ..reproduce.distributed import log_line, run_units   # noqa: PLC0415
+    from ..reproduce.distributed import log_line, run_units  # noqa: PLC0415
+    from ..reproduce.experiments import add_cluster_arguments, cluster_workers  # noqa: PLC0415
 
     ap = argparse.ArgumentParser(prog="python -m lstm_core.sweep", description=__doc__.split("\n\n")[0])
     ap.add_argument("--variant", default="lstm1997")
     ap.add_argument("--task", default="two_sequence")
     ap.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE", help="task settings, e.g. T=50")
-    ap.add_argument("--model", nargs="*", default=[], metavar="KEY=VALUE",
-                    help="network settings (ModelConfig), e.g. n_blocks=3 block_size=1 init_range=0.1")
+    ap.add_argument(
+        "--model",
+        nargs="*",
+        default=[],
+        metavar="KEY=VALUE",
+        help="network settings (ModelConfig), e.g. n_blocks=3 block_size=1 init_range=0.1",
+    )
     for a, gate in (("x", "input"), ("y", "output")):
         ap.add_argument(f"--{a}", default=gate, help=f"gate swept along {a} ('none' for y: one axis)")
-        ap.add_argument(f"--{a}-values", default="0,-1,-2,-3", help="comma-separated biases of the first block")
+        ap.add_argument(
+            f"--{a}-values", default="0,-1,-2,-3", help="comma-separated biases of the first block"
+        )
         ap.add_argument(f"--{a}-step", type=float, default=0.0, help="change per block (stagger)")
-        ap.add_argument(f"--{a}-stagger", action="store_true", help="compare 0 with the staggered list instead")
-    ap.add_argument("--seeds", type=int, default=8, help="networks per grid cell (model seeds first … first+n−1)")
+        ap.add_argument(
+            f"--{a}-stagger", action="store_true", help="compare 0 with the staggered list instead"
+        )
+    ap.add_argument(
+        "--seeds", type=int, default=8, help="networks per grid cell (model seeds first … first+n−1)"
+    )
     ap.add_argument("--first-seed", type=int, default=0)
     ap.add_argument("--algorithm", default="rtrl")
     ap.add_argument("--lr", type=float, default=1.0)
     ap.add_argument("--budget", type=int, default=1500, help="training sequences per network")
-    ap.add_argument("--streak", type=int, default=None, help="correct sequences in a row (default: the task's)")
+    ap.add_argument(
+        "--streak", type=int, default=None, help="correct sequences in a row (default: the task's)"
+    )
     ap.add_argument("--goal", default="paper", help="mean-abs-error goal: paper | none | a number")
     ap.add_argument("--data-seed", type=int, default=0)
     ap.add_argument("--out", required=True, metavar="FILE", help="results file (JSON) for the Bias lab page")
@@ -248,34 +311,73 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         task = get_task(args.task, **_pairs(args.set, "--set"))
-        base = ModelConfig(variant=args.variant, n_in=task.n_in, n_out=task.n_out,
-                           output_activation=task.output_activation, loss=task.loss, **_pairs(args.model, "--model"))
+        base = ModelConfig(
+            variant=args.variant,
+            n_in=task.n_in,
+            n_out=task.n_out,
+            output_activation=task.output_activation,
+            loss=task.loss,
+            **_pairs(args.model, "--model"),
+        )
         x = _axis(args.x, args.x_values, args.x_step, args.x_stagger)
         y = None if args.y == "none" else _axis(args.y, args.y_values, args.y_step, args.y_stagger)
-        train = TrainConfig(algorithm=args.algorithm, lr=args.lr, budget=args.budget, streak=args.streak,
-                            seed=args.data_seed, probe=False)
+        train = TrainConfig(
+            algorithm=args.algorithm,
+            lr=args.lr,
+            budget=args.budget,
+            streak=args.streak,
+            seed=args.data_seed,
+            probe=False,
+        )
         train.check_model(base)
         seeds = list(range(args.first_seed, args.first_seed + args.seeds))
-        d = {"base": base.to_dict(), "task": task.name, "task_settings": task.settings(), "goal": args.goal,
-             "train": train.to_dict(), "x": x.to_dict(), "y": y.to_dict() if y is not None else None}
-        grid_configs(base, x, y, seeds[:1])            # gates and axes valid before anything starts
+        d = {
+            "base": base.to_dict(),
+            "task": task.name,
+            "task_settings": task.settings(),
+            "goal": args.goal,
+            "train": train.to_dict(),
+            "x": x.to_dict(),
+            "y": y.to_dict() if y is not None else None,
+        }
+        grid_configs(base, x, y, seeds[:1])  # gates and axes valid before anything starts
         workers = cluster_workers(args)
         units = units_for(d, seeds, args.chunk or max(1, -(-len(seeds) // workers)))
         state = args.state or args.out + ".units.jsonl"
         t0 = time.perf_counter()
-        report = run_units(units, workers=workers, scheduler=args.scheduler, state=state,
-                           progress=not args.no_progress, log=log_line)
+        report = run_units(
+            units,
+            workers=workers,
+            scheduler=args.scheduler,
+            state=state,
+            progress=not args.no_progress,
+            log=log_line,
+        )
         if report.interrupted or not report.complete(units):
-            print(f"Interrupted: {sum(u.key in report.results for u in units)} of {len(units)} units finished, "
-                  f"kept in {state}; run the same command to resume.", file=sys.stderr)
+            print(
+                f"Interrupted: {sum(u.key in report.results for u in units)} of {len(units)} units finished, "
+                f"kept in {state}; run the same command to resume.",
+                file=sys.stderr,
+            )
             return 130
-        doc = results_document(d, seeds, [report.results[u.key] for u in units], command_line(sys.argv[1:] if argv is None else argv))
+        doc = results_document(
+            d,
+            seeds,
+            [report.results[u.key] for u in units],
+            command_line(sys.argv[1:] if argv is None else argv),
+        )
         with open(args.out, "w", encoding="utf-8") as f:
             json.dump(doc, f, indent=1, allow_nan=False)
         cells = load_results(json.dumps(doc)).cells()
-        print(f"{len(doc['networks'])} networks in {len(units)} unit(s) ({report.reused} reused), "
-              f"{time.perf_counter() - t0:.0f} s; wrote {args.out}")
-        print(cells[["x", "y", "networks", "solved", "success_rate", "median_to_criterion"]].to_string(index=False))
+        print(
+            f"{len(doc['networks'])} networks in {len(units)} unit(s) ({report.reused} reused), "
+            f"{time.perf_counter() - t0:.0f} s; wrote {args.out}"
+        )
+        print(
+            cells[["x", "y", "networks", "solved", "success_rate", "median_to_criterion"]].to_string(
+                index=False
+            )
+        )
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

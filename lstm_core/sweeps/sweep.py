@@ -17,11 +17,12 @@ seed and its model seed), so the grid compares bias settings and nothing else. A
 trained inside the population gets exactly the updates it would get trained alone
 (``run_separately`` does that, for the tests and the benchmark).
 """
+
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 
 import numpy as np
 import pandas as pd
@@ -65,12 +66,15 @@ class Axis:
         try:
             pairs = tuple((float(v), float(s)) for v, s in self.settings)
         except (TypeError, ValueError):
-            raise ValueError(f"{self.gate} axis: settings must be (value, change per block) pairs, "
-                             f"got {self.settings!r}") from None
-        except OverflowError:       # an integer of hundreds of digits (from a JSON file)
+            raise ValueError(
+                f"{self.gate} axis: settings must be (value, change per block) pairs, got {self.settings!r}"
+            ) from None
+        except OverflowError:  # an integer of hundreds of digits (from a JSON file)
             raise ValueError(f"{self.gate} axis: every bias value must be a finite number") from None
         if not 1 <= len(pairs) <= MAX_AXIS_VALUES:
-            raise ValueError(f"{self.gate} axis: give between 1 and {MAX_AXIS_VALUES} values, got {len(pairs)}")
+            raise ValueError(
+                f"{self.gate} axis: give between 1 and {MAX_AXIS_VALUES} values, got {len(pairs)}"
+            )
         if not np.isfinite(np.array(pairs)).all():
             raise ValueError(f"{self.gate} axis: every bias value must be a finite number")
         if len(set(pairs)) != len(pairs):
@@ -78,12 +82,12 @@ class Axis:
         object.__setattr__(self, "settings", pairs)
 
     @classmethod
-    def values(cls, gate: str, values: Iterable[float], step: float = 0.0) -> "Axis":
+    def values(cls, gate: str, values: Iterable[float], step: float = 0.0) -> Axis:
         """A range of biases, all with the same per-block change ``step``."""
         return cls(gate, tuple((v, step) for v in values))
 
     @classmethod
-    def stagger(cls, gate: str, first: float = -1.0, step: float = -1.0, off: float = 0.0) -> "Axis":
+    def stagger(cls, gate: str, first: float = -1.0, step: float = -1.0, off: float = 0.0) -> Axis:
         """Staggering off / on: every block ``off`` vs ``first, first + step, …``."""
         return cls(gate, ((off, 0.0), (first, step)))
 
@@ -110,13 +114,17 @@ class Axis:
 
     @property
     def title(self) -> str:
-        return f"{self.gate} gate bias" if self.gate not in ("hidden", "cell", "candidate") else f"{self.gate} bias"
+        return (
+            f"{self.gate} gate bias"
+            if self.gate not in ("hidden", "cell", "candidate")
+            else f"{self.gate} bias"
+        )
 
     def to_dict(self) -> dict:
         return {"gate": self.gate, "settings": [list(p) for p in self.settings]}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Axis":
+    def from_dict(cls, d: dict) -> Axis:
         if not isinstance(d, dict) or set(d) != {"gate", "settings"}:
             raise ValueError("an axis is a JSON object with 'gate' and 'settings'")
         return cls(d["gate"], tuple(tuple(p) for p in d["settings"]))
@@ -140,8 +148,9 @@ def with_goal(task: Task, mae_below: float | None) -> Task:
     desc = f"{base.description} — {how} here: {note} (paper: {'none' if old is None else old})"
     crit = Criterion(base.streak, mae_below, desc)
     cls = type(task)
-    sub = type(f"Relaxed{cls.__name__}", (cls,), {"criterion": property(lambda self: crit),
-                                                  "__module__": __name__})
+    sub = type(
+        f"Relaxed{cls.__name__}", (cls,), {"criterion": property(lambda self: crit), "__module__": __name__}
+    )
     return sub(**task.settings())
 
 
@@ -150,8 +159,9 @@ def probe_batch(task: Task, seed: int):
     return task.generate(np.random.default_rng([seed, PROBE_STREAM]), 1)
 
 
-def grid_configs(base: ModelConfig, x: Axis, y: Axis | None,
-                 seeds: Iterable[int]) -> tuple[list[ModelConfig], pd.DataFrame]:
+def grid_configs(
+    base: ModelConfig, x: Axis, y: Axis | None, seeds: Iterable[int]
+) -> tuple[list[ModelConfig], pd.DataFrame]:
     """The member configs of a grid (order: x value, y value, seed) and their coordinates."""
     seeds = [int(s) for s in seeds]
     if not 1 <= len(seeds) <= MAX_SEEDS or len(set(seeds)) != len(seeds) or min(seeds) < 0:
@@ -166,8 +176,10 @@ def grid_configs(base: ModelConfig, x: Axis, y: Axis | None,
     ny = len(y) if y is not None else 1
     n = len(x) * ny * len(seeds)
     if n > MAX_MEMBERS:
-        raise ValueError(f"{len(x)} × {ny} settings × {len(seeds)} seeds = {n} networks; at most "
-                         f"{MAX_MEMBERS} train together — use fewer values or seeds")
+        raise ValueError(
+            f"{len(x)} × {ny} settings × {len(seeds)} seeds = {n} networks; at most "
+            f"{MAX_MEMBERS} train together — use fewer values or seeds"
+        )
     units = n_bias_units(base)
     d = base.to_dict()
     configs, rows = [], []
@@ -180,8 +192,16 @@ def grid_configs(base: ModelConfig, x: Axis, y: Axis | None,
             for s in seeds:
                 # the base's settings in their JSON form, with this cell's biases
                 configs.append(ModelConfig.from_dict({**d, "bias": bias, "seed": s}))
-                rows.append({"member": len(rows), "i": i, "j": j, "x": x.label(i, units),
-                             "y": y.label(j, units) if y is not None else "", "seed": s})
+                rows.append(
+                    {
+                        "member": len(rows),
+                        "i": i,
+                        "j": j,
+                        "x": x.label(i, units),
+                        "y": y.label(j, units) if y is not None else "",
+                        "seed": s,
+                    }
+                )
     return configs, pd.DataFrame(rows)
 
 
@@ -191,12 +211,21 @@ def aggregate(results: pd.DataFrame) -> pd.DataFrame:
     for (i, j), g in results.groupby(["i", "j"], sort=True):
         solved = g[g.status == "solved"]
         at = solved.solved_at.astype(float).to_numpy()
-        rows.append({"i": int(i), "j": int(j), "x": g.x.iloc[0], "y": g.y.iloc[0], "networks": len(g),
-                     "solved": len(solved), "diverged": int((g.status == "diverged").sum()),
-                     "running": int((g.status == "running").sum()),
-                     "success_rate": len(solved) / len(g),
-                     "median_to_criterion": float(np.median(at)) if len(at) else np.nan,
-                     "best_streak": int(g.best_streak.max())})
+        rows.append(
+            {
+                "i": int(i),
+                "j": int(j),
+                "x": g.x.iloc[0],
+                "y": g.y.iloc[0],
+                "networks": len(g),
+                "solved": len(solved),
+                "diverged": int((g.status == "diverged").sum()),
+                "running": int((g.status == "running").sum()),
+                "success_rate": len(solved) / len(g),
+                "median_to_criterion": float(np.median(at)) if len(at) else np.nan,
+                "best_streak": int(g.best_streak.max()),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -220,19 +249,32 @@ def trace(model: Model, batch) -> Trace:
 class Sweep:
     """A bias grid × seeds, trained as one population; advance it chunk by chunk."""
 
-    def __init__(self, base: ModelConfig, task: Task | str, train: TrainConfig, x: Axis,
-                 y: Axis | None = None, seeds: Iterable[int] = (0, 1, 2, 3)) -> None:
+    def __init__(
+        self,
+        base: ModelConfig,
+        task: Task | str,
+        train: TrainConfig,
+        x: Axis,
+        y: Axis | None = None,
+        seeds: Iterable[int] = (0, 1, 2, 3),
+    ) -> None:
         self.task = get_task(task) if isinstance(task, str) else task
         if base.n_in != self.task.n_in or base.n_out != self.task.n_out:
-            base = ModelConfig.from_dict({**base.to_dict(), "n_in": self.task.n_in, "n_out": self.task.n_out,
-                                          "output_activation": self.task.output_activation,
-                                          "loss": self.task.loss})
+            base = ModelConfig.from_dict(
+                {
+                    **base.to_dict(),
+                    "n_in": self.task.n_in,
+                    "n_out": self.task.n_out,
+                    "output_activation": self.task.output_activation,
+                    "loss": self.task.loss,
+                }
+            )
         self.base, self.x, self.y = base, x, y
         self.configs, self.coords = grid_configs(base, x, y, seeds)
         self.seeds = tuple(int(s) for s in seeds)
-        self.train_config = train.replace(probe=False)      # probes are per member, on request
+        self.train_config = train.replace(probe=False)  # probes are per member, on request
         self.trainer = Trainer(build_population(self.configs), self.task, self.train_config)
-        self.wall = 0.0                                    # seconds spent in advance()
+        self.wall = 0.0  # seconds spent in advance()
 
     # ------------------------------------------------------------------ stepping
     @property
@@ -291,21 +333,30 @@ class Sweep:
         if not 0 <= k < self.K:
             raise ValueError(f"member must be between 0 and {self.K - 1}, got {k}")
         batch = probe_batch(self.task, self.train_config.seed)
-        return {"before": trace(build(self.configs[k]), batch),
-                "after": trace(self.trainer.model.member(k), batch)}
+        return {
+            "before": trace(build(self.configs[k]), batch),
+            "after": trace(self.trainer.model.member(k), batch),
+        }
 
     def to_dict(self) -> dict:
         """The sweep's settings (not its state) as JSON-able data."""
-        return {"base": self.base.to_dict(), "task": self.task.name, "task_settings": self.task.settings(),
-                "train": self.train_config.to_dict(), "x": self.x.to_dict(),
-                "y": self.y.to_dict() if self.y is not None else None, "seeds": list(self.seeds)}
+        return {
+            "base": self.base.to_dict(),
+            "task": self.task.name,
+            "task_settings": self.task.settings(),
+            "train": self.train_config.to_dict(),
+            "x": self.x.to_dict(),
+            "y": self.y.to_dict() if self.y is not None else None,
+            "seeds": list(self.seeds),
+        }
 
 
 RESULT_COLUMNS = ("status", "sequences", "solved_at", "best_streak", "message")
 
 
-def result_differences(a: pd.DataFrame, b: pd.DataFrame,
-                       columns: Iterable[str] = RESULT_COLUMNS) -> list[tuple[int, str, object, object]]:
+def result_differences(
+    a: pd.DataFrame, b: pd.DataFrame, columns: Iterable[str] = RESULT_COLUMNS
+) -> list[tuple[int, str, object, object]]:
     """(row, column, a's value, b's value) wherever two ``results()`` tables differ.
 
     Missing values (``solved_at`` of a network that never met the criterion: None or NaN,
@@ -317,8 +368,14 @@ def result_differences(a: pd.DataFrame, b: pd.DataFrame,
     for r in range(max(len(a), len(b))):
         for c in columns:
             if r >= len(a) or r >= len(b):
-                out.append((r, c, a[c].iloc[r] if r < len(a) else "<missing>",
-                            b[c].iloc[r] if r < len(b) else "<missing>"))
+                out.append(
+                    (
+                        r,
+                        c,
+                        a[c].iloc[r] if r < len(a) else "<missing>",
+                        b[c].iloc[r] if r < len(b) else "<missing>",
+                    )
+                )
                 continue
             x, y = a[c].iloc[r], b[c].iloc[r]
             if pd.isna(x) or pd.isna(y):
@@ -330,8 +387,9 @@ def result_differences(a: pd.DataFrame, b: pd.DataFrame,
     return out
 
 
-def run_separately(sweep: Sweep, chunk: int | None = None,
-                   params: dict[int, dict[str, np.ndarray]] | None = None) -> pd.DataFrame:
+def run_separately(
+    sweep: Sweep, chunk: int | None = None, params: dict[int, dict[str, np.ndarray]] | None = None
+) -> pd.DataFrame:
     """The same networks trained one after another, each alone (for tests and benchmarks).
 
     Returns ``results()``-shaped rows. Each network gets its own Trainer with the sweep's
@@ -357,4 +415,3 @@ def run_separately(sweep: Sweep, chunk: int | None = None,
     out = sweep.coords.merge(pd.DataFrame(rows), on="member")
     out["x_gate"], out["y_gate"] = sweep.x.gate, sweep.y.gate if sweep.y is not None else ""
     return out
-

@@ -7,6 +7,7 @@
 >>> batch.xs.shape[1:], task.n_out, task.criterion.streak
 ((32, 2), 1, 2000)
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -21,8 +22,21 @@ from .temporal_order import TemporalOrder
 from .timing import Periodic, SpikeDelay, SpikeGeneration
 from .two_sequence import TwoSequence
 
-_CLASSES = (EmbeddedReber, LongLag, LongLagRandom, VeryLongLag, TwoSequence, Adding,
-            Multiplication, TemporalOrder, SpikeDelay, SpikeGeneration, Periodic, Latching, Names)
+_CLASSES = (
+    EmbeddedReber,
+    LongLag,
+    LongLagRandom,
+    VeryLongLag,
+    TwoSequence,
+    Adding,
+    Multiplication,
+    TemporalOrder,
+    SpikeDelay,
+    SpikeGeneration,
+    Periodic,
+    Latching,
+    Names,
+)
 
 TASKS: dict[str, Task] = {cls.name: cls() for cls in _CLASSES}
 
@@ -34,5 +48,16 @@ def get_task(name: str, **settings: Any) -> Task:
     return TASKS[name].with_settings(**settings) if settings else TASKS[name]
 
 
-__all__ = ["TASKS", "get_task", "Task", "Batch", "Report", "Criterion", "stack_batches",
-           "ALPHABET", "encode", "decode", "load_names"] + [c.__name__ for c in _CLASSES]
+__all__ = [
+    "TASKS",
+    "get_task",
+    "Task",
+    "Batch",
+    "Report",
+    "Criterion",
+    "stack_batches",
+    "ALPHABET",
+    "encode",
+    "decode",
+    "load_names",
+] + [c.__name__ for c in _CLASSES]

@@ -1,4 +1,5 @@
 """Adding and multiplication problems (Hochreiter & Schmidhuber 1997, experiments 4 and 5)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -30,19 +31,32 @@ class Adding(Task):
     name: ClassVar[str] = "adding"
     title: ClassVar[str] = "Adding problem (1997 exp. 4)"
     paper: ClassVar[str] = "Hochreiter & Schmidhuber 1997, experiment 4"
-    setup: ClassVar[str] = ("2 inputs (value, marker), 1 output; 2 blocks x 2 cells; input gate biases "
-                            "-3, -6; init [-0.1, 0.1]; lr 0.5. Error only at the last step. Stop when "
-                            "2,000 sequences in a row have abs error < 0.04 and mean abs error < 0.01; "
-                            "2,560 test sequences.")
-    reported: ClassVar[str] = ("LSTM solved T = 100, 500 and 1,000 with no more than 3 of 2,560 test "
-                               "sequences wrong; it bridges lags > T/2 despite internal state drift.")
+    setup: ClassVar[str] = (
+        "2 inputs (value, marker), 1 output; 2 blocks x 2 cells; input gate biases "
+        "-3, -6; init [-0.1, 0.1]; lr 0.5. Error only at the last step. Stop when "
+        "2,000 sequences in a row have abs error < 0.04 and mean abs error < 0.01; "
+        "2,560 test sequences."
+    )
+    reported: ClassVar[str] = (
+        "LSTM solved T = 100, 500 and 1,000 with no more than 3 of 2,560 test "
+        "sequences wrong; it bridges lags > T/2 despite internal state drift."
+    )
     low: ClassVar[float] = -1.0
-    x1_if_first: ClassVar[float] = 0.0      # X1 when the first pair is the one marked
+    x1_if_first: ClassVar[float] = 0.0  # X1 when the first pair is the one marked
 
     def __post_init__(self) -> None:
-        self._set("T", check_int(self.name, "T", self.T, 12, "T is the minimum length; the second "
-                                 "marker goes among the first T/2 - 1 positions, which must leave "
-                                 "room beyond the first 10"))
+        self._set(
+            "T",
+            check_int(
+                self.name,
+                "T",
+                self.T,
+                12,
+                "T is the minimum length; the second "
+                "marker goes among the first T/2 - 1 positions, which must leave "
+                "room beyond the first 10",
+            ),
+        )
 
     n_in = property(lambda self: 2)
     n_out = property(lambda self: 1)
@@ -51,8 +65,9 @@ class Adding(Task):
 
     @property
     def criterion(self) -> Criterion:
-        return Criterion(2000, 0.01, "abs error < 0.04 on 2,000 sequences in a row, whose mean abs "
-                                     "error is < 0.01")
+        return Criterion(
+            2000, 0.01, "abs error < 0.04 on 2,000 sequences in a row, whose mean abs error is < 0.01"
+        )
 
     def combine(self, x1: np.ndarray, x2: np.ndarray) -> np.ndarray:
         return 0.5 + (x1 + x2) / 4.0
@@ -80,8 +95,13 @@ class Adding(Task):
         target = self.combine(x1, x2)
         mask = (steps == lengths - 1).astype(float)
         xs = np.stack([np.where(inside, values, 0.0), np.where(inside, marker, 0.0)], -1)
-        return Batch(xs, (mask * target)[..., None], mask, lengths.astype(np.int64),
-                     {"positions": np.stack([t1, t2], -1), "operands": np.stack([x1, x2], -1)})
+        return Batch(
+            xs,
+            (mask * target)[..., None],
+            mask,
+            lengths.astype(np.int64),
+            {"positions": np.stack([t1, t2], -1), "operands": np.stack([x1, x2], -1)},
+        )
 
     def _evaluate(self, a: Aligned) -> Report:
         return self._report(a, 0.04)
@@ -104,18 +124,26 @@ class Multiplication(Adding):
     name: ClassVar[str] = "multiplication"
     title: ClassVar[str] = "Multiplication problem (1997 exp. 5)"
     paper: ClassVar[str] = "Hochreiter & Schmidhuber 1997, experiment 5"
-    setup: ClassVar[str] = ("As adding: 2 inputs, 1 output, 2 blocks x 2 cells, init [-0.1, 0.1]; input "
-                            "gate biases random; lr 0.1. Stop when fewer than n_seq (140 or 13) of the "
-                            "last 2,000 sequences have abs error >= 0.04.")
-    reported: ClassVar[str] = ("LSTM solved it: at most 170 (n_seq = 140) or 15 (n_seq = 13) of 2,560 "
-                               "test sequences wrong; hidden units made learning faster.")
+    setup: ClassVar[str] = (
+        "As adding: 2 inputs, 1 output, 2 blocks x 2 cells, init [-0.1, 0.1]; input "
+        "gate biases random; lr 0.1. Stop when fewer than n_seq (140 or 13) of the "
+        "last 2,000 sequences have abs error >= 0.04."
+    )
+    reported: ClassVar[str] = (
+        "LSTM solved it: at most 170 (n_seq = 140) or 15 (n_seq = 13) of 2,560 "
+        "test sequences wrong; hidden units made learning faster."
+    )
     low: ClassVar[float] = 0.0
     x1_if_first: ClassVar[float] = 1.0
 
     @property
     def criterion(self) -> Criterion:
-        return Criterion(2000, None, "abs error < 0.04 on 2,000 sequences in a row (paper: fewer than "
-                                     "n_seq = 140 or 13 of the last 2,000 with error >= 0.04)")
+        return Criterion(
+            2000,
+            None,
+            "abs error < 0.04 on 2,000 sequences in a row (paper: fewer than "
+            "n_seq = 140 or 13 of the last 2,000 with error >= 0.04)",
+        )
 
     def combine(self, x1: np.ndarray, x2: np.ndarray) -> np.ndarray:
         return x1 * x2

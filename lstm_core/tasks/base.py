@@ -13,11 +13,13 @@ Conventions shared by every task
 * ``seq_abs_error`` = mean of |y - target| over masked steps *and* output units;
   ``max_abs_error`` = max over the same entries (the papers' "max abs error" tests).
 """
+
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -40,6 +42,7 @@ class Criterion:
     ``check_every`` the criterion is a fixed set instead (the paper's embedded Reber protocol):
     every ``check_every`` training sequences every sequence of ``Task.check_set()`` is run with the
     current weights, and the network has learnt the task when all ``streak`` of them are right."""
+
     streak: int
     mean_abs_error_below: float | None = None
     description: str = ""
@@ -81,8 +84,12 @@ def check_choice(task: str, name: str, value: Any, choices: tuple, why: str) -> 
 
 
 # ----------------------------------------------------------------------------- helpers
-def pack(inputs: list[np.ndarray], targets: list[np.ndarray], masks: list[np.ndarray],
-         info: Mapping[str, np.ndarray] | None = None) -> Batch:
+def pack(
+    inputs: list[np.ndarray],
+    targets: list[np.ndarray],
+    masks: list[np.ndarray],
+    info: Mapping[str, np.ndarray] | None = None,
+) -> Batch:
     """Zero-pad per-sequence arrays (L_i, n) into a time-major batch (T, B, n)."""
     lengths = np.array([len(x) for x in inputs], dtype=np.int64)
     T, B = int(lengths.max()), len(inputs)
@@ -138,9 +145,10 @@ def _stack_info(arrs: list[np.ndarray]) -> np.ndarray:
 @dataclass(frozen=True)
 class Aligned:
     """Outputs and batch broadcast to the same population axes; see Task._align."""
-    out: np.ndarray      # (T, *pop, B, n_out)
-    tgt: np.ndarray      # (T, *pop, B, n_out) (broadcast view)
-    mask: np.ndarray     # (T, *pop, B)
+
+    out: np.ndarray  # (T, *pop, B, n_out)
+    tgt: np.ndarray  # (T, *pop, B, n_out) (broadcast view)
+    mask: np.ndarray  # (T, *pop, B)
     lengths: np.ndarray  # (*pop, B)
     info: dict[str, np.ndarray]  # (*pop, B, ...)
 
@@ -158,7 +166,7 @@ class Task:
     reported: ClassVar[str] = ""
 
     # -- settings ------------------------------------------------------------------
-    def with_settings(self, **kw: Any) -> "Task":
+    def with_settings(self, **kw: Any) -> Task:
         valid = [f.name for f in dataclasses.fields(self)]
         bad = [k for k in kw if k not in valid]
         if bad:
@@ -169,14 +177,16 @@ class Task:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
     def _set(self, name: str, value: Any) -> None:
-        object.__setattr__(self, name, value)   # normalise types inside a frozen dataclass
+        object.__setattr__(self, name, value)  # normalise types inside a frozen dataclass
 
     # -- per-task hooks --------------------------------------------------------------
     @property
-    def n_in(self) -> int: raise NotImplementedError
+    def n_in(self) -> int:
+        raise NotImplementedError
 
     @property
-    def n_out(self) -> int: raise NotImplementedError
+    def n_out(self) -> int:
+        raise NotImplementedError
 
     @property
     def symbols(self) -> tuple[str, ...] | None:
@@ -193,27 +203,33 @@ class Task:
         return "mse"
 
     @property
-    def criterion(self) -> Criterion: raise NotImplementedError
+    def criterion(self) -> Criterion:
+        raise NotImplementedError
 
     @property
-    def max_length(self) -> int: raise NotImplementedError
+    def max_length(self) -> int:
+        raise NotImplementedError
 
     def check_set(self) -> Batch | None:
         """The fixed sequences a ``Criterion.check_every`` criterion is judged on (None: the task
         judges training sequences as they come)."""
         return None
 
-    def _generate(self, rng: np.random.Generator, batch: int) -> Batch: raise NotImplementedError
+    def _generate(self, rng: np.random.Generator, batch: int) -> Batch:
+        raise NotImplementedError
 
-    def _evaluate(self, a: Aligned) -> Report: raise NotImplementedError
+    def _evaluate(self, a: Aligned) -> Report:
+        raise NotImplementedError
 
     # -- public API -------------------------------------------------------------------
     def generate(self, rng: np.random.Generator, batch: int = 1, **settings: Any) -> Batch:
         if settings:
             return self.with_settings(**settings).generate(rng, batch)
         if not isinstance(rng, np.random.Generator):
-            raise ValueError(f"{self.name}: rng must be a numpy Generator, e.g. "
-                             f"np.random.default_rng(0) (got {type(rng).__name__})")
+            raise ValueError(
+                f"{self.name}: rng must be a numpy Generator, e.g. "
+                f"np.random.default_rng(0) (got {type(rng).__name__})"
+            )
         batch = check_int(self.name, "batch", batch, 1, "the number of sequences to generate")
         return self._generate(rng, batch)
 
@@ -223,17 +239,23 @@ class Task:
     def _align(self, outputs: np.ndarray, batch: Batch) -> Aligned:
         out = np.asarray(outputs, dtype=np.float64)
         T, B = batch.xs.shape[0], batch.xs.shape[-2]
-        shared = batch.xs.ndim == 3          # batch has no population axes
+        shared = batch.xs.ndim == 3  # batch has no population axes
         npop = out.ndim - 3
-        ok = (out.ndim >= 3 and out.shape[0] == T and out.shape[-2] == B
-              and out.shape[-1] == self.n_out
-              and (shared or out.shape[1:-2] == batch.xs.shape[1:-2]))
+        ok = (
+            out.ndim >= 3
+            and out.shape[0] == T
+            and out.shape[-2] == B
+            and out.shape[-1] == self.n_out
+            and (shared or out.shape[1:-2] == batch.xs.shape[1:-2])
+        )
         if not ok:
             want = (T,) + (("K",) if shared else batch.xs.shape[1:-2]) + (B, self.n_out)
-            raise ValueError(f"{self.name}: outputs must have shape (T, B, n_out) = "
-                             f"{(T, B, self.n_out)} or with population axes {want} "
-                             f"(got {out.shape})")
-        ex = npop if shared else 0           # axes to insert for a shared batch
+            raise ValueError(
+                f"{self.name}: outputs must have shape (T, B, n_out) = "
+                f"{(T, B, self.n_out)} or with population axes {want} "
+                f"(got {out.shape})"
+            )
+        ex = npop if shared else 0  # axes to insert for a shared batch
 
         def t_major(a: np.ndarray) -> np.ndarray:
             return a.reshape(a.shape[:1] + (1,) * ex + a.shape[1:])
@@ -241,17 +263,20 @@ class Task:
         def b_major(a: np.ndarray) -> np.ndarray:
             return np.asarray(a).reshape((1,) * ex + np.shape(a))
 
-        lead = out.shape[1:-1]               # (*pop, B): every report has this shape
-        skip = 1 if shared else npop + 1     # leading axes of an info array before its extras
+        lead = out.shape[1:-1]  # (*pop, B): every report has this shape
+        skip = 1 if shared else npop + 1  # leading axes of an info array before its extras
 
         def info(v: np.ndarray) -> np.ndarray:
             v = np.asarray(v)
             return np.broadcast_to(b_major(v), lead + v.shape[skip:])
 
-        return Aligned(out, np.broadcast_to(t_major(batch.targets), out.shape),
-                       np.broadcast_to(t_major(batch.mask), out.shape[:-1]),
-                       np.broadcast_to(b_major(batch.lengths), lead),
-                       {k: info(v) for k, v in batch.info.items()})
+        return Aligned(
+            out,
+            np.broadcast_to(t_major(batch.targets), out.shape),
+            np.broadcast_to(t_major(batch.mask), out.shape[:-1]),
+            np.broadcast_to(b_major(batch.lengths), lead),
+            {k: info(v) for k, v in batch.info.items()},
+        )
 
     @staticmethod
     def errors(a: Aligned, tgt: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -271,7 +296,7 @@ class Task:
     def _report(self, a: Aligned, tol: float, **extra: np.ndarray) -> Report:
         """The common case: a sequence is correct when every masked entry is within tol."""
         mean, mx = self.errors(a)
-        correct = mx < tol                   # NaN outputs compare False -> incorrect
+        correct = mx < tol  # NaN outputs compare False -> incorrect
         return Report(correct, {"seq_abs_error": mean, "max_abs_error": mx, **extra})
 
     def __str__(self) -> str:

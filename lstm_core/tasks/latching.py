@@ -1,4 +1,5 @@
 """Information latching (Frasconi, Gori & Soda 1992, example 1)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -34,20 +35,33 @@ class Latching(Task):
     name: ClassVar[str] = "latching"
     title: ClassVar[str] = "Information latching (1992 example)"
     paper: ClassVar[str] = "Frasconi, Gori & Soda 1992, Local feedback multilayered networks, example 1"
-    setup: ClassVar[str] = ("Local-feedback network (activation-feedback hidden units, self-weights), "
-                            "k one-hot inputs and k outputs; the class depends only on the first "
-                            "input; sequences of arbitrary length; error only at the end.")
-    reported: ClassVar[str] = ("Solved by latching: units with self-weight |w| > 2 keep the sign of "
-                               "their state; 5 classes needed at least 3 latching units.")
+    setup: ClassVar[str] = (
+        "Local-feedback network (activation-feedback hidden units, self-weights), "
+        "k one-hot inputs and k outputs; the class depends only on the first "
+        "input; sequences of arbitrary length; error only at the end."
+    )
+    reported: ClassVar[str] = (
+        "Solved by latching: units with self-weight |w| > 2 keep the sign of "
+        "their state; 5 classes needed at least 3 latching units."
+    )
 
     def __post_init__(self) -> None:
         t = self.name
         self._set("k", check_int(t, "k", self.k, 2, "k is the number of classes"))
         self._set("min_len", check_int(t, "min_len", self.min_len, 1, "the shortest sequence"))
-        self._set("max_len", check_int(t, "max_len", self.max_len, self.min_len,
-                                       f"max_len must be >= min_len = {self.min_len}"))
-        check_choice(t, "distractors", self.distractors, ("random", "none"),
-                     "what follows the first input: random symbols or zeros")
+        self._set(
+            "max_len",
+            check_int(
+                t, "max_len", self.max_len, self.min_len, f"max_len must be >= min_len = {self.min_len}"
+            ),
+        )
+        check_choice(
+            t,
+            "distractors",
+            self.distractors,
+            ("random", "none"),
+            "what follows the first input: random symbols or zeros",
+        )
 
     n_in = property(lambda self: self.k)
     n_out = property(lambda self: self.k)
@@ -55,8 +69,12 @@ class Latching(Task):
 
     @property
     def criterion(self) -> Criterion:
-        return Criterion(100, None, "classroom criterion: the most active output is the class, "
-                                    "100 sequences in a row (the paper states none)")
+        return Criterion(
+            100,
+            None,
+            "classroom criterion: the most active output is the class, "
+            "100 sequences in a row (the paper states none)",
+        )
 
     def _generate(self, rng: np.random.Generator, batch: int) -> Batch:
         lengths = rng.integers(self.min_len, self.max_len + 1, size=batch)

@@ -1,4 +1,5 @@
 """Embedded Reber grammar (Hochreiter & Schmidhuber 1997, experiment 1)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -12,9 +13,15 @@ from .base import Aligned, Batch, Criterion, Report, Task, check_int, one_hot, p
 SYMBOLS = "BTSXPVE"
 _IX = {c: i for i, c in enumerate(SYMBOLS)}
 # Reber's finite-state machine (paper fig. 3): state -> [(symbol, next state)], each branch p. 0.5.
-_REBER = {0: [("B", 1)], 1: [("T", 2), ("P", 3)], 2: [("S", 2), ("X", 4)],
-          3: [("T", 3), ("V", 5)], 4: [("X", 3), ("S", 6)], 5: [("P", 4), ("V", 6)],
-          6: [("E", -1)]}
+_REBER = {
+    0: [("B", 1)],
+    1: [("T", 2), ("P", 3)],
+    2: [("S", 2), ("X", 4)],
+    3: [("T", 3), ("V", 5)],
+    4: [("X", 3), ("S", 6)],
+    5: [("P", 4), ("V", 6)],
+    6: [("E", -1)],
+}
 
 
 def reber_string(rng: np.random.Generator) -> str:
@@ -34,15 +41,15 @@ def embedded_reber_string(rng: np.random.Generator) -> str:
 def next_sets(s: str) -> np.ndarray:
     """(len(s) - 1, 7) multi-hot: the symbols that may follow each prefix of ``s``."""
     out = np.zeros((len(s) - 1, len(SYMBOLS)))
-    out[0, [_IX["T"], _IX["P"]]] = 1                  # after the outer B
-    out[1, _IX["B"]] = 1                              # after the outer T|P
-    state = 1                                         # inner machine, after its B
-    for t in range(2, len(s) - 3):                    # inner symbols s[2] .. s[-3]
+    out[0, [_IX["T"], _IX["P"]]] = 1  # after the outer B
+    out[1, _IX["B"]] = 1  # after the outer T|P
+    state = 1  # inner machine, after its B
+    for t in range(2, len(s) - 3):  # inner symbols s[2] .. s[-3]
         if t > 2:
             state = dict(_REBER[state])[s[t]]
         for sym, _ in _REBER[state]:
             out[t, _IX[sym]] = 1
-    out[len(s) - 3, _IX[s[1]]] = 1                    # after the inner E: the long-lag symbol
+    out[len(s) - 3, _IX[s[1]]] = 1  # after the inner E: the long-lag symbol
     out[len(s) - 2, _IX["E"]] = 1
     return out
 
@@ -86,16 +93,16 @@ def _strings(rng: np.random.Generator, batch: int, max_len: int) -> list[str]:
             out += [c, "E"]
             if len(out) <= max_len:
                 strings.append("".join(out))
-    except IndexError:                                    # ran out of the block: start over slowly
+    except IndexError:  # ran out of the block: start over slowly
         rng.bit_generator.state = start
         return _strings_slow(rng, batch, max_len)
     rng.bit_generator.state = start
-    rng.integers(2, size=pos)                             # consume exactly the draws used
+    rng.integers(2, size=pos)  # consume exactly the draws used
     return strings
 
 
-MAX_SET = 10_000          # strings per fixed set (each check runs 2 × this many)
-SET_STREAM = 97_001       # the sets' rng stream, apart from every training stream
+MAX_SET = 10_000  # strings per fixed set (each check runs 2 × this many)
+SET_STREAM = 97_001  # the sets' rng stream, apart from every training stream
 
 
 @lru_cache(maxsize=16)
@@ -155,34 +162,68 @@ class EmbeddedReber(Task):
     name: ClassVar[str] = "embedded_reber"
     title: ClassVar[str] = "Embedded Reber grammar (1997 exp. 1)"
     paper: ClassVar[str] = "Hochreiter & Schmidhuber 1997, experiment 1"
-    setup: ClassVar[str] = ("7 one-hot inputs/outputs (BTSXPVE), no hidden units; (blocks, cells) = (3, 2) "
-                            "or (4, 1); output gate biases -1, -2, -3, -4; init [-0.2, 0.2]; lr 0.1, 0.2 "
-                            "or 0.5. 256 training and 256 disjoint test strings; a trial succeeds when "
-                            "every string of both sets is predicted right.")
-    reported: ClassVar[str] = ("LSTM (RTRL, truncated gradient) solved the task in nearly all trials, "
-                               "faster than every other method; RTRL and Elman nets mostly failed.")
+    setup: ClassVar[str] = (
+        "7 one-hot inputs/outputs (BTSXPVE), no hidden units; (blocks, cells) = (3, 2) "
+        "or (4, 1); output gate biases -1, -2, -3, -4; init [-0.2, 0.2]; lr 0.1, 0.2 "
+        "or 0.5. 256 training and 256 disjoint test strings; a trial succeeds when "
+        "every string of both sets is predicted right."
+    )
+    reported: ClassVar[str] = (
+        "LSTM (RTRL, truncated gradient) solved the task in nearly all trials, "
+        "faster than every other method; RTRL and Elman nets mostly failed."
+    )
 
     def __post_init__(self) -> None:
-        self._set("max_len", check_int(self.name, "max_len", self.max_len, 9,
-                                       "the shortest embedded Reber string (BTBTXSETE) has 9 symbols"))
-        self._set("sets", check_int(self.name, "sets", self.sets, 0,
-                                    "0 trains on fresh random strings; N > 0 on a fixed set of N training "
-                                    "strings, judged with N test strings (the paper: 256)", hi=MAX_SET))
-        self._set("set_seed", check_int(self.name, "set_seed", self.set_seed, 0,
-                                        "the seed that draws the fixed training and test sets"))
+        self._set(
+            "max_len",
+            check_int(
+                self.name,
+                "max_len",
+                self.max_len,
+                9,
+                "the shortest embedded Reber string (BTBTXSETE) has 9 symbols",
+            ),
+        )
+        self._set(
+            "sets",
+            check_int(
+                self.name,
+                "sets",
+                self.sets,
+                0,
+                "0 trains on fresh random strings; N > 0 on a fixed set of N training "
+                "strings, judged with N test strings (the paper: 256)",
+                hi=MAX_SET,
+            ),
+        )
+        self._set(
+            "set_seed",
+            check_int(
+                self.name,
+                "set_seed",
+                self.set_seed,
+                0,
+                "the seed that draws the fixed training and test sets",
+            ),
+        )
 
     n_in = property(lambda self: len(SYMBOLS))
     symbols = property(lambda self: tuple(SYMBOLS))
     n_out = property(lambda self: len(SYMBOLS))
-    max_length = property(lambda self: self.max_len - 1)   # the final E is only a target
+    max_length = property(lambda self: self.max_len - 1)  # the final E is only a target
 
     @property
     def criterion(self) -> Criterion:
         right = "at every step the outputs of the possible next symbols are the most active"
         if self.sets:
-            return Criterion(2 * self.sets, None, f"all {self.sets:,} training and {self.sets:,} test strings "
-                                                  f"right ({right}), checked after every {self.sets:,} "
-                                                  "training sequences", check_every=self.sets)
+            return Criterion(
+                2 * self.sets,
+                None,
+                f"all {self.sets:,} training and {self.sets:,} test strings "
+                f"right ({right}), checked after every {self.sets:,} "
+                "training sequences",
+                check_every=self.sets,
+            )
         return Criterion(256, None, f"256 strings in a row right as they are learnt ({right})")
 
     def _generate(self, rng: np.random.Generator, batch: int) -> Batch:
@@ -203,13 +244,17 @@ class EmbeddedReber(Task):
     @staticmethod
     def _pack(strings: list[str]) -> Batch:
         enc = [_encoded(s) for s in strings]
-        return pack([e[1] for e in enc], [e[2] for e in enc], [e[3] for e in enc],
-                    {"symbols": pad_rows([e[0] for e in enc]), "embedded": np.array([_IX[s[1]] for s in strings])})
+        return pack(
+            [e[1] for e in enc],
+            [e[2] for e in enc],
+            [e[3] for e in enc],
+            {"symbols": pad_rows([e[0] for e in enc]), "embedded": np.array([_IX[s[1]] for s in strings])},
+        )
 
     def _evaluate(self, a: Aligned) -> Report:
         allowed, m = a.tgt > 0.5, a.mask > 0
-        lo = np.where(allowed, a.out, np.inf).min(-1)      # weakest allowed unit
-        hi = np.where(allowed, -np.inf, a.out).max(-1)     # strongest forbidden unit
+        lo = np.where(allowed, a.out, np.inf).min(-1)  # weakest allowed unit
+        hi = np.where(allowed, -np.inf, a.out).max(-1)  # strongest forbidden unit
         step_ok = lo > hi
         correct = np.where(m, step_ok, True).all(0)
         mean, mx = self.errors(a)

@@ -1,4 +1,5 @@
 """Temporal order problems (Hochreiter & Schmidhuber 1997, experiments 6a and 6b)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -39,21 +40,36 @@ class TemporalOrder(Task):
     name: ClassVar[str] = "temporal_order"
     title: ClassVar[str] = "Temporal order (1997 exp. 6a / 6b)"
     paper: ClassVar[str] = "Hochreiter & Schmidhuber 1997, experiments 6a (4 classes) and 6b (8 classes)"
-    setup: ClassVar[str] = ("8 one-hot inputs, 4 (6b: 8) outputs; 2 blocks x 2 cells (6b: 3 blocks); "
-                            "input gate biases -2, -4 (6b: -2, -4, -6); init [-0.1, 0.1]; lr 0.5 (6b: "
-                            "0.1). Error only at the end; correct when every output's abs error < 0.3; "
-                            "stop at 2,000 correct in a row with mean error < 0.1.")
-    reported: ClassVar[str] = ("LSTM solved 6a and 6b (mean error < 0.1, no more than 3 of 2,560 test "
-                               "sequences wrong).")
+    setup: ClassVar[str] = (
+        "8 one-hot inputs, 4 (6b: 8) outputs; 2 blocks x 2 cells (6b: 3 blocks); "
+        "input gate biases -2, -4 (6b: -2, -4, -6); init [-0.1, 0.1]; lr 0.5 (6b: "
+        "0.1). Error only at the end; correct when every output's abs error < 0.3; "
+        "stop at 2,000 correct in a row with mean error < 0.1."
+    )
+    reported: ClassVar[str] = (
+        "LSTM solved 6a and 6b (mean error < 0.1, no more than 3 of 2,560 test sequences wrong)."
+    )
 
     def __post_init__(self) -> None:
         t = self.name
         check_choice(t, "classes", self.classes, (4, 8), "4 = two X/Y positions (6a), 8 = three (6b)")
         last = _WINDOWS[self.classes][-1][1]
-        self._set("min_len", check_int(t, "min_len", self.min_len, last + 2,
-                                       f"the last X/Y may sit at position {last} and E must follow it"))
-        self._set("max_len", check_int(t, "max_len", self.max_len, self.min_len,
-                                       f"max_len must be >= min_len = {self.min_len}"))
+        self._set(
+            "min_len",
+            check_int(
+                t,
+                "min_len",
+                self.min_len,
+                last + 2,
+                f"the last X/Y may sit at position {last} and E must follow it",
+            ),
+        )
+        self._set(
+            "max_len",
+            check_int(
+                t, "max_len", self.max_len, self.min_len, f"max_len must be >= min_len = {self.min_len}"
+            ),
+        )
 
     n_in = property(lambda self: len(SYMBOLS))
     n_out = property(lambda self: self.classes)
@@ -61,8 +77,9 @@ class TemporalOrder(Task):
 
     @property
     def criterion(self) -> Criterion:
-        return Criterion(2000, 0.1, "every output's abs error < 0.3 on 2,000 sequences in a row, "
-                                    "mean abs error < 0.1")
+        return Criterion(
+            2000, 0.1, "every output's abs error < 0.3 on 2,000 sequences in a row, mean abs error < 0.1"
+        )
 
     def _generate(self, rng: np.random.Generator, batch: int) -> Batch:
         wins = _WINDOWS[self.classes]
@@ -70,11 +87,11 @@ class TemporalOrder(Task):
         Tm = int(lengths.max())
         steps = np.arange(Tm)[:, None]
         b = np.arange(batch)
-        sym = rng.integers(0, 4, size=(Tm, batch))                 # a, b, c, d
+        sym = rng.integers(0, 4, size=(Tm, batch))  # a, b, c, d
         sym[0] = _B
         sym[lengths - 1, b] = _E
         pos = np.stack([rng.integers(lo, hi + 1, size=batch) for lo, hi in wins], -1)
-        xy = rng.integers(2, size=(batch, len(wins)))              # 0 = X, 1 = Y
+        xy = rng.integers(2, size=(batch, len(wins)))  # 0 = X, 1 = Y
         for j in range(len(wins)):
             sym[pos[:, j], b] = _X + xy[:, j]
         label = (xy * (2 ** np.arange(len(wins))[::-1])).sum(-1)
@@ -83,8 +100,13 @@ class TemporalOrder(Task):
         mask = (steps == lengths - 1).astype(float)
         targets = np.eye(self.classes)[label][None] * mask[..., None]
         symbols = np.where(inside, sym, -1).T
-        return Batch(xs, targets, mask, lengths.astype(np.int64),
-                     {"label": label, "positions": pos, "symbols": symbols})
+        return Batch(
+            xs,
+            targets,
+            mask,
+            lengths.astype(np.int64),
+            {"label": label, "positions": pos, "symbols": symbols},
+        )
 
     def _evaluate(self, a: Aligned) -> Report:
         rep = self._report(a, 0.3)

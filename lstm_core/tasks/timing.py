@@ -9,6 +9,7 @@ RTRL: a sequence is such a stream (make it long, e.g. ``length=1000`` or ``n_spi
 updates stop after its first step beyond ``Task.step_tolerance`` and the next sequence starts
 from the zero state. Without it, every sequence is trained to its end.
 """
+
 from __future__ import annotations
 
 import math
@@ -17,11 +18,12 @@ from typing import ClassVar
 
 import numpy as np
 
-from .base import (Aligned, Batch, Criterion, Report, Task, check_choice, check_float, check_int,
-                   pack)
+from .base import Aligned, Batch, Criterion, Report, Task, check_choice, check_float, check_int, pack
 
-_SETUP = ("1 block x 1 cell, forget gate + peepholes, g = h = identity; forget / input / output gate "
-          "biases -2 / 0 / +2; init [-0.1, 0.1]; SGD with momentum, lr 1e-5.")
+_SETUP = (
+    "1 block x 1 cell, forget gate + peepholes, g = h = identity; forget / input / output gate "
+    "biases -2 / 0 / +2; init [-0.1, 0.1]; SGD with momentum, lr 1e-5."
+)
 
 
 def _delays(task: Task, rng: np.random.Generator, shape: tuple) -> np.ndarray:
@@ -34,13 +36,21 @@ def _delays(task: Task, rng: np.random.Generator, shape: tuple) -> np.ndarray:
 def _check_timing(task: Task, n_spikes: bool = True) -> None:
     t = task.name
     task._set("F", check_int(t, "F", task.F, 2, "F is the spike period (paper: 10 and more)"))
-    task._set("max_delay", check_int(t, "max_delay", task.max_delay, 0,
-                                     "the delays I(n) lie in {0 .. max_delay} or {0, max_delay}"))
-    check_choice(t, "delay_set", task.delay_set, ("range", "pair"),
-                 "'range' draws I(n) from {0 .. max_delay}, 'pair' from {0, max_delay}")
+    task._set(
+        "max_delay",
+        check_int(
+            t, "max_delay", task.max_delay, 0, "the delays I(n) lie in {0 .. max_delay} or {0, max_delay}"
+        ),
+    )
+    check_choice(
+        t,
+        "delay_set",
+        task.delay_set,
+        ("range", "pair"),
+        "'range' draws I(n) from {0 .. max_delay}, 'pair' from {0, max_delay}",
+    )
     if n_spikes:
-        task._set("n_spikes", check_int(t, "n_spikes", task.n_spikes, 1,
-                                        "the number of spikes per sequence"))
+        task._set("n_spikes", check_int(t, "n_spikes", task.n_spikes, 1, "the number of spikes per sequence"))
 
 
 @dataclass(frozen=True)
@@ -71,15 +81,24 @@ class SpikeDelay(Task):
     name: ClassVar[str] = "spike_delay"
     title: ClassVar[str] = "Measuring spike delays (2002 MSD / NMSD)"
     paper: ClassVar[str] = "Gers, Schraudolph & Schmidhuber 2002, MSD and NMSD"
-    setup: ClassVar[str] = (_SETUP + " Momentum 0.9999 (MSD) / 0.99 (NMSD). Target I(n) only at spikes; "
-                            "pass: abs error < 0.49 at every spike, 1,000 test spikes in a row.")
-    reported: ClassVar[str] = ("Solved for I(n) in {0, 1} at several periods F, more slowly for larger "
-                               "F; with wider delay ranges (F = 10) learning slows beyond a maximum "
-                               "delay of 5.")
+    setup: ClassVar[str] = (
+        _SETUP + " Momentum 0.9999 (MSD) / 0.99 (NMSD). Target I(n) only at spikes; "
+        "pass: abs error < 0.49 at every spike, 1,000 test spikes in a row."
+    )
+    reported: ClassVar[str] = (
+        "Solved for I(n) in {0, 1} at several periods F, more slowly for larger "
+        "F; with wider delay ranges (F = 10) learning slows beyond a maximum "
+        "delay of 5."
+    )
 
     def __post_init__(self) -> None:
-        check_choice(self.name, "mode", self.mode, ("msd", "nmsd"),
-                     "'msd' = a continuous stream of spikes, 'nmsd' = one spike per sequence")
+        check_choice(
+            self.name,
+            "mode",
+            self.mode,
+            ("msd", "nmsd"),
+            "'msd' = a continuous stream of spikes, 'nmsd' = one spike per sequence",
+        )
         _check_timing(self)
 
     @property
@@ -94,17 +113,24 @@ class SpikeDelay(Task):
     @property
     def criterion(self) -> Criterion:
         n = math.ceil(1000 / self.spikes)
-        return Criterion(n, None, f"abs error < 0.49 at every spike; 1,000 spikes in a row "
-                                  f"(= {n:,} sequences of {self.spikes})")
+        return Criterion(
+            n,
+            None,
+            f"abs error < 0.49 at every spike; 1,000 spikes in a row (= {n:,} sequences of {self.spikes})",
+        )
 
     def _generate(self, rng: np.random.Generator, batch: int) -> Batch:
         I = _delays(self, rng, (batch, self.spikes))
-        T = np.cumsum(self.F + I, axis=1)                       # spike times, 1-based
+        T = np.cumsum(self.F + I, axis=1)  # spike times, 1-based
         xs, ts, ms = [], [], []
         for b in range(batch):
-            x = np.zeros((T[b, -1], 1)); t = np.zeros_like(x); m = np.zeros(T[b, -1])
+            x = np.zeros((T[b, -1], 1))
+            t = np.zeros_like(x)
+            m = np.zeros(T[b, -1])
             x[T[b] - 1, 0], t[T[b] - 1, 0], m[T[b] - 1] = 1.0, I[b], 1.0
-            xs.append(x); ts.append(t); ms.append(m)
+            xs.append(x)
+            ts.append(t)
+            ms.append(m)
         return pack(xs, ts, ms, {"delays": I, "spike_times": T})
 
     step_tolerance = property(lambda self: 0.49)
@@ -137,11 +163,14 @@ class SpikeGeneration(Task):
     name: ClassVar[str] = "spike_generation"
     title: ClassVar[str] = "Generating timed spikes (2002 GTS)"
     paper: ClassVar[str] = "Gers, Schraudolph & Schmidhuber 2002, GTS"
-    setup: ClassVar[str] = (_SETUP + " Momentum 0.999. Target 1 at each spike, 0 elsewhere; pass: abs "
-                            "error < 0.49 at every step.")
-    reported: ClassVar[str] = ("The peephole LSTM learns to generate precisely timed spikes (longer "
-                               "periods take longer); LSTM without peepholes or without forget gate "
-                               "does not.")
+    setup: ClassVar[str] = (
+        _SETUP + " Momentum 0.999. Target 1 at each spike, 0 elsewhere; pass: abs error < 0.49 at every step."
+    )
+    reported: ClassVar[str] = (
+        "The peephole LSTM learns to generate precisely timed spikes (longer "
+        "periods take longer); LSTM without peepholes or without forget gate "
+        "does not."
+    )
 
     def __post_init__(self) -> None:
         _check_timing(self)
@@ -153,20 +182,26 @@ class SpikeGeneration(Task):
     @property
     def criterion(self) -> Criterion:
         n = math.ceil(1000 / self.n_spikes)
-        return Criterion(n, None, f"abs error < 0.49 at every step; 1,000 spikes in a row "
-                                  f"(= {n:,} sequences of {self.n_spikes})")
+        return Criterion(
+            n,
+            None,
+            f"abs error < 0.49 at every step; 1,000 spikes in a row (= {n:,} sequences of {self.n_spikes})",
+        )
 
     def _generate(self, rng: np.random.Generator, batch: int) -> Batch:
         I = _delays(self, rng, (batch, self.n_spikes))
-        T = np.cumsum(self.F + I, axis=1)                       # spike steps (index; 0 = start)
+        T = np.cumsum(self.F + I, axis=1)  # spike steps (index; 0 = start)
         xs, ts, ms = [], [], []
         for b in range(batch):
             L = T[b, -1] + 1
-            x = np.zeros((L, 2)); t = np.zeros((L, 1))
+            x = np.zeros((L, 2))
+            t = np.zeros((L, 1))
             x[0, 0] = 1.0
-            x[np.concatenate([[0], T[b, :-1]]), 1] = I[b]         # the next interval's delay
+            x[np.concatenate([[0], T[b, :-1]]), 1] = I[b]  # the next interval's delay
             t[T[b], 0] = 1.0
-            xs.append(x); ts.append(t); ms.append(np.ones(L))
+            xs.append(x)
+            ts.append(t)
+            ms.append(np.ones(L))
         return pack(xs, ts, ms, {"delays": I, "spike_times": T})
 
     step_tolerance = property(lambda self: 0.49)
@@ -212,20 +247,32 @@ class Periodic(Task):
     name: ClassVar[str] = "periodic"
     title: ClassVar[str] = "Periodic function generation (2002 PFG)"
     paper: ClassVar[str] = "Gers, Schraudolph & Schmidhuber 2002, PFG"
-    setup: ClassVar[str] = (_SETUP + " Output identity, momentum 0.99, no input. Pass: abs error < 0.3 "
-                            "(harder 0.15) at every step.")
-    reported: ClassVar[str] = ("The peephole LSTM learns the waves (its cell state acts as a clock); "
-                               "LSTM 2000 managed only cos with F = 10; without forget gate it fails. "
-                               "Cos, F = 25, tolerance 0.15: RMSE 0.086 ± 0.002.")
+    setup: ClassVar[str] = (
+        _SETUP + " Output identity, momentum 0.99, no input. Pass: abs error < 0.3 "
+        "(harder 0.15) at every step."
+    )
+    reported: ClassVar[str] = (
+        "The peephole LSTM learns the waves (its cell state acts as a clock); "
+        "LSTM 2000 managed only cos with F = 10; without forget gate it fails. "
+        "Cos, F = 25, tolerance 0.15: RMSE 0.086 ± 0.002."
+    )
 
     def __post_init__(self) -> None:
         t = self.name
         check_choice(t, "shape", self.shape, ("cos", "triangle", "rectangle"), "the wave to generate")
         self._set("F", check_int(t, "F", self.F, 2, "F is the period in steps (paper: 10 or 25)"))
         self._set("length", check_int(t, "length", self.length, 1, "the number of steps per sequence"))
-        self._set("tolerance", check_float(t, "tolerance", self.tolerance, 0.0,
-                                           "the allowed abs error per step (paper: 0.3, harder 0.15)",
-                                           strict=True))
+        self._set(
+            "tolerance",
+            check_float(
+                t,
+                "tolerance",
+                self.tolerance,
+                0.0,
+                "the allowed abs error per step (paper: 0.3, harder 0.15)",
+                strict=True,
+            ),
+        )
         if not isinstance(self.start_pulse, (bool, np.bool_)):
             raise ValueError(f"{t}: start_pulse must be True or False (got {self.start_pulse!r})")
         self._set("start_pulse", bool(self.start_pulse))
@@ -238,8 +285,12 @@ class Periodic(Task):
     @property
     def criterion(self) -> Criterion:
         n = math.ceil(1000 / self.length)
-        return Criterion(n, None, f"abs error < {self.tolerance} at every step for 1,000 steps "
-                                  f"(= {n:,} sequences of {self.length})")
+        return Criterion(
+            n,
+            None,
+            f"abs error < {self.tolerance} at every step for 1,000 steps "
+            f"(= {n:,} sequences of {self.length})",
+        )
 
     def _generate(self, rng: np.random.Generator, batch: int) -> Batch:
         # the task is deterministic; rng is accepted for the common interface

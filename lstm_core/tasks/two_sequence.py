@@ -1,4 +1,5 @@
 """Bengio's two-sequence problem (Hochreiter & Schmidhuber 1997, experiments 3a-3c)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -43,25 +44,54 @@ class TwoSequence(Task):
     name: ClassVar[str] = "two_sequence"
     title: ClassVar[str] = "Two-sequence problem (1997 exp. 3a-3c)"
     paper: ClassVar[str] = "Hochreiter & Schmidhuber 1997, experiments 3a, 3b, 3c"
-    setup: ClassVar[str] = ("1 real input, 1 output; 3 blocks x 1 cell; input gate biases -1, -3, -5, "
-                            "output gate biases -2, -4, -6; init [-0.1, 0.1]; lr 1 (3c: 0.1). "
-                            "Answer only at the last step. Paper values: (T, N) = (100, 3), (1000, 3), "
-                            "(1000, 1).")
-    reported: ClassVar[str] = ("LSTM solves 3a and 3b quickly (but random weight guessing is faster "
-                               "on 3a); noise slows it down; 3c, which guessing cannot solve, takes "
-                               "longer but is solved too.")
+    setup: ClassVar[str] = (
+        "1 real input, 1 output; 3 blocks x 1 cell; input gate biases -1, -3, -5, "
+        "output gate biases -2, -4, -6; init [-0.1, 0.1]; lr 1 (3c: 0.1). "
+        "Answer only at the last step. Paper values: (T, N) = (100, 3), (1000, 3), "
+        "(1000, 1)."
+    )
+    reported: ClassVar[str] = (
+        "LSTM solves 3a and 3b quickly (but random weight guessing is faster "
+        "on 3a); noise slows it down; 3c, which guessing cannot solve, takes "
+        "longer but is solved too."
+    )
 
     def __post_init__(self) -> None:
         t = self.name
-        check_choice(t, "variant", self.variant, tuple(_VARIANTS),
-                     "3a = clean, 3b = noisy class inputs, 3c = 0.2/0.8 targets with target noise")
+        check_choice(
+            t,
+            "variant",
+            self.variant,
+            tuple(_VARIANTS),
+            "3a = clean, 3b = noisy class inputs, 3c = 0.2/0.8 targets with target noise",
+        )
         self._set("T", check_int(t, "T", self.T, 2, "T is the minimum sequence length"))
-        self._set("N", check_int(t, "N", self.N, 1, f"N is the number of class-carrying inputs and "
-                                 f"must fit in the sequence, i.e. N < T = {self.T}", hi=self.T - 1))
-        self._set("noise_var", check_float(t, "noise_var", self.noise_var, 0.0,
-                                           "the variance of the input noise (paper: 0.2)"))
-        self._set("target_noise_var", check_float(t, "target_noise_var", self.target_noise_var, 0.0,
-                                                  "the variance of 3c's target noise (paper: 0.1)"))
+        self._set(
+            "N",
+            check_int(
+                t,
+                "N",
+                self.N,
+                1,
+                f"N is the number of class-carrying inputs and "
+                f"must fit in the sequence, i.e. N < T = {self.T}",
+                hi=self.T - 1,
+            ),
+        )
+        self._set(
+            "noise_var",
+            check_float(t, "noise_var", self.noise_var, 0.0, "the variance of the input noise (paper: 0.2)"),
+        )
+        self._set(
+            "target_noise_var",
+            check_float(
+                t,
+                "target_noise_var",
+                self.target_noise_var,
+                0.0,
+                "the variance of 3c's target noise (paper: 0.1)",
+            ),
+        )
 
     n_in = property(lambda self: 1)
     n_out = property(lambda self: 1)
@@ -70,13 +100,17 @@ class TwoSequence(Task):
     @property
     def criterion(self) -> Criterion:
         _, _, tol, goal = _VARIANTS[self.variant]
-        return Criterion(2560, goal, f"every sequence within |error| < {tol} and mean abs error "
-                                     f"< {goal} over 2,560 sequences (paper {self.variant})")
+        return Criterion(
+            2560,
+            goal,
+            f"every sequence within |error| < {tol} and mean abs error "
+            f"< {goal} over 2,560 sequences (paper {self.variant})",
+        )
 
     def _generate(self, rng: np.random.Generator, batch: int) -> Batch:
         t1, t2, _, _ = _VARIANTS[self.variant]
         lengths = rng.integers(self.T, self.max_length + 1, size=batch)
-        label = rng.integers(2, size=batch)                       # 0 = class 1, 1 = class 2
+        label = rng.integers(2, size=batch)  # 0 = class 1, 1 = class 2
         Tm = int(lengths.max())
         steps = np.arange(Tm)[:, None]
         noise = rng.normal(0.0, np.sqrt(self.noise_var), size=(Tm, batch))
@@ -90,12 +124,23 @@ class TwoSequence(Task):
         target = expected.copy()
         if self.variant == "3c":
             target = target + rng.normal(0.0, np.sqrt(self.target_noise_var), size=batch)
-        return Batch(np.where(inside, xs, 0.0)[..., None], (mask * target)[..., None], mask,
-                     lengths.astype(np.int64), {"label": label, "expected": expected})
+        return Batch(
+            np.where(inside, xs, 0.0)[..., None],
+            (mask * target)[..., None],
+            mask,
+            lengths.astype(np.int64),
+            {"label": label, "expected": expected},
+        )
 
     def _evaluate(self, a: Aligned) -> Report:
         _, _, tol, _ = _VARIANTS[self.variant]
         # evaluate against the noise-free expected target (3c's target noise is not learnable)
         err = np.abs(a.final(a.out)[..., 0] - a.info["expected"])
-        return Report(err < tol, {"seq_abs_error": err, "max_abs_error": err,
-                                  "noisy_target_error": np.abs(a.final(a.out - a.tgt)[..., 0])})
+        return Report(
+            err < tol,
+            {
+                "seq_abs_error": err,
+                "max_abs_error": err,
+                "noisy_target_error": np.abs(a.final(a.out - a.tgt)[..., 0]),
+            },
+        )

@@ -1,5 +1,6 @@
 """Training: the papers' algorithms (rtrl, bptt, tbptt), SGD with momentum and clipping,
 populations with per-network stop bookkeeping, and the paper presets."""
+
 from .config import ALGORITHMS, TrainConfig
 from .optimizer import SGD
 from .progress import ProbeTrace, Progress, param_group

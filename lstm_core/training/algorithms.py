@@ -10,6 +10,7 @@ Each returns ``(outputs, loss, pending)``. They are functions of the trainer, no
 trainer's file keeps the bookkeeping and this one the procedures; they use the trainer's hooks for
 non-finite values (``_forward_failures``, ``_check_grads``, ``_check_weights``) and its optimiser.
 """
+
 from __future__ import annotations
 
 from typing import Any, Protocol
@@ -30,31 +31,41 @@ class Trainer(Protocol):
     and the two are no import circle)."""
 
     model: Model
-    config: Any                 # its TrainConfig
+    config: Any  # its TrainConfig
     task: Any
-    opt: Any                    # its SGD
-    rtrl: Any                   # lc.RTRL (algorithm "rtrl") or None
+    opt: Any  # its SGD
+    rtrl: Any  # lc.RTRL (algorithm "rtrl") or None
     last_grads: dict[str, Array] | None
 
     def _member_mask(self, mask: Array) -> Array | bool: ...
     def _check_grads(self, grads: dict, alive: Array, step: int | None = None) -> tuple[dict, Array]: ...
-    def _check_weights(self, snapshot: dict, active: Array, where: str, since: str = ...,
-                       counted: bool = ...) -> None: ...
-    def _forward_failures(self, loss: Array, alive: Array, internals: dict | None = None,
-                          step: int | None = None, offset: int = ...) -> Array: ...
+    def _check_weights(
+        self, snapshot: dict, active: Array, where: str, since: str = ..., counted: bool = ...
+    ) -> None: ...
+    def _forward_failures(
+        self,
+        loss: Array,
+        alive: Array,
+        internals: dict | None = None,
+        step: int | None = None,
+        offset: int = ...,
+    ) -> Array: ...
 
 
 def bptt(tr: Trainer, batch: Batch, active: Array, steps: Array) -> tuple:
     """Exact gradient of the batch; the update is returned (pending), made after the batch is judged."""
     model = tr.model
     run = forward(model, batch.xs, check=False, fast=True)
-    loss, dnet = loss_and_output_error(model, run.outputs, run.internals["net_out"], batch.targets, batch.mask)
+    loss, dnet = loss_and_output_error(
+        model, run.outputs, run.internals["net_out"], batch.targets, batch.mask
+    )
     alive = tr._forward_failures(loss, active, run.internals)
     grads, _ = backward(model, run, dnet, "bptt")
     tr.last_grads = grads
     clipped, _ = tr._check_grads(grads, alive)
     snapshot = {n: p.copy() for n, p in model.params.items()}
     return run.outputs, loss, (clipped, snapshot)
+
 
 def tbptt(tr: Trainer, batch: Batch, active: Array, steps: Array) -> tuple:
     """Chunks of k steps, the state carried over; one update per chunk."""
@@ -65,8 +76,9 @@ def tbptt(tr: Trainer, batch: Batch, active: Array, steps: Array) -> tuple:
     for t0 in range(0, batch.xs.shape[0], k):
         sl = slice(t0, t0 + k)
         run = forward(model, batch.xs[sl], state=state, check=False, fast=True)
-        loss, dnet = loss_and_output_error(model, run.outputs, run.internals["net_out"],
-                                           batch.targets[sl], batch.mask[sl])
+        loss, dnet = loss_and_output_error(
+            model, run.outputs, run.internals["net_out"], batch.targets[sl], batch.mask[sl]
+        )
         alive = tr._forward_failures(loss, alive, run.internals, offset=t0)
         grads, _ = backward(model, run, dnet, "bptt")
         clipped, alive = tr._check_grads(grads, alive, step=t0)
@@ -78,18 +90,19 @@ def tbptt(tr: Trainer, batch: Batch, active: Array, steps: Array) -> tuple:
     tr._check_weights(snapshot, active, "an update in this sequence", "the start of the sequence")
     return np.concatenate(outs), total, None
 
+
 def rtrl(tr: Trainer, batch: Batch, active: Array, steps: Array) -> tuple:
     """The 1997 online method: an update after every timestep with that step's truncated gradient."""
     model, r = tr.model, tr.rtrl
     snapshot = {n: p.copy() for n, p in model.params.items()}
     r.reset(tr.config.batch)
     alive, outs, total, last = active.copy(), [], 0.0, None
-    xs, tg, mk = model.check_inputs(batch.xs), batch.targets, batch.mask    # checked once per batch
-    silent = ~mk.reshape(mk.shape[0], -1).any(1)    # steps where no sequence carries a target
+    xs, tg, mk = model.check_inputs(batch.xs), batch.targets, batch.mask  # checked once per batch
+    silent = ~mk.reshape(mk.shape[0], -1).any(1)  # steps where no sequence carries a target
     tol = tr.task.step_tolerance if tr.config.reset_on_error else None
     steps = np.array(steps, copy=True)
     prepare = model.cell.prepare
-    P = prepare(model.params)                       # the packed weights, redone after every update
+    P = prepare(model.params)  # the packed weights, redone after every update
     for t in range(xs.shape[0]):
         if silent[t]:
             # no error at this step: the gradient is exactly 0 and, without momentum, so is the
@@ -100,9 +113,9 @@ def rtrl(tr: Trainer, batch: Batch, active: Array, steps: Array) -> tuple:
                 tr.opt.apply(model.params, zeros, tr._member_mask(alive & (t < steps)))
                 P = prepare(model.params)
             continue
-        y, lt, g = r.step(xs[t], tg[t], mk[t], prepared=P, checked=True)    # P: the newest weights
+        y, lt, g = r.step(xs[t], tg[t], mk[t], prepared=P, checked=True)  # P: the newest weights
         outs.append(y)
-        if tol is not None:                         # this step is still trained, later ones not
+        if tol is not None:  # this step is still trained, later ones not
             steps = stop_streams(y, tg[t], mk[t], t, steps, tol)
         if not np.isfinite(lt).all():
             alive = tr._forward_failures(lt, alive, step=t)

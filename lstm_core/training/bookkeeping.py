@@ -10,6 +10,7 @@ With a fixed-set criterion (``by_check``; ``Criterion.check_every``) training se
 towards the budget; ``checked`` records each check of the set, and the streak is then the number
 of the set's sequences right at the last check (``required`` = the set's size).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -19,10 +20,12 @@ STATUS_NAMES = ("running", "solved", "budget", "diverged")
 
 
 class Bookkeeper:
-    def __init__(self, n: int, required: int, mae_below: float | None, budget: int, by_check: bool = False) -> None:
+    def __init__(
+        self, n: int, required: int, mae_below: float | None, budget: int, by_check: bool = False
+    ) -> None:
         self.n, self.required, self.mae_below, self.budget = n, required, mae_below, budget
         self.by_check = by_check
-        self.seen = np.zeros(n, dtype=np.int64)          # training sequences per network
+        self.seen = np.zeros(n, dtype=np.int64)  # training sequences per network
         self.streak = np.zeros(n, dtype=np.int64)
         self.best_streak = np.zeros(n, dtype=np.int64)
         self.status = np.full(n, RUNNING)

@@ -6,6 +6,7 @@ Every ``check_every`` training sequences of a network, the whole set is run forw
 current weights (no learning) and the sequences it gets right are counted (``Bookkeeper.checked``
 solves it when all are right).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -20,8 +21,10 @@ class FixedSetCheck:
         self.task, self.every = task, int(task.criterion.check_every)
         self.batch = task.check_set()
         if self.batch is None:
-            raise ValueError(f"{task.name}: its criterion is checked every {self.every} sequences but the task has "
-                             "no fixed set to check (check_set() gave None)")
+            raise ValueError(
+                f"{task.name}: its criterion is checked every {self.every} sequences but the task has "
+                "no fixed set to check (check_set() gave None)"
+            )
         self.size = int(self.batch.xs.shape[-2])
 
     def due(self, before: np.ndarray, seen: np.ndarray, alive: np.ndarray) -> np.ndarray:
@@ -41,7 +44,10 @@ def criterion_text(crit: Criterion, streak: int | None) -> tuple[str, bool]:
     streak replaces a fixed-set criterion by that many training sequences in a row right (quicker
     runs in the app), and says so."""
     if streak and crit.check_every:
-        return crit.description + f" — REPLACED here (REDUCED) by {streak:,} training sequences in a row right", True
+        return (
+            crit.description + f" — REPLACED here (REDUCED) by {streak:,} training sequences in a row right",
+            True,
+        )
     if streak and streak != crit.streak:
         return crit.description + f" — REDUCED here to {streak:,} in a row", True
     return crit.description, False
@@ -50,6 +56,7 @@ def criterion_text(crit: Criterion, streak: int | None) -> tuple[str, bool]:
 def streak_words(n: int, required: int, fixed_set: bool, best: bool = False) -> str:
     """A network's streak in words (with a fixed set it counts the set's sequences right)."""
     if fixed_set:
-        return f"{'at best ' if best else ''}{n:,} of the {required:,} fixed-set sequences right at " + \
-            ("one check" if best else "the last check")
+        return f"{'at best ' if best else ''}{n:,} of the {required:,} fixed-set sequences right at " + (
+            "one check" if best else "the last check"
+        )
     return f"{'best ' if best else ''}streak {n:,} of {required:,}"

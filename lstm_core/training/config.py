@@ -5,6 +5,7 @@ clipping, batch, budget, data seed, ...). Invalid values raise ``ValueError`` wi
 that says what to change; settings that depend on the model (e.g. ``rtrl`` needs a
 LSTM-1997-family network) are checked by ``TrainConfig.check_model``.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -24,8 +25,14 @@ MAX_BATCH = 1024
 MAX_BUDGET = 10**9
 
 
-def _number(name: str, value: Any, lo: float | None = None, hi: float | None = None,
-            strict_lo: bool = False, why: str = "") -> float:
+def _number(
+    name: str,
+    value: Any,
+    lo: float | None = None,
+    hi: float | None = None,
+    strict_lo: bool = False,
+    why: str = "",
+) -> float:
     ok = finite_number(value)
     if ok and lo is not None:
         ok = value > lo if strict_lo else value >= lo
@@ -91,19 +98,37 @@ class TrainConfig:
     def __post_init__(self) -> None:
         set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731 — normalise a frozen dataclass
         if self.algorithm not in ALGORITHMS:
-            raise ValueError(f"unknown training algorithm {self.algorithm!r}; choose one of {list(ALGORITHMS)}")
-        set_("lr", _number("lr (learning rate)", self.lr, lo=0, strict_lo=True,
-                           why="; typical values are 0.01 – 1 (the 2002 timing tasks: 1e-5 – 1e-3)"))
-        set_("momentum", _number("momentum", self.momentum, lo=0, hi=1,
-                                 why="; 0 = plain SGD, 0.9 – 0.9999 in the 2002 paper"))
+            raise ValueError(
+                f"unknown training algorithm {self.algorithm!r}; choose one of {list(ALGORITHMS)}"
+            )
+        set_(
+            "lr",
+            _number(
+                "lr (learning rate)",
+                self.lr,
+                lo=0,
+                strict_lo=True,
+                why="; typical values are 0.01 – 1 (the 2002 timing tasks: 1e-5 – 1e-3)",
+            ),
+        )
+        set_(
+            "momentum",
+            _number(
+                "momentum", self.momentum, lo=0, hi=1, why="; 0 = plain SGD, 0.9 – 0.9999 in the 2002 paper"
+            ),
+        )
         if self.algorithm == "tbptt":
             if self.k is None:
-                raise ValueError("tbptt needs k, the chunk length in steps (e.g. k=10); "
-                                 "or use algorithm='bptt' for the exact gradient")
+                raise ValueError(
+                    "tbptt needs k, the chunk length in steps (e.g. k=10); "
+                    "or use algorithm='bptt' for the exact gradient"
+                )
             set_("k", _whole("k (tbptt chunk length)", self.k, 1, 100_000))
         elif self.k is not None:
-            raise ValueError(f"k (the chunk length) is only used by algorithm='tbptt', not {self.algorithm!r}; "
-                             "leave k=None or switch to tbptt")
+            raise ValueError(
+                f"k (the chunk length) is only used by algorithm='tbptt', not {self.algorithm!r}; "
+                "leave k=None or switch to tbptt"
+            )
         set_("batch", _whole("batch (sequences per update)", self.batch, 1, MAX_BATCH))
         for name in ("clip_value", "clip_norm"):
             v = getattr(self, name)
@@ -111,21 +136,33 @@ class TrainConfig:
                 set_(name, _number(name, v, lo=0, strict_lo=True, why="; or None to switch clipping off"))
         set_("budget", _whole("budget (training sequences per network)", self.budget, 1, MAX_BUDGET))
         set_("seed", _whole("seed (data seed)", self.seed, 0, 2**32 - 1))
-        set_("report_every", _whole("report_every (sequences between progress reports)",
-                                    self.report_every, 1, MAX_BUDGET))
+        set_(
+            "report_every",
+            _whole("report_every (sequences between progress reports)", self.report_every, 1, MAX_BUDGET),
+        )
         if self.streak is not None:
             set_("streak", _whole("streak (correct sequences in a row to stop)", self.streak, 1, MAX_BUDGET))
         if not isinstance(self.probe, bool):
             raise ValueError(f"probe must be true or false, got {self.probe!r}")
         if self.grow_window is not None:
-            set_("grow_window", _whole("grow_window (sequences per window of the 'error stopped decreasing' test)",
-                                       self.grow_window, 1, MAX_BUDGET, "; or None for no sequential construction"))
+            set_(
+                "grow_window",
+                _whole(
+                    "grow_window (sequences per window of the 'error stopped decreasing' test)",
+                    self.grow_window,
+                    1,
+                    MAX_BUDGET,
+                    "; or None for no sequential construction",
+                ),
+            )
         if not isinstance(self.reset_on_error, bool):
             raise ValueError(f"reset_on_error must be true or false, got {self.reset_on_error!r}")
         if self.reset_on_error and (self.algorithm != "rtrl" or self.batch != 1):
-            raise ValueError("reset_on_error (stop a stream at its first too-large error, the 2002 protocol) needs "
-                             f"algorithm='rtrl' with batch=1 (online updates), got {self.algorithm!r} with batch "
-                             f"{self.batch}")
+            raise ValueError(
+                "reset_on_error (stop a stream at its first too-large error, the 2002 protocol) needs "
+                f"algorithm='rtrl' with batch=1 (online updates), got {self.algorithm!r} with batch "
+                f"{self.batch}"
+            )
 
     def check_model(self, model_config) -> None:
         """Settings that depend on the network (ValueError with the alternative to use)."""
@@ -136,26 +173,28 @@ class TrainConfig:
         return dataclasses.asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict) -> "TrainConfig":
+    def from_dict(cls, d: dict) -> TrainConfig:
         if not isinstance(d, dict):
             raise ValueError("a training configuration must be a JSON object (a dict of settings)")
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = set(d) - names
         if unknown:
-            raise ValueError(f"unknown training setting(s) {sorted(unknown)}; valid settings are {sorted(names)}")
+            raise ValueError(
+                f"unknown training setting(s) {sorted(unknown)}; valid settings are {sorted(names)}"
+            )
         return cls(**d)
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str) -> "TrainConfig":
+    def from_json(cls, text: str) -> TrainConfig:
         try:
             d = json.loads(text)
         except (json.JSONDecodeError, TypeError) as e:
             raise ValueError(f"training configuration is not valid JSON: {e}") from None
         return cls.from_dict(d)
 
-    def replace(self, **changes: Any) -> "TrainConfig":
+    def replace(self, **changes: Any) -> TrainConfig:
         """A validated copy with some settings changed."""
         return dataclasses.replace(self, **changes)

@@ -6,6 +6,7 @@ alone. Sequences are generated ``chunk`` at a time (one vectorised ``task.genera
 instead of one per sequence — for most tasks many times cheaper) and handed out B at a time;
 the chunk size depends only on B, so the stream is the same alone and in a population.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -13,15 +14,20 @@ import numpy as np
 from ..tasks import Batch, Task
 from ..tasks.base import _stack_info
 
-CHUNK = 32          # sequences generated per task.generate call (rounded up to a multiple of B)
+CHUNK = 32  # sequences generated per task.generate call (rounded up to a multiple of B)
 
 
 def take(batch: Batch, i: int, j: int) -> Batch:
     """Sequences i..j−1 of a batch, trimmed to their own longest length."""
     lengths = batch.lengths[i:j]
     T = int(lengths.max())
-    return Batch(batch.xs[:T, i:j], batch.targets[:T, i:j], batch.mask[:T, i:j], lengths,
-                 {k: np.asarray(v)[i:j] for k, v in batch.info.items()})
+    return Batch(
+        batch.xs[:T, i:j],
+        batch.targets[:T, i:j],
+        batch.mask[:T, i:j],
+        lengths,
+        {k: np.asarray(v)[i:j] for k, v in batch.info.items()},
+    )
 
 
 class MemberStream:
@@ -41,14 +47,16 @@ class MemberStream:
             self._longest = self.buffer.lengths.reshape(-1, self.batch).max(1).tolist()
         i = self.pos
         self.pos += self.batch
-        self.longest = self._longest[i // self.batch]     # of the batch just claimed
+        self.longest = self._longest[i // self.batch]  # of the batch just claimed
         return self.buffer, i, self.pos
 
     def next(self) -> Batch:
         return take(*self.claim())
 
 
-def population_batch(streams: list[MemberStream], active: np.ndarray, population: bool) -> tuple[Batch, np.ndarray]:
+def population_batch(
+    streams: list[MemberStream], active: np.ndarray, population: bool
+) -> tuple[Batch, np.ndarray]:
     """The next batch of every active member, stacked to (T, K, B, ...) (padded to the longest).
 
     Frozen members draw nothing (their streams do not advance); they get a copy of an active
@@ -70,7 +78,7 @@ def population_batch(streams: list[MemberStream], active: np.ndarray, population
         t_of[k] = s.longest
     f = next(k for k, p in enumerate(picks) if p is not None)
     first, t_first = picks[f], t_of[f]
-    steps = np.array(t_of)                         # 0 for a frozen member
+    steps = np.array(t_of)  # 0 for a frozen member
     src = [p if p is not None else first for p in picks]
     t_of = [t if p is not None else t_first for p, t in zip(picks, t_of)]
     T = max(t_of)
@@ -88,19 +96,19 @@ def population_batch(streams: list[MemberStream], active: np.ndarray, population
             Tk = t_of[k]
             xs[:Tk, k] = buf.xs[:Tk, i:j]
             tg[:Tk, k] = buf.targets[:Tk, i:j]
-            if picks[k] is not None:                   # a frozen member's mask stays 0
+            if picks[k] is not None:  # a frozen member's mask stays 0
                 mk[:Tk, k] = buf.mask[:Tk, i:j]
     lengths = np.stack([buf.lengths[i:j] for buf, i, j in src])
     info = {key: _stack_info([np.asarray(buf.info[key])[i:j] for buf, i, j in src]) for key in fb.info}
     return Batch(xs, tg, mk, lengths, info), steps
 
 
-
-
-def stop_streams(y: np.ndarray, tg: np.ndarray, mk: np.ndarray, t: int, steps: np.ndarray, tol: float) -> np.ndarray:
+def stop_streams(
+    y: np.ndarray, tg: np.ndarray, mk: np.ndarray, t: int, steps: np.ndarray, tol: float
+) -> np.ndarray:
     """The 2002 timing protocol (``TrainConfig.reset_on_error``): a stream (batch 1) whose step t
     has an abs error ≥ ``tol`` at a target gets no later update — its ``steps`` ends at t + 1 —
     and the next sequence starts from the zero state. Shapes: y, tg ([K,] B, n_out), mk ([K,] B)."""
     err = np.where(mk[..., None] > 0, np.abs(y - tg), 0.0).max(-1)
-    bad = (err >= tol).any(-1) | ~np.isfinite(err).all(-1)            # per member
+    bad = (err >= tol).any(-1) | ~np.isfinite(err).all(-1)  # per member
     return np.where(bad, np.minimum(steps, t + 1), steps)

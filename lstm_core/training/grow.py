@@ -14,6 +14,7 @@ seed, so the result does not depend on the population or the chunking) and train
 is not at least ``IMPROVEMENT`` (1 %) below the previous window's. The paper gives no number; the
 window is a preset setting and is printed with the results.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -28,20 +29,24 @@ class Grower:
     def __init__(self, model, window: int) -> None:
         cfg = model.config
         if cfg.record.family != "memory_cell":
-            raise ValueError(f"sequential construction (grow_window) adds memory cells: it needs an LSTM 1997, "
-                             f"2000 or 2002 network, not {cfg.variant}; set grow_window=None")
+            raise ValueError(
+                f"sequential construction (grow_window) adds memory cells: it needs an LSTM 1997, "
+                f"2000 or 2002 network, not {cfg.variant}; set grow_window=None"
+            )
         if not cfg.input_to_output:
-            raise ValueError("sequential construction (grow_window) adds the memory cells to a network that "
-                             "starts with input → output connections only: build it with input_to_output=True "
-                             "(the 1997 experiment 2a net), or set grow_window=None")
+            raise ValueError(
+                "sequential construction (grow_window) adds the memory cells to a network that "
+                "starts with input → output connections only: build it with input_to_output=True "
+                "(the 1997 experiment 2a net), or set grow_window=None"
+            )
         self.model, self.window, self.K = model, int(window), model.K
         self.n = model.K or 1
-        self.cols = slice(cfg.n_in, None)                  # the columns of W_out that read y_c
+        self.cols = slice(cfg.n_in, None)  # the columns of W_out that read y_c
         w = model.params["W_out"]
-        self.initial = w[..., self.cols].copy()            # restored when the cells are added
+        self.initial = w[..., self.cols].copy()  # restored when the cells are added
         w[..., self.cols] = 0.0
         self.added = np.zeros(self.n, dtype=bool)
-        self.added_at = np.full(self.n, -1, dtype=np.int64)   # sequences seen when the cells joined
+        self.added_at = np.full(self.n, -1, dtype=np.int64)  # sequences seen when the cells joined
         self._sum, self._count = np.zeros(self.n), np.zeros(self.n, dtype=np.int64)
         self._previous = np.full(self.n, np.nan)
 

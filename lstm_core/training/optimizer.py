@@ -12,6 +12,7 @@ members that already stopped — their weights and velocities are left exactly a
 Norms are sums over each member's entries flattened in the same order as for a single
 network, so a member of a population gets bit-for-bit the update it would get alone.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -29,8 +30,8 @@ def sq_norms(arrays: dict[str, Array], K: int | None) -> dict[str, Array]:
 
 @dataclass
 class StepInfo:
-    norm: Array            # global gradient norm before clipping: () or (K,)
-    clipped: Array         # whether norm clipping scaled this step's gradient: () or (K,) bool
+    norm: Array  # global gradient norm before clipping: () or (K,)
+    clipped: Array  # whether norm clipping scaled this step's gradient: () or (K,) bool
 
 
 @dataclass
@@ -50,7 +51,9 @@ class SGD:
         """A per-member () or (K,) array broadcast against a parameter of shape ([K], ...)."""
         return x if self.K is None else x.reshape((self.K,) + (1,) * (like.ndim - 1))
 
-    def clip(self, grads: dict[str, Array], need_norm: bool = True) -> tuple[dict[str, Array], StepInfo | None]:
+    def clip(
+        self, grads: dict[str, Array], need_norm: bool = True
+    ) -> tuple[dict[str, Array], StepInfo | None]:
         """Clipped gradients and the pre-clipping global norm per member (computed only if
         norm clipping is on or ``need_norm``; otherwise the info is None)."""
         if self.clip_value is not None:
@@ -67,7 +70,9 @@ class SGD:
             grads = {n: g * self._member(scale, g) for n, g in grads.items()}
         return grads, StepInfo(norm, clipped)
 
-    def apply(self, params: dict[str, Array], grads: dict[str, Array], active: Array | bool | None = None) -> None:
+    def apply(
+        self, params: dict[str, Array], grads: dict[str, Array], active: Array | bool | None = None
+    ) -> None:
         """θ ← θ + v with already clipped ``grads``; frozen members (active False) do not move."""
         if self.K is None:
             if active is not None and not bool(active):
@@ -75,15 +80,15 @@ class SGD:
             idx = None
         else:
             mask = np.ones(self.K, dtype=bool) if active is None else np.asarray(active, dtype=bool)
-            if mask.ndim == 0:                                     # one flag for every member
+            if mask.ndim == 0:  # one flag for every member
                 mask = np.full(self.K, bool(mask))
             frozen = np.flatnonzero(~mask)
             if frozen.size == self.K:
                 return
-            idx = None if frozen.size == 0 else np.flatnonzero(mask)   # update only the active members
+            idx = None if frozen.size == 0 else np.flatnonzero(mask)  # update only the active members
         if self.momentum and self.velocity is None:
             self.velocity = {n: np.zeros_like(p) for n, p in params.items()}
-        where: dict[int, Array] = {}                              # the mask, shaped per ndim
+        where: dict[int, Array] = {}  # the mask, shaped per ndim
         for n, g in grads.items():
             p = params[n]
             if n in self.masks:
@@ -113,11 +118,15 @@ class SGD:
                 u[frozen] = 0.0
                 p -= u
 
-    def step(self, params: dict[str, Array], grads: dict[str, Array], active: Array | bool | None = None) -> StepInfo:
+    def step(
+        self, params: dict[str, Array], grads: dict[str, Array], active: Array | bool | None = None
+    ) -> StepInfo:
         """Clip, then update ``params`` in place. Returns the pre-clipping norm per member."""
         grads, info = self.clip(grads)
         self.apply(params, grads, active)
         return info
 
     def state_dict(self) -> dict:
-        return {"velocity": None if self.velocity is None else {n: v.copy() for n, v in self.velocity.items()}}
+        return {
+            "velocity": None if self.velocity is None else {n: v.copy() for n, v in self.velocity.items()}
+        }

@@ -3,6 +3,7 @@
 For a population every per-network quantity is an array with one entry per member (K,);
 for a single network it is a plain number.
 """
+
 from __future__ import annotations
 
 import re
@@ -27,7 +28,7 @@ _GROUP_RULES = [
     (r"^(W|U)_n$|^b_[ih]n$", "candidate"),
 ]
 
-RULE_GROUPS: tuple[str, ...] = tuple(dict.fromkeys(g for _, g in _GROUP_RULES))   # the names above, once each
+RULE_GROUPS: tuple[str, ...] = tuple(dict.fromkeys(g for _, g in _GROUP_RULES))  # the names above, once each
 
 
 def param_group(name: str, variant: str) -> str:
@@ -69,25 +70,28 @@ class ProbeTrace:
 class Progress:
     """One progress report. Per-network fields are numbers (one network) or (K,) arrays."""
 
-    status: str                       # running | solved | budget | diverged (population: see Trainer)
-    message: str                      # a human sentence saying where training stands
-    sequences: int | Array            # training sequences seen, per network
-    loss: float | Array               # mean sequence loss since the previous report
-    streak: int | Array               # current run of correct sequences
-    required: int                     # the streak the criterion asks for
-    criterion: str                    # what "correct" and the criterion mean
-    reduced: bool                     # the streak was overridden (a reduced criterion)
-    seq_per_second: float             # training sequences per second (all networks together)
+    status: str  # running | solved | budget | diverged (population: see Trainer)
+    message: str  # a human sentence saying where training stands
+    sequences: int | Array  # training sequences seen, per network
+    loss: float | Array  # mean sequence loss since the previous report
+    streak: int | Array  # current run of correct sequences
+    required: int  # the streak the criterion asks for
+    criterion: str  # what "correct" and the criterion mean
+    reduced: bool  # the streak was overridden (a reduced criterion)
+    seq_per_second: float  # training sequences per second (all networks together)
     grad_norms: dict[str, float | Array]  # ‖gradient‖ per parameter group (the last update)
-    statuses: tuple[str, ...]         # per network
+    statuses: tuple[str, ...]  # per network
     solved_at: tuple[int | None, ...]  # sequences to criterion per network (None = not solved)
-    elapsed: float                    # seconds of training so far
+    elapsed: float  # seconds of training so far
     probe: ProbeTrace | None = field(default=None, repr=False)
 
     @property
     def criterion_fraction(self) -> float | Array:
-        return np.minimum(np.asarray(self.streak) / self.required, 1.0) if np.ndim(self.streak) \
+        return (
+            np.minimum(np.asarray(self.streak) / self.required, 1.0)
+            if np.ndim(self.streak)
             else min(self.streak / self.required, 1.0)
+        )
 
     @property
     def done(self) -> bool:

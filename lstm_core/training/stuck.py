@@ -21,6 +21,7 @@ change — in two cases:
   ``patience`` grows with the budget (``budget // 20``, between 300 and 5,000 sequences), so a
   paper run that sits on a plateau for a while before solving is not cut short.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -29,10 +30,10 @@ from ..activations import ACTIVATIONS
 from ..config import ModelConfig
 
 Array = np.ndarray
-SATURATED = 1e-7          # f'(y) below this fraction of max f' counts as saturated
-GROUP_FRACTION = 0.99     # ... on at least this fraction of a group's unit-steps
-IMPROVEMENT = 0.01        # a window's mean loss must beat the best by 1 % to count as progress
-PINNED_CHECKS = 3         # checks in a row with the outputs (or all hidden groups) saturated
+SATURATED = 1e-7  # f'(y) below this fraction of max f' counts as saturated
+GROUP_FRACTION = 0.99  # ... on at least this fraction of a group's unit-steps
+IMPROVEMENT = 0.01  # a window's mean loss must beat the best by 1 % to count as progress
+PINNED_CHECKS = 3  # checks in a row with the outputs (or all hidden groups) saturated
 OUTPUT_LABEL = "output units"
 MAX_SLOPE = {"sigmoid": 0.25, "tanh": 1.0, "g1997": 1.0, "h1997": 0.5, "half_tanh": 0.5, "softmax": 0.25}
 
@@ -49,8 +50,11 @@ def groups(cfg: ModelConfig) -> list[tuple[str, str, str]]:
         out.append(("n", "candidate n", "tanh"))
     elif rec.family == "lstm":
         out.append(("g", "cell input g", "tanh"))
-    else:                                      # the 1997 family: cell input g and output squash h
-        for key, label, act in (("g", "cell input g", cfg.cell_input), ("h", "cell output squash h", cfg.cell_output)):
+    else:  # the 1997 family: cell input g and output squash h
+        for key, label, act in (
+            ("g", "cell input g", cfg.cell_input),
+            ("h", "cell output squash h", cfg.cell_output),
+        ):
             if act != "identity":
                 out.append((key, label, act))
     if cfg.output_activation != "identity":
@@ -62,7 +66,7 @@ def saturated_fractions(internals: dict[str, Array], cfg: ModelConfig, populatio
     """label -> (n,) fraction of that group's unit-steps that are saturated, per network."""
     fractions = {}
     for key, label, act in groups(cfg):
-        if key not in internals:              # e.g. no output gate (1997 experiment 2a)
+        if key not in internals:  # e.g. no output gate (1997 experiment 2a)
             continue
         y = internals[key]
         deriv = (y * (1.0 - y)) if act == "softmax" else ACTIVATIONS[act][1](None, y)
@@ -79,8 +83,8 @@ class StuckWatch:
         self.every = every
         self.patience = int(min(5000, max(300, budget // 20)))
         self.best = np.full(n, np.inf)
-        self.stale = np.zeros(n, dtype=np.int64)          # sequences saturated without progress
-        self.pinned = np.zeros(n, dtype=np.int64)         # checks in a row with the outputs pinned
+        self.stale = np.zeros(n, dtype=np.int64)  # sequences saturated without progress
+        self.pinned = np.zeros(n, dtype=np.int64)  # checks in a row with the outputs pinned
         self.loss_sum, self.count = np.zeros(n), np.zeros(n)
         self.next_check = every
 
@@ -102,19 +106,33 @@ class StuckWatch:
         none = np.zeros(len(alive), dtype=bool)
         any_sat = np.logical_or.reduce(list(sat.values())) if sat else none
         hidden = [v for label, v in sat.items() if label != OUTPUT_LABEL]
-        pinned = sat[OUTPUT_LABEL] if OUTPUT_LABEL in sat else (np.logical_and.reduce(hidden) if hidden else none)
+        pinned = (
+            sat[OUTPUT_LABEL] if OUTPUT_LABEL in sat else (np.logical_and.reduce(hidden) if hidden else none)
+        )
         self.stale = np.where(alive & any_sat & ~progress, self.stale + self.every, 0)
         self.pinned = np.where(alive & pinned, self.pinned + 1, 0)
         stuck = []
         for k in np.flatnonzero(alive & ((self.stale >= self.patience) | (self.pinned >= PINNED_CHECKS))):
-            stuck.append((int(k), [f"{label} ({fractions[label][k]:.0%} of unit-steps)"
-                                   for label in fractions if sat[label][k]]))
+            stuck.append(
+                (
+                    int(k),
+                    [
+                        f"{label} ({fractions[label][k]:.0%} of unit-steps)"
+                        for label in fractions
+                        if sat[label][k]
+                    ],
+                )
+            )
         return stuck
 
 
 def advice(lr: float) -> str:
     if lr > 1.0:
-        return (f"the learning rate {lr:g} is far too large for these networks: try 0.1 – 1 "
-                "(the papers' range), or clip the gradient")
-    return ("try a smaller learning rate or init range; for LSTMs, more negative input/output gate "
-            "biases keep cells from drifting into saturation (the 1997 paper's cure)")
+        return (
+            f"the learning rate {lr:g} is far too large for these networks: try 0.1 – 1 "
+            "(the papers' range), or clip the gradient"
+        )
+    return (
+        "try a smaller learning rate or init range; for LSTMs, more negative input/output gate "
+        "biases keep cells from drifting into saturation (the 1997 paper's cure)"
+    )

@@ -24,10 +24,12 @@ counters) lives on it, so ``train(N)`` twice is the same as ``train(2N)``. The m
 trained in place. Non-finite values never raise: the network stops, and the message names
 the sequence, step and quantity where the value first appeared.
 """
+
 from __future__ import annotations
 
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
@@ -36,9 +38,9 @@ from ..numerics import first_nonfinite
 from ..rtrl import RTRL
 from ..sequence import forward
 from ..tasks import Task, get_task
+from .algorithms import ALGORITHMS
 from .bookkeeping import BUDGET, DIVERGED, RUNNING, SOLVED, STATUS_NAMES, Bookkeeper
 from .checkset import FixedSetCheck, criterion_text, streak_words
-from .algorithms import ALGORITHMS
 from .config import TrainConfig
 from .data import MemberStream, population_batch
 from .grow import Grower
@@ -47,33 +49,44 @@ from .progress import ProbeTrace, Progress, group_norms
 from .stuck import PINNED_CHECKS, StuckWatch, advice, saturated_fractions
 
 Array = np.ndarray
-PROBE_STREAM = 2**32 - 1        # the probe's rng is default_rng([seed, PROBE_STREAM])
-CHECK_STREAM = 2**32 - 2        # the stuck check's sequence: default_rng([seed, CHECK_STREAM])
+PROBE_STREAM = 2**32 - 1  # the probe's rng is default_rng([seed, PROBE_STREAM])
+CHECK_STREAM = 2**32 - 2  # the stuck check's sequence: default_rng([seed, CHECK_STREAM])
 _ADVICE = "try a smaller learning rate, gradient clipping or a smaller init range"
 
 
 class Trainer:
     """Train ``model`` on ``task`` (a Task or a task name). Settings: see ``TrainConfig``."""
 
-    def __init__(self, model: Model, task: Task | str, config: TrainConfig | None = None, **settings: Any) -> None:
+    def __init__(
+        self, model: Model, task: Task | str, config: TrainConfig | None = None, **settings: Any
+    ) -> None:
         if not isinstance(model, Model):
             raise ValueError(f"Trainer needs a model from lc.build / lc.stack, got {type(model).__name__}")
         try:
             config = (config or TrainConfig()).replace(**settings) if settings else (config or TrainConfig())
         except TypeError as e:
-            raise ValueError(f"{e}; valid training settings are {list(TrainConfig.__dataclass_fields__)}") from None
+            raise ValueError(
+                f"{e}; valid training settings are {list(TrainConfig.__dataclass_fields__)}"
+            ) from None
         self.task = get_task(task) if isinstance(task, str) else task
         if not isinstance(self.task, Task):
             raise ValueError(f"task must be a task name or a Task, got {type(task).__name__}")
         config.check_model(model.config)
         mc = model.config
-        for what, m, t in (("inputs (n_in)", mc.n_in, self.task.n_in), ("outputs (n_out)", mc.n_out, self.task.n_out)):
+        for what, m, t in (
+            ("inputs (n_in)", mc.n_in, self.task.n_in),
+            ("outputs (n_out)", mc.n_out, self.task.n_out),
+        ):
             if m != t:
-                raise ValueError(f"the model has {m} {what} but the task {self.task.name} needs {t}; "
-                                 f"build the model with n_in={self.task.n_in}, n_out={self.task.n_out}")
+                raise ValueError(
+                    f"the model has {m} {what} but the task {self.task.name} needs {t}; "
+                    f"build the model with n_in={self.task.n_in}, n_out={self.task.n_out}"
+                )
         if config.reset_on_error and self.task.step_tolerance is None:
-            raise ValueError(f"reset_on_error needs a task with a per-step tolerance (spike_delay, spike_generation, "
-                             f"periodic); {self.task.name} has none — set reset_on_error=False")
+            raise ValueError(
+                f"reset_on_error needs a task with a per-step tolerance (spike_delay, spike_generation, "
+                f"periodic); {self.task.name} has none — set reset_on_error=False"
+            )
         self.model, self.config, self.K = model, config, model.K
         self.n = model.K or 1
         crit = self.task.criterion
@@ -81,26 +94,37 @@ class Trainer:
         self.fixed_set = FixedSetCheck(self.task) if crit.check_every and not config.streak else None
         self.required = config.streak or crit.streak
         self.criterion, self.reduced = criterion_text(crit, config.streak)
-        self.book = Bookkeeper(self.n, self.required, crit.mean_abs_error_below, config.budget,
-                               by_check=self.fixed_set is not None)
-        self.opt = SGD(config.lr, config.momentum, config.clip_value, config.clip_norm, model.K,
-                       masks=model.masks())
+        self.book = Bookkeeper(
+            self.n,
+            self.required,
+            crit.mean_abs_error_below,
+            config.budget,
+            by_check=self.fixed_set is not None,
+        )
+        self.opt = SGD(
+            config.lr, config.momentum, config.clip_value, config.clip_norm, model.K, masks=model.masks()
+        )
         # sequential construction: the memory cells join each network when its error stops decreasing
         self.grower = Grower(model, config.grow_window) if config.grow_window else None
         self._absent_out = self.opt.masks.get("W_out")
         if self.grower is not None:
             self.opt.masks["W_out"] = self.grower.mask(self._absent_out)
         seeds = [c.seed for c in model.members] if model.K else [mc.seed]
-        self.streams = [MemberStream(self.task, np.random.default_rng([config.seed, s]), config.batch)
-                        for s in seeds]
+        self.streams = [
+            MemberStream(self.task, np.random.default_rng([config.seed, s]), config.batch) for s in seeds
+        ]
         self.rtrl = RTRL(model, batch=config.batch) if config.algorithm == "rtrl" else None
-        self.probe_batch = self.task.generate(np.random.default_rng([config.seed, PROBE_STREAM]), 1) \
-            if config.probe else None
+        self.probe_batch = (
+            self.task.generate(np.random.default_rng([config.seed, PROBE_STREAM]), 1)
+            if config.probe
+            else None
+        )
         self.watch = StuckWatch(self.n, every=max(100, config.batch), budget=config.budget)
         self.check_batch = self.task.generate(np.random.default_rng([config.seed, CHECK_STREAM]), 1)
-        self.history: dict[str, list] = {k: [] for k in ("sequences", "loss", "streak", "criterion_fraction",
-                                                         "seq_per_second", "elapsed")}
-        self.last_grads: dict[str, Array] | None = None    # raw gradient of the last batch (for norms)
+        self.history: dict[str, list] = {
+            k: [] for k in ("sequences", "loss", "streak", "criterion_fraction", "seq_per_second", "elapsed")
+        }
+        self.last_grads: dict[str, Array] | None = None  # raw gradient of the last batch (for norms)
         self.last_loss = np.full(self.n, np.nan)
         self._loss_sum, self._loss_count = np.zeros(self.n), np.zeros(self.n)
         self.elapsed, self._since_time, self._since_seqs = 0.0, 0.0, 0
@@ -144,17 +168,17 @@ class Trainer:
         with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
             outputs, loss, pending = ALGORITHMS[algo](self, batch, active, steps)
             report = self.task.evaluate(outputs, batch)
-        alive = active & self.book.running                 # divergence was recorded during the batch
+        alive = active & self.book.running  # divergence was recorded during the batch
         B = self.config.batch
         correct = np.asarray(report.correct).reshape(self.n, B)
         err = np.asarray(report.metrics["seq_abs_error"]).reshape(self.n, B)
         before = self.book.seen.copy() if self.fixed_set is not None else None
         solved_now = self.book.record(correct, err, alive)
-        if pending is not None:                            # bptt: the update comes after judging the batch
+        if pending is not None:  # bptt: the update comes after judging the batch
             grads, snapshot = pending
             with np.errstate(over="ignore", invalid="ignore"):
                 self._apply(grads, alive & ~solved_now, snapshot, "the update")
-        if self.fixed_set is not None:                     # judged on the fixed set, with the updated weights
+        if self.fixed_set is not None:  # judged on the fixed set, with the updated weights
             due = self.fixed_set.due(before, self.book.seen, alive)
             if due.any():
                 self.book.checked(self.fixed_set.right(self.model), due)
@@ -181,12 +205,19 @@ class Trainer:
         w = self.watch
         for k, parts in w.check(fractions, self.book.running, seen):
             who = f"member {k} (seed {self.model.members[k].seed}) " if self.K is not None else ""
-            why = (f"the outputs have been pinned for the last {int(w.pinned[k]) * w.every:,} sequences, so no "
-                   "weight can learn any more" if w.pinned[k] >= PINNED_CHECKS else
-                   f"the loss has not improved by 1 % for {int(w.stale[k]):,} sequences (best {w.best[k]:.3g})")
-            self.book.diverge(k, f"{who}stopped in sequence {seen:,}: stuck — saturated " + ", ".join(parts)
-                              + f" on a check sequence (f′ ≈ 0, so almost no error flows back); {why}; "
-                              + advice(self.config.lr))
+            why = (
+                f"the outputs have been pinned for the last {int(w.pinned[k]) * w.every:,} sequences, so no "
+                "weight can learn any more"
+                if w.pinned[k] >= PINNED_CHECKS
+                else f"the loss has not improved by 1 % for {int(w.stale[k]):,} sequences (best {w.best[k]:.3g})"
+            )
+            self.book.diverge(
+                k,
+                f"{who}stopped in sequence {seen:,}: stuck — saturated "
+                + ", ".join(parts)
+                + f" on a check sequence (f′ ≈ 0, so almost no error flows back); {why}; "
+                + advice(self.config.lr),
+            )
 
     def _member_mask(self, mask: Array) -> Array | bool:
         """(n,) per-network mask -> what the optimiser expects (bool for one network)."""
@@ -208,10 +239,13 @@ class Trainer:
 
     def _bad_weight(self, k: int) -> str | None:
         """The first parameter of network k holding a non-finite value (None if all finite)."""
-        return next((n for n, p in self.model.params.items() if not np.isfinite(p[k] if self.K else p).all()), None)
+        return next(
+            (n for n, p in self.model.params.items() if not np.isfinite(p[k] if self.K else p).all()), None
+        )
 
-    def _check_weights(self, snapshot: dict, active: Array, where: str, since: str = "before it",
-                       counted: bool = False) -> None:
+    def _check_weights(
+        self, snapshot: dict, active: Array, where: str, since: str = "before it", counted: bool = False
+    ) -> None:
         """Networks whose weights turned non-finite get their snapshot back and stop."""
         lead = (self.n,)
         bad = np.zeros(self.n, dtype=bool)
@@ -219,13 +253,16 @@ class Trainer:
             bad |= ~np.isfinite(p.reshape(lead + (-1,))).all(-1)
         for k in np.flatnonzero(bad & active):
             name = self._bad_weight(k)
-            for n, p in self.model.params.items():         # back to the last finite weights
+            for n, p in self.model.params.items():  # back to the last finite weights
                 if self.K is None:
                     p[...] = snapshot[n]
                 else:
                     p[k] = snapshot[n][k]
-            self.book.diverge(k, self._where(k, counted=counted) + f"{where} made weight '{name}' non-finite "
-                                                  f"(weights restored from {since}); {_ADVICE}")
+            self.book.diverge(
+                k,
+                self._where(k, counted=counted) + f"{where} made weight '{name}' non-finite "
+                f"(weights restored from {since}); {_ADVICE}",
+            )
 
     def _where(self, k: int, step: int | None = None, counted: bool = False) -> str:
         """'member 3 (seed 3) diverged in sequence 57, step 12: ' (the sequence being trained)."""
@@ -233,8 +270,14 @@ class Trainer:
         at = f", step {step}" if step is not None else ""
         return f"{who}diverged in sequence {self.book.seen[k] + (0 if counted else 1):,}{at}: "
 
-    def _forward_failures(self, loss: Array, alive: Array, internals: dict | None = None,
-                          step: int | None = None, offset: int = 0) -> Array:
+    def _forward_failures(
+        self,
+        loss: Array,
+        alive: Array,
+        internals: dict | None = None,
+        step: int | None = None,
+        offset: int = 0,
+    ) -> Array:
         """Networks whose loss is non-finite stop; the message names the first bad quantity."""
         bad = alive & ~np.isfinite(np.reshape(loss, self.n))
         for k in np.flatnonzero(bad):
@@ -248,7 +291,7 @@ class Trainer:
                 else:
                     what = f"non-finite value in the forward pass, first in '{name}'"
                     step = t + offset
-            else:                                          # rtrl: only this step's state is at hand
+            else:  # rtrl: only this step's state is at hand
                 s = self.rtrl.state["s"]
                 name = "cell state s" if not np.isfinite(s[k] if self.K else s).all() else "output y"
                 what = f"non-finite value in the forward pass, first in the {name}"
@@ -286,16 +329,24 @@ class Trainer:
             if s == SOLVED:
                 return f"solved: the criterion was met after {b.solved_at[0]:,} sequences ({self.criterion})"
             if s == BUDGET:
-                return (f"stopped: the budget of {self.config.budget:,} sequences is used up without meeting "
-                        f"the criterion ({streak_words(b.best_streak[0], self.required, fixed, best=True)})")
+                return (
+                    f"stopped: the budget of {self.config.budget:,} sequences is used up without meeting "
+                    f"the criterion ({streak_words(b.best_streak[0], self.required, fixed, best=True)})"
+                )
             if s == DIVERGED:
                 return b.messages[0]
             return f"running: {b.seen[0]:,} sequences, {streak_words(b.streak[0], self.required, fixed)}"
         counts = {name: int((b.status == i).sum()) for i, name in enumerate(STATUS_NAMES)}
         parts = [f"population of {self.n}: {counts['solved']} solved"]
         if counts["solved"]:
-            parts[0] += f" (median {int(np.median(b.solved_at[b.status == SOLVED])):,} sequences to criterion)"
-        parts += [f"{counts['running']} running", f"{counts['budget']} out of budget", f"{counts['diverged']} diverged"]
+            parts[0] += (
+                f" (median {int(np.median(b.solved_at[b.status == SOLVED])):,} sequences to criterion)"
+            )
+        parts += [
+            f"{counts['running']} running",
+            f"{counts['budget']} out of budget",
+            f"{counts['diverged']} diverged",
+        ]
         first_div = next((m for m in b.messages if m), "")
         return ", ".join(parts) + (f"; first divergence: {first_div}" if first_div else "")
 
@@ -306,7 +357,9 @@ class Trainer:
     def progress(self) -> Progress:
         """A progress report now (also appended to ``history``)."""
         b = self.book
-        mean_loss = np.where(self._loss_count > 0, self._loss_sum / np.maximum(self._loss_count, 1), self.last_loss)
+        mean_loss = np.where(
+            self._loss_count > 0, self._loss_sum / np.maximum(self._loss_count, 1), self.last_loss
+        )
         self._loss_sum[:], self._loss_count[:] = 0.0, 0.0
         rate = self._since_seqs / self._since_time if self._since_time > 0 else 0.0
         self._since_seqs, self._since_time = 0, 0.0
@@ -314,15 +367,26 @@ class Trainer:
         if self.last_grads is not None:
             with np.errstate(over="ignore", invalid="ignore"):
                 sq = sq_norms(self.last_grads, self.K)
-            norms = {g: self._value(np.reshape(v, self.n))
-                     for g, v in group_norms(sq, self.model.config.variant).items()}
-        p = Progress(status=self.status(), message=self.message(), sequences=self._value(b.seen.copy()),
-                     loss=self._value(mean_loss), streak=self._value(b.streak.copy()), required=self.required,
-                     criterion=self.criterion, reduced=self.reduced,
-                     seq_per_second=rate, grad_norms=norms,
-                     statuses=tuple(STATUS_NAMES[s] for s in b.status),
-                     solved_at=tuple(int(s) if s >= 0 else None for s in b.solved_at),
-                     elapsed=self.elapsed, probe=self.probe())
+            norms = {
+                g: self._value(np.reshape(v, self.n))
+                for g, v in group_norms(sq, self.model.config.variant).items()
+            }
+        p = Progress(
+            status=self.status(),
+            message=self.message(),
+            sequences=self._value(b.seen.copy()),
+            loss=self._value(mean_loss),
+            streak=self._value(b.streak.copy()),
+            required=self.required,
+            criterion=self.criterion,
+            reduced=self.reduced,
+            seq_per_second=rate,
+            grad_norms=norms,
+            statuses=tuple(STATUS_NAMES[s] for s in b.status),
+            solved_at=tuple(int(s) if s >= 0 else None for s in b.solved_at),
+            elapsed=self.elapsed,
+            probe=self.probe(),
+        )
         h = self.history
         h["sequences"].append(p.sequences)
         h["loss"].append(p.loss)
@@ -338,10 +402,17 @@ class Trainer:
 
         b = self.book
         seeds = [c.seed for c in self.model.members] if self.K else [self.model.config.seed]
-        return pd.DataFrame({"member": np.arange(self.n), "seed": seeds,
-                             "status": [STATUS_NAMES[s] for s in b.status], "sequences": b.seen,
-                             "solved_at": [int(s) if s >= 0 else None for s in b.solved_at],
-                             "best_streak": b.best_streak, "message": b.messages})
+        return pd.DataFrame(
+            {
+                "member": np.arange(self.n),
+                "seed": seeds,
+                "status": [STATUS_NAMES[s] for s in b.status],
+                "sequences": b.seen,
+                "solved_at": [int(s) if s >= 0 else None for s in b.solved_at],
+                "best_streak": b.best_streak,
+                "message": b.messages,
+            }
+        )
 
     def history_frame(self):
         """The history as a tidy table: one row per report (and member)."""
@@ -351,9 +422,16 @@ class Trainer:
         rows = []
         for i in range(len(h["sequences"])):
             for k in range(self.n):
-                pick = (lambda v: np.asarray(v).reshape(-1)[k])  # noqa: E731
-                rows.append({"report": i, "member": k, "sequences": int(pick(h["sequences"][i])),
-                             "loss": float(pick(h["loss"][i])), "streak": int(pick(h["streak"][i])),
-                             "criterion_fraction": float(pick(h["criterion_fraction"][i])),
-                             "elapsed": h["elapsed"][i]})
+                pick = lambda v, k=k: np.asarray(v).reshape(-1)[k]
+                rows.append(
+                    {
+                        "report": i,
+                        "member": k,
+                        "sequences": int(pick(h["sequences"][i])),
+                        "loss": float(pick(h["loss"][i])),
+                        "streak": int(pick(h["streak"][i])),
+                        "criterion_fraction": float(pick(h["criterion_fraction"][i])),
+                        "elapsed": h["elapsed"][i],
+                    }
+                )
         return pd.DataFrame(rows)

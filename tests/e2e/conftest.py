@@ -72,19 +72,32 @@ def serving(script: str):
     """``streamlit run <script>`` on a free port, healthy; yields its base URL, stops it after."""
     port = _free_port()
     cmd = [
-        sys.executable, "-m", "streamlit", "run", script,
-        "--server.headless", "true",
-        "--server.port", str(port),
-        "--server.address", "127.0.0.1",
-        "--browser.gatherUsageStats", "false",
-        "--server.fileWatcherType", "none",
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        script,
+        "--server.headless",
+        "true",
+        "--server.port",
+        str(port),
+        "--server.address",
+        "127.0.0.1",
+        "--browser.gatherUsageStats",
+        "false",
+        "--server.fileWatcherType",
+        "none",
     ]
     # Server output goes to files, not pipes: a full pipe would block the server.
     log_dir = Path(tempfile.mkdtemp(prefix="gatelab-streamlit-"))
     out_path, err_path = log_dir / "stdout.log", log_dir / "stderr.log"
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
         proc = subprocess.Popen(
-            cmd, cwd=REPO_ROOT, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+            cmd,
+            cwd=REPO_ROOT,
+            stdout=out,
+            stderr=err,
+            stdin=subprocess.DEVNULL,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
     base_url = f"http://127.0.0.1:{port}"
@@ -92,8 +105,11 @@ def serving(script: str):
         deadline = time.monotonic() + SERVER_START_TIMEOUT_S
         while not _health_ok(f"{base_url}/_stcore/health"):
             if proc.poll() is not None or time.monotonic() > deadline:
-                why = (f"exited with code {proc.returncode}" if proc.poll() is not None
-                       else f"not healthy after {SERVER_START_TIMEOUT_S:.0f} s")
+                why = (
+                    f"exited with code {proc.returncode}"
+                    if proc.poll() is not None
+                    else f"not healthy after {SERVER_START_TIMEOUT_S:.0f} s"
+                )
                 pytest.fail(
                     f"Streamlit server {why}: {' '.join(cmd)}\n"
                     f"--- stderr ---\n{err_path.read_text(errors='replace')}\n"
@@ -192,8 +208,13 @@ LOADED = "() => !document.querySelector(\"[data-testid='stSkeleton'], [data-test
 # shows a grey placeholder until its .js-plotly-plot exists and has a layout; a live chart's div
 # is empty until its first Plotly.react) — a state to wait on before a screenshot, instead of a
 # fixed sleep.
-CHARTS_DRAWN = """() => { if (!(""" + APP_IDLE + """)()) return false;
-  const charts = [...document.querySelectorAll(""" + json.dumps(CHART) + """)]
+CHARTS_DRAWN = (
+    """() => { if (!("""
+    + APP_IDLE
+    + """)()) return false;
+  const charts = [...document.querySelectorAll("""
+    + json.dumps(CHART)
+    + """)]
     .filter(c => c.getBoundingClientRect().width > 0);
   return charts.every(c => { const p = c.classList.contains('gatelab-live') ? c : c.querySelector('.js-plotly-plot');
     if (!p || !p._fullLayout || p._transitioning) return false;
@@ -202,6 +223,7 @@ CHARTS_DRAWN = """() => { if (!(""" + APP_IDLE + """)()) return false;
     const points = (p._fullData || []).some(t => t.visible !== false &&
       ['x', 'y', 'z'].some(k => t[k] && t[k].length));
     return !points || p.querySelectorAll('.main-svg g.trace, .main-svg image').length > 0; }); }"""
+)
 
 
 def settle(page, timeout_ms: int = 30_000) -> None:

@@ -12,6 +12,7 @@
 - Phones: at 390 px wide no page scrolls sideways, the sidebar is reachable from its button and
   every chart fits the width.
 """
+
 from __future__ import annotations
 
 import json
@@ -40,8 +41,17 @@ SERIOUS = ("serious", "critical")
 KNOWN_UPSTREAM: dict[str, str] = {}
 URLS = {r.url_path: ("" if i == 0 else r.url_path) for i, r in enumerate(PAGES)}
 TRAIN_CFG = "?cfg=" + quote(json.dumps({"streak": 5000}))
-BIAS_SMALL = {"two_sequence.T": 20, "x_values": "0, -1, -2", "x_step": -2.0, "y_values": "0, -2, -4",
-              "y_step": -2.0, "n_seeds": 4, "budget": 400, "streak": 20, "goal": "none"}
+BIAS_SMALL = {
+    "two_sequence.T": 20,
+    "x_values": "0, -1, -2",
+    "x_step": -2.0,
+    "y_values": "0, -2, -4",
+    "y_step": -2.0,
+    "n_seeds": 4,
+    "budget": 400,
+    "streak": 20,
+    "goal": "none",
+}
 
 
 def serious(page) -> list[dict]:
@@ -50,9 +60,15 @@ def serious(page) -> list[dict]:
     out = []
     for v in results["violations"]:
         if v["impact"] in SERIOUS and v["id"] not in KNOWN_UPSTREAM:
-            out.append({"id": v["id"], "impact": v["impact"], "nodes": len(v["nodes"]),
-                        "targets": [n["target"] for n in v["nodes"]][:5],
-                        "summary": v["nodes"][0].get("failureSummary", "")[:300]})
+            out.append(
+                {
+                    "id": v["id"],
+                    "impact": v["impact"],
+                    "nodes": len(v["nodes"]),
+                    "targets": [n["target"] for n in v["nodes"]][:5],
+                    "summary": v["nodes"][0].get("failureSummary", "")[:300],
+                }
+            )
     return out
 
 
@@ -64,7 +80,7 @@ def open_page(page, path: str, query: str = "") -> None:
     page.goto(f"{page.base_url}/{path}{query}")
     wait_for_app(page)
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
-    if (path or "home") in CHART_PAGES:       # charts load after the page: wait for the first one
+    if (path or "home") in CHART_PAGES:  # charts load after the page: wait for the first one
         expect(page.locator(PLOT).first).to_be_attached()
     loaded(page)
 
@@ -76,10 +92,12 @@ def loaded(page) -> None:
 
 # --- the main interactive states -------------------------------------------------------------
 
+
 def lesson_revealed(page) -> None:
     from .test_lessons_browser import predict_and_reveal
+
     first = page.locator("[data-testid='stRadio']").last.locator("label:has(input[type='radio'])").first
-    predict_and_reveal(page, first.inner_text().strip())        # predict the first choice, reveal
+    predict_and_reveal(page, first.inner_text().strip())  # predict the first choice, reveal
     expect(page.locator(PLOT).first).to_be_attached()
     loaded(page)
 
@@ -92,15 +110,18 @@ def slow_motion(page) -> None:
 
 
 def training_running(page) -> None:
-    go = page.locator(".st-key-train-go").filter(visible=True).first      # Start, then Pause: one button
+    go = page.locator(".st-key-train-go").filter(visible=True).first  # Start, then Pause: one button
     go.get_by_role("button", name=re.compile("^Start")).click()
     expect(page.locator("[data-testid='stProgress']").first).to_be_visible()
     expect(go.get_by_role("button", name=re.compile("^Pause"))).to_be_visible()
-    page.wait_for_function("() => [...document.querySelectorAll('.gatelab-live')].some(d => Number(d.dataset.draws) > 1)")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.gatelab-live')].some(d => Number(d.dataset.draws) > 1)"
+    )
 
 
 def bias_cell_clicked(page) -> None:
     from .test_bias_lab_browser import click_cell, train_and_wait
+
     train_and_wait(page, "Train the sweep", 240_000)
     expect(page.locator(CHART)).to_have_count(2)
     chosen = page.get_by_text("Network ", exact=False).filter(has_text="seed 0").first
@@ -121,7 +142,12 @@ STATES = [
     ("gradient-flow", "gradient-flow", "", None),
     ("theory", "theory", "", None),
     ("bias-lab", "bias-lab", "", None),
-    ("bias-lab-cell", "bias-lab", "?" + urlstate.PARAM + "=" + urlstate.encode(BIAS_SMALL, {}), bias_cell_clicked),
+    (
+        "bias-lab-cell",
+        "bias-lab",
+        "?" + urlstate.PARAM + "=" + urlstate.encode(BIAS_SMALL, {}),
+        bias_cell_clicked,
+    ),
     ("experiments", "experiments", "", None),
 ]
 
@@ -146,8 +172,10 @@ def test_no_serious_axe_violations(scheme_page, name, path, query, action):
     page.wait_for_function(LOADED)
     found = serious(page)
     record_measurement(f"axe_serious_critical.{scheme}.{name}", count(found))
-    print(f"\naxe {scheme} {name}: {count(found)} serious/critical "
-          + json.dumps([(v["id"], v["nodes"]) for v in found]))
+    print(
+        f"\naxe {scheme} {name}: {count(found)} serious/critical "
+        + json.dumps([(v["id"], v["nodes"]) for v in found])
+    )
     assert found == [], json.dumps(found, indent=1)
 
 
@@ -160,14 +188,26 @@ LUMINANCE = """(c) => { let r, g, b;
   const lin = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
   return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b); }"""
 # The app's background and every drawn chart's paper background, as luminances.
-BACKGROUNDS = """() => { const L = """ + LUMINANCE + """;
+BACKGROUNDS = (
+    """() => { const L = """
+    + LUMINANCE
+    + """;
   const app = getComputedStyle(document.querySelector("[data-testid='stApp']")).backgroundColor;
   const plots = [...document.querySelectorAll("[data-testid='stPlotlyChart'] .js-plotly-plot, .gatelab-live.js-plotly-plot")]
     .filter(p => p._fullLayout);
   return { app: L(app), charts: plots.map(p => [p.getAttribute('aria-label') || p.closest('[class*=st-key]')?.className || '?',
                                                L(p._fullLayout.paper_bgcolor), L(p._fullLayout.font.color)]) }; }"""
-DARK_PAGES = [("home", ""), ("lessons", ""), ("step", ""), ("train", ""), ("gradient-flow", ""), ("theory", ""),
-              ("bias-lab", ""), ("experiments", "")]
+)
+DARK_PAGES = [
+    ("home", ""),
+    ("lessons", ""),
+    ("step", ""),
+    ("train", ""),
+    ("gradient-flow", ""),
+    ("theory", ""),
+    ("bias-lab", ""),
+    ("experiments", ""),
+]
 
 
 @pytest.fixture
@@ -185,15 +225,15 @@ def dark_page(browser, streamlit_server):
 def test_dark_system_setting_gives_dark_page_and_charts(dark_page, path, query):
     open_page(dark_page, URLS[path], query)
     if path == "lessons":
-        lesson_revealed(dark_page)             # its chart appears once a question is revealed
+        lesson_revealed(dark_page)  # its chart appears once a question is revealed
     found = dark_page.evaluate(BACKGROUNDS)
     assert found["app"] < 0.05, found
     print(f"\ndark {path}: app {found['app']:.3f}, charts {found['charts']}")
     if path in CHART_PAGES + ("lessons",):
         assert found["charts"], f"no chart drawn on {path}"
     for name, paper, text in found["charts"]:
-        assert paper < 0.05, (path, name, paper)     # a dark paper …
-        assert text > 0.5, (path, name, text)        # … with light text on it
+        assert paper < 0.05, (path, name, paper)  # a dark paper …
+        assert text > 0.5, (path, name, text)  # … with light text on it
     screenshot(dark_page, f"dark-{path}")
 
 
@@ -202,14 +242,18 @@ def test_dark_system_setting_gives_dark_page_and_charts(dark_page, path, query):
 PHONE = {"width": 390, "height": 844}
 # Horizontal overflow of the page and of Streamlit's scrolling containers (Streamlit scrolls the
 # main area inside the page), and charts wider than the screen.
-OVERFLOW = """() => { const w = window.innerWidth;
+OVERFLOW = (
+    """() => { const w = window.innerWidth;
   const boxes = [document.documentElement, document.body,
     ...document.querySelectorAll("[data-testid='stApp'], [data-testid='stAppViewContainer'], [data-testid='stMain']")];
   const wide = boxes.filter(b => b.scrollWidth > b.clientWidth + 1).map(b => b.dataset.testid || b.tagName);
-  const charts = [...document.querySelectorAll(""" + json.dumps(CHART) + """)]
+  const charts = [...document.querySelectorAll("""
+    + json.dumps(CHART)
+    + """)]
     .filter(c => c.getBoundingClientRect().width > 0 && c.getBoundingClientRect().right > w + 1)
     .map(c => c.getBoundingClientRect().right);
   return { wide, charts }; }"""
+)
 
 
 @pytest.mark.parametrize("path", [p for p, _ in DARK_PAGES])
@@ -221,8 +265,10 @@ def test_every_page_fits_a_phone(browser, streamlit_server, path):
         open_page(page, URLS[path])
         assert page.evaluate(OVERFLOW) == {"wide": [], "charts": []}
         # charts readable: each drawn chart is at least 300 px wide on the 390 px screen
-        widths = page.evaluate("() => [...document.querySelectorAll(" + json.dumps(CHART) + ")]"
-                               ".map(c => c.getBoundingClientRect().width).filter(w => w > 0)")
+        widths = page.evaluate(
+            "() => [...document.querySelectorAll(" + json.dumps(CHART) + ")]"
+            ".map(c => c.getBoundingClientRect().width).filter(w => w > 0)"
+        )
         assert all(w >= 300 for w in widths), widths
         # controls reachable: the sidebar (the page's settings) opens from its button, within the width
         opener = page.locator("[data-testid='stExpandSidebarButton']")
@@ -230,8 +276,10 @@ def test_every_page_fits_a_phone(browser, streamlit_server, path):
         opener.click()
         sidebar = page.locator("[data-testid='stSidebar']")
         expect(sidebar).to_be_visible()
-        page.wait_for_function("() => { const s = document.querySelector(\"[data-testid='stSidebar']\").getBoundingClientRect();"
-                               " return s.left >= -1 && s.right <= window.innerWidth + 1; }")
+        page.wait_for_function(
+            "() => { const s = document.querySelector(\"[data-testid='stSidebar']\").getBoundingClientRect();"
+            " return s.left >= -1 && s.right <= window.innerWidth + 1; }"
+        )
         screenshot(page, f"phone-{path}", full_page=False)
     finally:
         context.close()
@@ -245,13 +293,19 @@ def test_charts_follow_a_theme_change_in_the_middle_of_a_session(browser, stream
     page.base_url = streamlit_server
     try:
         open_page(page, URLS["gradient-flow"])
-        assert page.evaluate("() => [...document.querySelectorAll('.gatelab-live.js-plotly-plot')]"
-                             ".map(d => d._fullLayout.paper_bgcolor)") == ["white", "white"]
+        assert page.evaluate(
+            "() => [...document.querySelectorAll('.gatelab-live.js-plotly-plot')]"
+            ".map(d => d._fullLayout.paper_bgcolor)"
+        ) == ["white", "white"]
         page.emulate_media(color_scheme="dark")
-        page.wait_for_function("() => { const p = [...document.querySelectorAll('.gatelab-live.js-plotly-plot')];"
-                               " return p.length > 0 && p.every(d => d._fullLayout && d._fullLayout.paper_bgcolor === '#10141c'); }")
-        page.emulate_media(color_scheme="light")          # and back
-        page.wait_for_function("() => [...document.querySelectorAll('.gatelab-live.js-plotly-plot')]"
-                               ".every(d => d._fullLayout && d._fullLayout.paper_bgcolor === 'white')")
+        page.wait_for_function(
+            "() => { const p = [...document.querySelectorAll('.gatelab-live.js-plotly-plot')];"
+            " return p.length > 0 && p.every(d => d._fullLayout && d._fullLayout.paper_bgcolor === '#10141c'); }"
+        )
+        page.emulate_media(color_scheme="light")  # and back
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.gatelab-live.js-plotly-plot')]"
+            ".every(d => d._fullLayout && d._fullLayout.paper_bgcolor === 'white')"
+        )
     finally:
         context.close()

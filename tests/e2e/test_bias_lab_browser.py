@@ -10,6 +10,7 @@ and merges it into docs/measurements.json as "bias_sweep_browser_seconds" (other
 The time is reported, not asserted: it depends on the machine and its load (recorded too). It runs
 under ``make screenshots`` or ``pytest -m browser_benchmark``, not in a plain ``make test``.
 """
+
 from __future__ import annotations
 
 import os
@@ -27,8 +28,17 @@ from .conftest import CHART, record_measurement, screenshot, settle, wait_for_ap
 
 pytestmark = pytest.mark.e2e
 
-SMALL = {"two_sequence.T": 20, "x_values": "0, -1, -2", "x_step": -2.0, "y_values": "0, -2, -4", "y_step": -2.0,
-         "n_seeds": 4, "budget": 400, "streak": 20, "goal": "none"}
+SMALL = {
+    "two_sequence.T": 20,
+    "x_values": "0, -1, -2",
+    "x_step": -2.0,
+    "y_values": "0, -2, -4",
+    "y_step": -2.0,
+    "n_seeds": 4,
+    "budget": 400,
+    "streak": 20,
+    "goal": "none",
+}
 CHARTS = CHART
 
 
@@ -93,8 +103,8 @@ def test_small_sweep_heatmaps_and_a_clicked_cell(streamlit_server, page):
     screenshot(page, "bias_lab")
 
     chosen = page.get_by_text("Network ", exact=False).filter(has_text="seed 0").first
-    click_cell(page, 0, 0, 0, 3, 3, chosen)        # input 0, −2, −4 | output 0, −2, −4 (solves: deterministic)
-    expect(page.locator(CHARTS)).to_have_count(8)    # 2 heat maps + gates, states, outputs × before/after
+    click_cell(page, 0, 0, 0, 3, 3, chosen)  # input 0, −2, −4 | output 0, −2, −4 (solves: deterministic)
+    expect(page.locator(CHARTS)).to_have_count(8)  # 2 heat maps + gates, states, outputs × before/after
     expect(page.locator(CHARTS).nth(2)).to_contain_text("before training")
     expect(page.locator(CHARTS).nth(3)).to_contain_text("after training")
     expect(page.get_by_text("input gate bias 0, −2, −4, output gate bias 0, −2, −4").first).to_be_visible()
@@ -106,30 +116,39 @@ def test_small_sweep_heatmaps_and_a_clicked_cell(streamlit_server, page):
 
 def test_bias_lab_demo_views_render(streamlit_server, page):
     for view, n in (("forget", 2), ("drift", 2)):
-        page.goto(url(streamlit_server, "bias-lab", {"view": view, "variant": "lstm2000" if view == "forget" else "lstm1997"}))
+        page.goto(
+            url(
+                streamlit_server,
+                "bias-lab",
+                {"view": view, "variant": "lstm2000" if view == "forget" else "lstm1997"},
+            )
+        )
         wait_for_app(page)
         expect(page.locator(CHARTS)).to_have_count(n)
         expect(page.locator("[data-testid='stException']")).to_have_count(0)
 
 
 def test_experiments_page_runs_a_small_reproduction(streamlit_server, page):
-    page.set_viewport_size({"width": 1400, "height": 1700})   # Streamlit scrolls inside: show it all
+    page.set_viewport_size({"width": 1400, "height": 1700})  # Streamlit scrolls inside: show it all
     page.goto(url(streamlit_server, "experiments", {"experiment": "adding", "trials": 4, "budget": 200}))
     wait_for_app(page)
     expect(page.get_by_role("heading", name="Paper experiments").first).to_be_visible()
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
     expect(page.locator(CHARTS)).to_have_count(1)
     train_and_wait(page, "Run", 180_000)
-    expect(page.get_by_text("this page (REDUCED)").first).to_be_attached()   # a data-grid cell (canvas)
+    expect(page.get_by_text("this page (REDUCED)").first).to_be_attached()  # a data-grid cell (canvas)
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
     # the failure diagnostics: the command's unsolved networks (one table per row of the results
     # file for this experiment) and this run's (200 sequences solve no adding network), each a table
     # of real text (st.table, not a canvas)
     expect(page.get_by_role("heading", name="Why networks failed")).to_be_visible()
     expect(page.get_by_text("This page's run — 4 of 4 networks did not meet the criterion")).to_be_visible()
-    results, _ = results_file.load()                      # what the page reads, as the page selects it
-    command_tables = sum(1 for _, r in results_file.for_preset(results, "adding").iterrows()
-                         if why.members(r.get("diagnostics")))
+    results, _ = results_file.load()  # what the page reads, as the page selects it
+    command_tables = sum(
+        1
+        for _, r in results_file.for_preset(results, "adding").iterrows()
+        if why.members(r.get("diagnostics"))
+    )
     assert command_tables >= 1
     expect(page.locator("[data-testid='stTable']")).to_have_count(command_tables + 1)
     settle(page)
@@ -149,15 +168,25 @@ def test_benchmark_sweep_in_the_browser(streamlit_server, page):
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
     shown = page.get_by_text("Finished in").first.inner_text()
     record_measurement("bias_sweep_browser_seconds", round(seconds, 1))
-    record_measurement("bias_sweep_browser", {
-        "seconds": round(seconds, 1), "what": "Bias lab: click 'Train the sweep' -> 'Finished' on screen, "
-        f"5 × 5 bias grid × 8 seeds (200 networks) on two_sequence T = 50, RTRL, budget {lab_settings.BENCHMARK['budget']:,}, "
-        "one population",
-        "command": ".venv/bin/python -m pytest -q -s tests/e2e/test_bias_lab_browser.py -k benchmark",
-        "page_says": shown, "goal_seconds": 120, "settings": lab_settings.BENCHMARK,
-        "machine": {"cpus": os.cpu_count(), "load_avg_1min_before": round(load_before, 2),
-                    "load_avg_1min_after": round(os.getloadavg()[0], 2)},
-        "measured_at": time.strftime("%Y-%m-%d %H:%M:%S")})
+    record_measurement(
+        "bias_sweep_browser",
+        {
+            "seconds": round(seconds, 1),
+            "what": "Bias lab: click 'Train the sweep' -> 'Finished' on screen, "
+            f"5 × 5 bias grid × 8 seeds (200 networks) on two_sequence T = 50, RTRL, budget {lab_settings.BENCHMARK['budget']:,}, "
+            "one population",
+            "command": ".venv/bin/python -m pytest -q -s tests/e2e/test_bias_lab_browser.py -k benchmark",
+            "page_says": shown,
+            "goal_seconds": 120,
+            "settings": lab_settings.BENCHMARK,
+            "machine": {
+                "cpus": os.cpu_count(),
+                "load_avg_1min_before": round(load_before, 2),
+                "load_avg_1min_after": round(os.getloadavg()[0], 2),
+            },
+            "measured_at": time.strftime("%Y-%m-%d %H:%M:%S"),
+        },
+    )
     print(f"\nbias sweep in the browser: {seconds:.1f} s ({shown})")
 
 
@@ -169,7 +198,9 @@ def test_choosing_a_long_experiment_lowers_the_budget_with_a_note(streamlit_serv
     picker = page.locator("[data-testid='stMain'] [data-testid='stSelectbox']").first
     picker.click()
     page.keyboard.type("F = 10, peephole LSTM, stream")
-    page.get_by_role("option", name="Periodic cos, F = 10, peephole LSTM, stream protocol", exact=False).first.click()
+    page.get_by_role(
+        "option", name="Periodic cos, F = 10, peephole LSTM, stream protocol", exact=False
+    ).first.click()
     expect(page.get_by_text("Budget lowered from 3,500 to 500")).to_be_visible()
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
     expect(page.get_by_text("Cannot use these run settings")).to_have_count(0)

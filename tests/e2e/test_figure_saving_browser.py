@@ -1,6 +1,7 @@
 """Real browser: a chart's save button downloads a named SVG holding the chart's title and legend
 (issue 32) — a live chart (Gradient flow), a Streamlit chart (Home) and the cell diagram (Step),
 whose toolbar shows the save button only."""
+
 from __future__ import annotations
 
 import pytest
@@ -43,8 +44,8 @@ def test_live_chart_saves_a_named_svg_with_title_and_legend(streamlit_server, pa
     plot = first_plot(page, f"{streamlit_server}/gradient-flow", LIVE)
     svg = save(page, plot, "gatelab-gradient-flow-rnn-lstm1997-t100-bptt.svg", tmp_path)
     assert svg.lstrip().startswith("<svg")
-    assert "Error flowing back from the last step" in svg            # the title
-    assert "lstm1997" in svg and "rnn" in svg                         # the legend's entries
+    assert "Error flowing back from the last step" in svg  # the title
+    assert "lstm1997" in svg and "rnn" in svg  # the legend's entries
     assert "legend" in svg
     screenshot(page, "figure-save-gradient-flow", full_page=False)
 
@@ -62,15 +63,15 @@ def test_cell_diagram_toolbar_is_the_save_button_only(streamlit_server, page, tm
     diagram.hover()
     expect(diagram.locator(".modebar-btn")).to_have_count(1)
     svg = save(page, diagram, "gatelab-cell-diagram-lstm1997-block-1-cell-1.svg", tmp_path)
-    assert svg.lstrip().startswith("<svg") and "LSTM 1997" in svg and "step t = 1" in svg    # the title
+    assert svg.lstrip().startswith("<svg") and "LSTM 1997" in svg and "step t = 1" in svg  # the title
 
 
 def test_bias_lab_heat_map_saves_and_its_toolbar_is_the_save_button_only(streamlit_server, page, tmp_path):
-    heat = first_plot(page, f"{streamlit_server}/bias-lab", LIVE)       # the baseline heat map
+    heat = first_plot(page, f"{streamlit_server}/bias-lab", LIVE)  # the baseline heat map
     heat.scroll_into_view_if_needed()
     heat.hover()
     expect(heat.locator(".modebar-btn")).to_have_count(1)
     svg = save(page, heat, "gatelab-bias-baseline-success-lstm1997-two-sequence.svg", tmp_path)
-    assert "Success rate" in svg and "solved" in svg     # the title and the colour bar's title
-    assert "<image" in svg                         # the heat map's cells (Plotly embeds them as an image)
+    assert "Success rate" in svg and "solved" in svg  # the title and the colour bar's title
+    assert "<image" in svg  # the heat map's cells (Plotly embeds them as an image)
     screenshot(page, "figure-save-bias-lab", full_page=False)

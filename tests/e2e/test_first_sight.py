@@ -9,6 +9,7 @@ and each size as ``<page>-<size>-full.png``, the whole page (the window stretche
 height, so Streamlit's inner scrolling shows everything). A plain test run leaves those out: they
 check nothing (the presenter-mode tests open every page with large fonts) and cost a redraw each.
 """
+
 from __future__ import annotations
 
 import re
@@ -32,7 +33,11 @@ MAX_FULL_HEIGHT = 7000
 
 
 def large_toggle(page):
-    return page.locator("[data-testid='stSidebar'] label").filter(has_text="Large fonts (projector)").locator("input")
+    return (
+        page.locator("[data-testid='stSidebar'] label")
+        .filter(has_text="Large fonts (projector)")
+        .locator("input")
+    )
 
 
 def open_page(page, url: str) -> None:
@@ -93,6 +98,7 @@ LARGE_IN_LINK = "(on) => new URLSearchParams(window.location.search).has('large'
 def charts_drawn(n: int):
     def ready(page) -> None:
         expect(page.locator(PLOT).nth(n - 1)).to_be_visible()
+
     return ready
 
 
@@ -105,15 +111,19 @@ def test_gradient_flow_tells_the_cec_story_first(streamlit_server, page):
     url = f"{streamlit_server}/gradient-flow"
     shoot(page, url, "gradient-flow", charts_drawn(2))
     main = page.locator("[data-testid='stMain']")
-    claim = main.get_by_text(re.compile(r"50 steps back the 1997 cell keeps .* times more error than the RNN"))
+    claim = main.get_by_text(
+        re.compile(r"50 steps back the 1997 cell keeps .* times more error than the RNN")
+    )
     expect(claim).to_be_visible()
     ratio = number(re.search(r"keeps ([\d.e+,]+) times", claim.inner_text()).group(1))
     assert ratio >= 1e4, ratio
     # The table's two numbers agree with the claim (kept 50 steps back: 1997 cell / RNN).
-    cells = {r.locator("td").nth(0).inner_text(): number(r.locator("td").nth(1).inner_text())
-             for r in main.locator("table tbody tr").all()}
+    cells = {
+        r.locator("td").nth(0).inner_text(): number(r.locator("td").nth(1).inner_text())
+        for r in main.locator("table tbody tr").all()
+    }
     assert set(cells) == {"rnn", "lstm1997"} and cells["lstm1997"] / cells["rnn"] >= 1e4, cells
-    expect(main.get_by_text("σ(1) = 0.73")).to_be_visible()          # the forget gate, from the bias
+    expect(main.get_by_text("σ(1) = 0.73")).to_be_visible()  # the forget gate, from the bias
     # The forget-gate LSTMs are one click away, and then their measured decay is in the text.
     main.get_by_role("button", name=re.compile("Add the forget-gate LSTMs")).click()
     wait_for_app(page)
@@ -143,13 +153,13 @@ def test_home_shows_vanishing_vs_the_carousel_and_a_path_through_the_lessons(str
     shoot(page, url, "home", charts_drawn(1))
     lines = drawn(page, "An error injected at the last step")
     rnn, cec = lines["rnn (h)"]["y"], lines["lstm1997 (s)"]["y"]
-    assert rnn[0] == pytest.approx(1) and min(rnn) < 1e-3          # the RNN's error fades …
-    assert min(cec) > 0.99                                          # … the carousel keeps it
+    assert rnn[0] == pytest.approx(1) and min(rnn) < 1e-3  # the RNN's error fades …
+    assert min(cec) > 0.99  # … the carousel keeps it
     cards = page.locator("[data-testid='stMain'] [data-testid='stPageLink']")
-    expect(cards).to_have_count(7)                                  # the guided lessons + six cards
+    expect(cards).to_have_count(7)  # the guided lessons + six cards
     expect(page.get_by_text("Start the lessons")).to_be_visible()
     expect(page.get_by_text("Step 1 · Step through a cell")).to_be_visible()
-    cards.nth(1).click()                                            # the path starts on Step
+    cards.nth(1).click()  # the path starts on Step
     wait_for_app(page)
     expect(page.get_by_role("heading", name="Step through a cell").first).to_be_visible()
 
@@ -160,15 +170,15 @@ def test_step_shows_an_untrained_cell_that_visibly_moves(streamlit_server, page)
     gates = drawn(page, "Gate activations")
     for name in ("input gate", "output gate"):
         ys = gates[name]["y"]
-        assert max(ys) - min(ys) > 0.1, (name, min(ys), max(ys))    # not a flat 0.005
+        assert max(ys) - min(ys) > 0.1, (name, min(ys), max(ys))  # not a flat 0.005
     diagram = page.locator(".js-plotly-plot").first
-    expect(diagram).to_contain_text("LSTM 1997")                    # the variant by its name
+    expect(diagram).to_contain_text("LSTM 1997")  # the variant by its name
     expect(diagram).to_contain_text("input")
     # the inputs are named by the task's symbols where it has them (embedded Reber: B T S X P V E)
     page.goto(f"{url}?{urlstate.PARAM}={urlstate.encode({'task': 'embedded_reber'}, {})}")
     wait_for_app(page)
     charts_drawn(5)(page)
-    inputs = drawn(page, "Input x(t)")         # lines named by symbol, or a heat map's rows
+    inputs = drawn(page, "Input x(t)")  # lines named by symbol, or a heat map's rows
     labels = set(inputs) | {str(y) for t in inputs.values() for y in t["y"]}
     assert {f"x {c}" for c in "BTSXPVE"} <= labels, labels
 
@@ -177,12 +187,14 @@ def test_train_shows_the_untrained_net_then_learns_live(streamlit_server, page):
     url = f"{streamlit_server}/train"
     shoot(page, url, "train", charts_drawn(3))
     main = page.locator("[data-testid='stMain']")
-    expect(main.get_by_text(re.compile(r"input gate [\d.]+ – [\d.]+"))).to_be_visible()   # caption from the run
+    expect(
+        main.get_by_text(re.compile(r"input gate [\d.]+ – [\d.]+"))
+    ).to_be_visible()  # caption from the run
     train.button(page, "start").click()
     page.wait_for_function(train.SEQUENCES_AT_LEAST, arg=200, timeout=120_000)
     train.pause_and_settle(page)
     loss = [y for t in drawn(page, "Training loss").values() for y in t["y"] if y is not None]
-    assert len(loss) >= 2                                           # the loss curve grows as it trains
+    assert len(loss) >= 2  # the loss curve grows as it trains
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
 
 
@@ -203,7 +215,7 @@ def test_bias_lab_default_sweep_shows_the_biases_decide(streamlit_server, page):
     wait_for_app(page)
     charts_drawn(2)(page)
     z = [v for row in next(iter(drawn(page, "Success rate").values()))["z"] for v in row if v is not None]
-    assert max(z) > min(z), z                                       # the bias settings make the difference
+    assert max(z) > min(z), z  # the bias settings make the difference
     settle(page)
     page.screenshot(path=str(OUT / "bias-lab-trained.png"), full_page=True)
 

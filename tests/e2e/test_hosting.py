@@ -11,6 +11,7 @@
 Each serves every page in Chromium without an exception, the class's server settings are in force
 (static serving: the live charts' Plotly is served), and Step draws its live charts.
 """
+
 from __future__ import annotations
 
 import os
@@ -28,6 +29,7 @@ from playwright.sync_api import expect
 
 from app.ui import feeds
 from app.ui.routes import PAGES
+
 from .conftest import PLOT, REPO_ROOT, _free_port, _health_ok, stop_server, wait_for_app
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -41,7 +43,9 @@ def _env() -> dict[str, str]:
 
 def _run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
     done = subprocess.run(cmd, capture_output=True, text=True, env=_env(), **kw)
-    assert done.returncode == 0, f"{' '.join(map(str, cmd))} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert done.returncode == 0, (
+        f"{' '.join(map(str, cmd))} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    )
     return done
 
 
@@ -50,19 +54,34 @@ def fresh_venv(tmp_path_factory) -> Path:
     """A new virtualenv holding requirements.txt alone (pinned by constraints.txt), as a host installs it."""
     venv = tmp_path_factory.mktemp("hosting") / "venv"
     _run([sys.executable, "-m", "venv", str(venv)])
-    _run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "-r", str(REPO_ROOT / "requirements.txt"),
-          "-c", str(REPO_ROOT / "constraints.txt")])
+    _run(
+        [
+            str(venv / "bin" / "python"),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "-r",
+            str(REPO_ROOT / "requirements.txt"),
+            "-c",
+            str(REPO_ROOT / "constraints.txt"),
+        ]
+    )
     return venv
 
 
 def _serve(cmd: list[str], cwd: Path, port: int, log: Path):
     out = open(log, "wb")
-    proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=_env())
+    proc = subprocess.Popen(
+        cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=_env()
+    )
     deadline = time.monotonic() + START_TIMEOUT_S
     while not _health_ok(f"http://127.0.0.1:{port}/_stcore/health"):
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
-            pytest.fail(f"{' '.join(cmd)} did not serve:\n{log.read_text(errors='replace')[-4000:]}", pytrace=False)
+            pytest.fail(
+                f"{' '.join(cmd)} did not serve:\n{log.read_text(errors='replace')[-4000:]}", pytrace=False
+            )
         time.sleep(0.25)
     return proc, out
 
@@ -87,8 +106,9 @@ def _every_page_serves(page, base: str) -> None:
     with urllib.request.urlopen(f"{base}/app/static/plotly-cartesian.min.js", timeout=10) as r:
         assert r.status == 200 and len(r.read()) > 1_000_000
     # app/serve.py's live feeds are served: an unknown token is answered "no such feed" (close 4404)
-    with websockets.sync.client.connect(base.replace("http", "ws") + "/" + feeds.PREFIX + "no-such-token",
-                                        open_timeout=30) as ws:
+    with websockets.sync.client.connect(
+        base.replace("http", "ws") + "/" + feeds.PREFIX + "no-such-token", open_timeout=30
+    ) as ws:
         ws.send('{"after": -1}')
         with pytest.raises(websockets.ConnectionClosed) as closed:
             ws.recv(timeout=30)
@@ -97,8 +117,17 @@ def _every_page_serves(page, base: str) -> None:
 
 def test_the_hosts_way_serves_every_page(fresh_venv, page, tmp_path):
     port = _free_port()
-    cmd = [str(fresh_venv / "bin" / "streamlit"), "run", "app/serve.py", "--server.port", str(port),
-           "--server.headless", "true", "--server.address", "127.0.0.1"]
+    cmd = [
+        str(fresh_venv / "bin" / "streamlit"),
+        "run",
+        "app/serve.py",
+        "--server.port",
+        str(port),
+        "--server.headless",
+        "true",
+        "--server.address",
+        "127.0.0.1",
+    ]
     assert "gate-lab" not in _run([str(fresh_venv / "bin" / "python"), "-m", "pip", "list"]).stdout
     proc, out = _serve(cmd, REPO_ROOT, port, tmp_path / "host.log")
     try:
@@ -109,7 +138,9 @@ def test_the_hosts_way_serves_every_page(fresh_venv, page, tmp_path):
 
 def test_gatelab_installed_from_a_wheel_serves_every_page_from_anywhere(fresh_venv, page, tmp_path):
     src = tmp_path / "checkout"
-    tracked = _run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPO_ROOT).stdout.split("\0")
+    tracked = _run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPO_ROOT
+    ).stdout.split("\0")
     for rel in filter(None, tracked):
         target = src / rel
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -121,19 +152,24 @@ def test_gatelab_installed_from_a_wheel_serves_every_page_from_anywhere(fresh_ve
     _run([py, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path / "dist"), str(src)])
     wheel = next((tmp_path / "dist").glob("gate_lab-*.whl"))
     _run([py, "-m", "pip", "install", "-q", "--no-deps", str(wheel)])
-    shutil.rmtree(src)                                  # the checkout is out of reach
+    shutil.rmtree(src)  # the checkout is out of reach
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    where = _run([py, "-c", "import app, lstm_core; print(app.__file__); print(lstm_core.__file__)"],
-                 cwd=elsewhere).stdout
+    where = _run(
+        [py, "-c", "import app, lstm_core; print(app.__file__); print(lstm_core.__file__)"], cwd=elsewhere
+    ).stdout
     assert str(REPO_ROOT) not in where and "site-packages" in where, where
 
     gatelab = str(fresh_venv / "bin" / "gatelab")
     helped = _run([gatelab, "--help"], cwd=elsewhere).stdout
     assert "--port" in helped and "--host" in helped and "room" in helped
     port = _free_port()
-    proc, out = _serve([gatelab, "--port", str(port), "--host", "127.0.0.1", "--headless"], elsewhere, port,
-                       tmp_path / "gatelab.log")
+    proc, out = _serve(
+        [gatelab, "--port", str(port), "--host", "127.0.0.1", "--headless"],
+        elsewhere,
+        port,
+        tmp_path / "gatelab.log",
+    )
     try:
         _every_page_serves(page, f"http://127.0.0.1:{port}")
         # the Paper experiments page reads the results the wheel carries, not an empty table

@@ -6,15 +6,16 @@ switch is on every page and keeps the page's link. The figures per page are reco
 (docs/measurements.json under `make screenshots`) and the screenshots are zh-<page>.png and
 zh-presenter-<page>.png.
 """
+
 from __future__ import annotations
 
 import time
 
 import pytest
+from i18n_measure import chinese_share
 from playwright.sync_api import expect
 
 from app.ui.routes import PAGES
-from i18n_measure import chinese_share
 
 from .conftest import CHART, LOADED, record_measurement, screenshot, settle, wait_for_app
 
@@ -49,7 +50,7 @@ def _drawn_share(page, route) -> tuple[float, int, int]:
     if route.url_path != "lessons":
         expect(page.locator(CHART).first).to_be_attached(timeout=60_000)
     settle(page, timeout_ms=60_000)
-    page.wait_for_function(LOADED, timeout=60_000)          # no widget still a grey skeleton
+    page.wait_for_function(LOADED, timeout=60_000)  # no widget still a grey skeleton
     return chinese_share(page.evaluate(VISIBLE_TEXT))
 
 
@@ -62,8 +63,10 @@ def test_every_page_reads_in_chinese(streamlit_server, browser, route):
     context, page = _open(browser, _url(streamlit_server, route, "lang=zh-TW"), LAPTOP)
     try:
         share, zh, en = _drawn_share(page, route)
-        record_measurement(f"zh_share_{route.url_path}", {"share": round(share, 3), "chinese_words": zh,
-                                                          "english_words": en, "goal": GOAL})
+        record_measurement(
+            f"zh_share_{route.url_path}",
+            {"share": round(share, 3), "chinese_words": zh, "english_words": en, "goal": GOAL},
+        )
         print(f"\n{route.url_path}: {share:.1%} Chinese ({zh} Chinese words, {en} English words)")
         screenshot(page, f"zh-{route.url_path}", full_page=False)
         assert share >= GOAL, f"{route.url_path}: {share:.1%} Chinese ({zh} Chinese words, {en} English)"

@@ -1,6 +1,7 @@
 """Real browser: keyboard and presenter clicker (issue 32). Step — Right/Left a step, Space
 play/pause, Home reset; Lessons — Enter reveals, PageDown / PageUp next and previous question;
 Train — Space starts and pauses. Keys typed into a text field stay there."""
+
 from __future__ import annotations
 
 import json
@@ -40,11 +41,11 @@ def test_step_arrows_space_and_home(streamlit_server, page):
     page.keyboard.press("ArrowRight")
     wait_for_app(page)
     expect(step_metric(page)).to_have_text(re.compile(r"^1 / \d+$"))
-    page.locator("[data-testid='stMain'] h1").first.click()          # focus back on the page
+    page.locator("[data-testid='stMain'] h1").first.click()  # focus back on the page
     play = page.locator(".st-key-step-play button[role='radio']").first
     page.keyboard.press(" ")
     expect(play).to_have_attribute("aria-checked", "true")
-    expect(step_metric(page)).not_to_have_text(re.compile(r"^1 / \d+$"))     # it plays
+    expect(step_metric(page)).not_to_have_text(re.compile(r"^1 / \d+$"))  # it plays
     page.keyboard.press(" ")
     expect(play).to_have_attribute("aria-checked", "false")
     expect(page.get_by_text("Keyboard", exact=True)).to_be_visible()
@@ -54,19 +55,20 @@ def test_step_arrows_space_and_home(streamlit_server, page):
 def test_lessons_enter_reveals_and_clicker_pages(streamlit_server, page):
     page.goto(f"{streamlit_server}/lessons")
     wait_for_app(page)
-    q1 = LESSONS[next(iter(LESSONS))].questions[0]                  # the first lesson opens first
+    q1 = LESSONS[next(iter(LESSONS))].questions[0]  # the first lesson opens first
     page.locator("[data-testid='stRadio']").last.get_by_text(q1.choices[0].label, exact=True).click()
     wait_for_app(page)
     expect(page.get_by_role("button", name="Reveal")).to_be_enabled()
-    page.keyboard.press("Enter")                                     # right after picking an answer
-    expect(page.locator("[data-testid='stAlertContentSuccess'], [data-testid='stAlertContentWarning']")
-           .first).to_be_visible()
+    page.keyboard.press("Enter")  # right after picking an answer
+    expect(
+        page.locator("[data-testid='stAlertContentSuccess'], [data-testid='stAlertContentWarning']").first
+    ).to_be_visible()
     expect(page.get_by_text(re.compile(r"Question 1 of \d+ · 1 revealed"))).to_be_visible()
-    wait_for_app(page)                                               # each key on a page at rest
-    page.keyboard.press("PageDown")                                  # a presenter clicker's "next"
+    wait_for_app(page)  # each key on a page at rest
+    page.keyboard.press("PageDown")  # a presenter clicker's "next"
     expect(page.get_by_text(re.compile(r"Question 2 of \d+"))).to_be_visible()
     wait_for_app(page)
-    page.keyboard.press("PageUp")                                    # … and its "back"
+    page.keyboard.press("PageUp")  # … and its "back"
     expect(page.get_by_text(re.compile(r"Question 1 of \d+"))).to_be_visible()
     wait_for_app(page)
     page.keyboard.press("ArrowRight")
@@ -95,7 +97,7 @@ def test_train_keeps_the_keyboard_focus_on_start_pause_resume(streamlit_server, 
     row aside until the next click, which then hit the wrong button)."""
     page.goto(f"{streamlit_server}/train?cfg=" + quote(json.dumps({"streak": 5000})))
     wait_for_app(page)
-    go = page.locator(".st-key-train-go button").filter(visible=True)   # (a help text adds a hidden copy)
+    go = page.locator(".st-key-train-go button").filter(visible=True)  # (a help text adds a hidden copy)
     expect(go).to_have_accessible_name(re.compile("^Start"))
     go.focus()
     for now in ("Pause", "Resume", "Pause", "Resume"):
@@ -103,6 +105,10 @@ def test_train_keeps_the_keyboard_focus_on_start_pause_resume(streamlit_server, 
         expect(go).to_have_accessible_name(re.compile(f"^{now}"))
         expect(go).to_be_focused()
         # one button in the row's first place: no leftover of the status before
-        expect(page.locator(".st-key-train-keep_a").locator("xpath=..").locator("[data-testid^='stBaseButton']")
-               .filter(visible=True)).to_have_count(5)
+        expect(
+            page.locator(".st-key-train-keep_a")
+            .locator("xpath=..")
+            .locator("[data-testid^='stBaseButton']")
+            .filter(visible=True)
+        ).to_have_count(5)
         wait_for_app(page)

@@ -4,6 +4,7 @@ reveal, next, predict, reveal, takeaway — then reload and find the progress ke
 Screenshots of every step go to the e2e artifacts (``screenshot``); the time the walk took (a
 scripted walker, no reading time) is recorded in measurements.json, reported, never asserted.
 """
+
 from __future__ import annotations
 
 import time
@@ -27,8 +28,9 @@ def predict_and_reveal(page, label: str) -> None:
     expect(reveal).to_be_enabled()
     reveal.click()
     wait_for_app(page)
-    expect(page.locator("[data-testid='stAlertContentSuccess'], [data-testid='stAlertContentWarning']")
-           .first).to_be_visible()
+    expect(
+        page.locator("[data-testid='stAlertContentSuccess'], [data-testid='stAlertContentWarning']").first
+    ).to_be_visible()
     expect(page.locator(CHART).first).to_be_visible()
 
 
@@ -42,7 +44,7 @@ def test_walk_the_vanishing_lesson_end_to_end(streamlit_server, page):
     wait_for_app(page)
     expect(page.get_by_role("heading", name="Guided lessons").first).to_be_visible()
     expect(page.get_by_text(q1.ask.replace("**", "")[:40])).to_be_visible()
-    expect(page.get_by_role("button", name="Reveal")).to_be_disabled()          # predict first
+    expect(page.get_by_role("button", name="Reveal")).to_be_disabled()  # predict first
     screenshot(page, "lesson-1-predict", full_page=False)
 
     predict_and_reveal(page, q1.choices[right1].label)
@@ -66,10 +68,16 @@ def test_walk_the_vanishing_lesson_end_to_end(streamlit_server, page):
     page.reload()
     wait_for_app(page)
     expect(page.get_by_text(L.takeaway)).to_be_visible()
-    record_measurement("lesson_walk_vanishing", {
-        "seconds": round(walked, 1), "viewport": LAPTOP, "questions": len(L.questions),
-        "what": "scripted walk of lesson 1 (load, predict, reveal, next, predict, reveal, takeaway); "
-                "no reading time"})
+    record_measurement(
+        "lesson_walk_vanishing",
+        {
+            "seconds": round(walked, 1),
+            "viewport": LAPTOP,
+            "questions": len(L.questions),
+            "what": "scripted walk of lesson 1 (load, predict, reveal, next, predict, reveal, takeaway); "
+            "no reading time",
+        },
+    )
     print(f"\nlesson 1 walked in {walked:.1f} s (scripted, no reading time)")
 
 
@@ -84,7 +92,9 @@ def test_every_lesson_step_revealed_from_a_link(streamlit_server, page):
     page.set_viewport_size(LAPTOP)
     rights = {key: [q.answer(q.run(0)) for q in L.questions] for key, L in LESSONS.items()}
     first = next(iter(LESSONS))
-    cfg = urlstate.encode({**DEFAULTS, "lesson": first, "step": 0, "answers": progress.to_text(rights)}, DEFAULTS)
+    cfg = urlstate.encode(
+        {**DEFAULTS, "lesson": first, "step": 0, "answers": progress.to_text(rights)}, DEFAULTS
+    )
     page.goto(f"{streamlit_server}/lessons?cfg={cfg}")
     keys = list(LESSONS)
     for n, (key, L) in enumerate(LESSONS.items()):
@@ -111,9 +121,15 @@ def test_class_link_opens_locked_and_stays_locked_after_a_reload(streamlit_serve
     from app.ui import classlink
 
     page.set_viewport_size(LAPTOP)
-    url = classlink.link({**DEFAULTS, "lesson": "peepholes", "seed": 3}, DEFAULTS, ["Lesson"], GROUPS,
-                         start={"step": 0, "answers": ""}, base=f"{streamlit_server}/lessons")
-    for _ in range(2):                                                   # open, then reload
+    url = classlink.link(
+        {**DEFAULTS, "lesson": "peepholes", "seed": 3},
+        DEFAULTS,
+        ["Lesson"],
+        GROUPS,
+        start={"step": 0, "answers": ""},
+        base=f"{streamlit_server}/lessons",
+    )
+    for _ in range(2):  # open, then reload
         page.goto(url) if _ == 0 else page.reload()
         wait_for_app(page)
         expect(page.get_by_text("Class link from your teacher")).to_be_visible()

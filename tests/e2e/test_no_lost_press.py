@@ -3,6 +3,7 @@ carries the press is dropped on its way to the server (Playwright routes the pag
 and drops it), as the page's connection does on a busy server. Without the press witness the run kept
 training with "Pause" on screen for good; with it the browser sends the press again and it is applied,
 once. Also the short form of the click torture (benchmarks/click_torture.py) that ``make test`` runs."""
+
 from __future__ import annotations
 
 import json
@@ -49,12 +50,14 @@ class Dropper:
         msg = BackMsg()
         try:
             msg.ParseFromString(message)
-        except Exception:       # noqa: BLE001  (not a BackMsg: forward it)
+        except Exception:  # noqa: BLE001  (not a BackMsg: forward it)
             return False
         if msg.WhichOneof("type") != "rerun_script":
             return False
-        return any(w.id.endswith("train.go") and w.WhichOneof("value") == "trigger_value" and w.trigger_value
-                   for w in msg.rerun_script.widget_states.widgets)
+        return any(
+            w.id.endswith("train.go") and w.WhichOneof("value") == "trigger_value" and w.trigger_value
+            for w in msg.rerun_script.widget_states.widgets
+        )
 
 
 def test_a_press_dropped_on_its_way_is_sent_again_and_applied_once(streamlit_server, page):
@@ -65,18 +68,22 @@ def test_a_press_dropped_on_its_way_is_sent_again_and_applied_once(streamlit_ser
     go = page.locator(GO).filter(visible=True).first
     go.click()
     expect(go).to_have_accessible_name(re.compile("^Pause"))
-    page.wait_for_function("() => /running\\s*$/.test(document.querySelector(\"[data-testid='stProgress']\")"
-                           "?.innerText || '')", timeout=60_000)
+    page.wait_for_function(
+        "() => /running\\s*$/.test(document.querySelector(\"[data-testid='stProgress']\")?.innerText || '')",
+        timeout=60_000,
+    )
     dropper.drop = 1
-    go.click()                                          # Pause: the message carrying it is lost ...
+    go.click()  # Pause: the message carrying it is lost ...
     expect(go).to_have_attribute("aria-busy", "true")  # ... the button says the press is in flight
-    go.click(force=True)                                # a second press of the "Pause" still shown pauses, not resumes
-    expect(go).to_have_accessible_name(re.compile("^Resume"), timeout=60_000)   # ... re-sent and answered
-    bar = page.locator("[data-testid='stProgress']").first     # the progress bar says so (waited for as state)
+    go.click(force=True)  # a second press of the "Pause" still shown pauses, not resumes
+    expect(go).to_have_accessible_name(re.compile("^Resume"), timeout=60_000)  # ... re-sent and answered
+    bar = page.locator("[data-testid='stProgress']").first  # the progress bar says so (waited for as state)
     expect(bar).to_have_text(re.compile(r"paused\s*$"))
     expect(go).not_to_have_attribute("aria-busy", "true")
-    assert dropper.dropped == 1 and dropper.presses >= 2, vars(dropper)   # (the re-sent copies carry no trigger)
-    expect(bar).to_have_text(re.compile(r"paused\s*$"))    # still paused: no copy of a press resumed it
+    assert dropper.dropped == 1 and dropper.presses >= 2, vars(
+        dropper
+    )  # (the re-sent copies carry no trigger)
+    expect(bar).to_have_text(re.compile(r"paused\s*$"))  # still paused: no copy of a press resumed it
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
 
 

@@ -7,19 +7,18 @@ refreshes the committed figures; 5 in a plain test run), and records the median,
 docs/measurements.json (other keys in that file are kept). The goal is a p95 < 300 ms; the numbers
 are reported, not asserted, because they depend on the machine and its load (recorded too).
 """
+
 from __future__ import annotations
 
 import json
-import re
-from urllib.parse import quote
-
 import os
+import re
 import statistics
 import time
+from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import expect
-
 
 from .conftest import CHART, PLOT, REFRESH_DOCS, record_measurement, screenshot, wait_for_app
 
@@ -29,15 +28,19 @@ pytestmark = pytest.mark.e2e
 # run checks the redraw with 5 (each change is a rerun and a redraw, ~1 s of CPU on 2 cores).
 N_CHANGES = 20 if REFRESH_DOCS else 5
 PLAYBACK_SECONDS = 4.0
-TALL = {"width": 1400, "height": 2000}   # Streamlit scrolls inside the page: a tall viewport shows it all
+TALL = {"width": 1400, "height": 2000}  # Streamlit scrolls inside the page: a tall viewport shows it all
 
 # A chart's drawn lines (the SVG path data Plotly rendered): changes exactly when the picture does.
-SIGNATURE = """(i) => {
-  const c = document.querySelectorAll(""" + json.dumps(CHART) + """)[i];
+SIGNATURE = (
+    """(i) => {
+  const c = document.querySelectorAll("""
+    + json.dumps(CHART)
+    + """)[i];
   if (!c) return null;
   const paths = Array.from(c.querySelectorAll("path.js-line, .heatmaplayer image"));
   return paths.map(p => p.getAttribute("d") || p.getAttribute("href") || "").join("|");
 }"""
+)
 CHANGED = f"([i, old]) => {{ const s = ({SIGNATURE})(i); return s !== null && s !== '' && s !== old; }}"
 
 
@@ -71,14 +74,22 @@ def measure(page, label: str, chart: int) -> list[float]:
 
 def record(name: str, samples: list[float], what: str) -> dict:
     p95 = statistics.quantiles(samples, n=20)[-1]
-    entry = {"median_ms": round(statistics.median(samples), 1), "p95_ms": round(p95, 1),
-             "worst_ms": round(max(samples), 1),
-             "n": len(samples), "samples_ms": [round(s, 1) for s in samples], "what": what,
-             "goal_p95_ms": 300, "machine": {"cpus": os.cpu_count(), "load_avg_1min": round(os.getloadavg()[0], 2)},
-             "measured_at": time.strftime("%Y-%m-%d %H:%M:%S")}
-    record_measurement(name, entry)                 # merge: other keys are left as they were
-    print(f"\n{name}: median {entry['median_ms']} ms, p95 {entry['p95_ms']} ms, worst {entry['worst_ms']} ms over {len(samples)} "
-          f"slider changes (load {entry['machine']['load_avg_1min']} on {entry['machine']['cpus']} CPUs)")
+    entry = {
+        "median_ms": round(statistics.median(samples), 1),
+        "p95_ms": round(p95, 1),
+        "worst_ms": round(max(samples), 1),
+        "n": len(samples),
+        "samples_ms": [round(s, 1) for s in samples],
+        "what": what,
+        "goal_p95_ms": 300,
+        "machine": {"cpus": os.cpu_count(), "load_avg_1min": round(os.getloadavg()[0], 2)},
+        "measured_at": time.strftime("%Y-%m-%d %H:%M:%S"),
+    }
+    record_measurement(name, entry)  # merge: other keys are left as they were
+    print(
+        f"\n{name}: median {entry['median_ms']} ms, p95 {entry['p95_ms']} ms, worst {entry['worst_ms']} ms over {len(samples)} "
+        f"slider changes (load {entry['machine']['load_avg_1min']} on {entry['machine']['cpus']} CPUs)"
+    )
     return entry
 
 
@@ -118,9 +129,9 @@ def test_step_page_plays_steps_and_redraws_on_a_slider(streamlit_server, page):
 
     play, pause = page.get_by_role("radio", name="Play"), page.get_by_role("radio", name="Pause")
     play.click()
-    expect(counter).not_to_have_text(start, timeout=15_000)          # the timer ticks …
+    expect(counter).not_to_have_text(start, timeout=15_000)  # the timer ticks …
     first = counter.inner_text()
-    expect(counter).not_to_have_text(first, timeout=15_000)          # … and keeps ticking
+    expect(counter).not_to_have_text(first, timeout=15_000)  # … and keeps ticking
     assert int(counter.inner_text().split("/")[0]) > int(first.split("/")[0])
     pause.click()
     paused = settle_paused(page)
@@ -134,8 +145,11 @@ def test_step_page_plays_steps_and_redraws_on_a_slider(streamlit_server, page):
     screenshot(page, "step")
 
     # The output-gate bias slider redraws the gate-activation chart (charts: diagram, input, gates …)
-    record("step_slider_to_chart", measure(page, "output gate bias", chart=2),
-           "Step through a cell: output-gate bias slider (one key press) -> gate-activation chart redrawn")
+    record(
+        "step_slider_to_chart",
+        measure(page, "output gate bias", chart=2),
+        "Step through a cell: output-gate bias slider (one key press) -> gate-activation chart redrawn",
+    )
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
 
     # The traces download is built on click (deferred) and is the real run as a tidy CSV.
@@ -159,10 +173,10 @@ def test_a_slider_redraws_only_the_charts_it_changes(streamlit_server, page):
     before = page.evaluate(DRAWS)
     thumb = page.locator("[data-testid='stSlider']").filter(has_text="output gate bias").get_by_role("slider")
     thumb.press("ArrowRight")
-    page.wait_for_function(f"(n) => ({DRAWS})()[2] > n", arg=before[2], timeout=30_000)   # the gate chart
+    page.wait_for_function(f"(n) => ({DRAWS})()[2] > n", arg=before[2], timeout=30_000)  # the gate chart
     wait_for_app(page)
     after = page.evaluate(DRAWS)
-    assert after[1] == before[1], (before, after)          # the input chart: the same figure, not redrawn
+    assert after[1] == before[1], (before, after)  # the input chart: the same figure, not redrawn
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
 
 
@@ -181,26 +195,34 @@ def test_a_slider_preview_draws_each_change_once_and_ends_on_the_runs_figure(str
     page.set_viewport_size(TALL)
     open_page(page, f"{streamlit_server}/step")
     page.wait_for_function(f"() => ({DRAWS})().length >= 5 && ({DRAWS})().every(n => n >= 1)", timeout=60_000)
-    page.wait_for_function(f"() => ({ANSWERS})() === 0 && Object.keys(window.__gatelabPreviews || {{}}).length > 0",
-                           timeout=30_000)                                        # the preview's socket is open
+    page.wait_for_function(
+        f"() => ({ANSWERS})() === 0 && Object.keys(window.__gatelabPreviews || {{}}).length > 0",
+        timeout=30_000,
+    )  # the preview's socket is open
     wait_for_app(page)
     before = page.evaluate(CHARTS_NOW)
     thumb = page.locator("[data-testid='stSlider']").filter(has_text="output gate bias").get_by_role("slider")
     presses = 4
     for i in range(presses):
         thumb.press("ArrowRight")
-        page.wait_for_function(f"(n) => ({ANSWERS})() >= n", arg=i + 1, timeout=30_000)   # one answer a press
-        page.wait_for_function(f"(n) => ({CHARTS_NOW})()[2].draws >= n", arg=before[2]["draws"] + i + 1,
-                               timeout=30_000)
+        page.wait_for_function(f"(n) => ({ANSWERS})() >= n", arg=i + 1, timeout=30_000)  # one answer a press
+        page.wait_for_function(
+            f"(n) => ({CHARTS_NOW})()[2].draws >= n", arg=before[2]["draws"] + i + 1, timeout=30_000
+        )
         wait_for_app(page)
     # on screen in the end: the run's own figures (waited for as state: on a busy machine the charts
     # take the last run's message after Streamlit has finished the run) ...
     page.wait_for_function(f"() => ({CHARTS_NOW})().every(c => c.runs)", timeout=30_000)
     after = page.evaluate(CHARTS_NOW)
-    assert after[2]["draws"] - before[2]["draws"] == presses, (before, after)    # ... once per press, never twice
-    assert after[1]["draws"] == before[1]["draws"]                                # the input chart: unchanged
-    print(f"\nStep, {presses} presses of the output-gate bias: gate chart drawn from the preview "
-          f"{after[2]['previews'] - before[2]['previews']} times, from the page's run the others")
+    assert after[2]["draws"] - before[2]["draws"] == presses, (
+        before,
+        after,
+    )  # ... once per press, never twice
+    assert after[1]["draws"] == before[1]["draws"]  # the input chart: unchanged
+    print(
+        f"\nStep, {presses} presses of the output-gate bias: gate chart drawn from the preview "
+        f"{after[2]['previews'] - before[2]['previews']} times, from the page's run the others"
+    )
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
 
 
@@ -220,24 +242,32 @@ def test_step_playback_keeps_up_with_its_speed(streamlit_server, page):
     page.set_viewport_size(TALL)
     open_page(page, f"{streamlit_server}/step?cfg=" + quote(json.dumps({"adding.T": 400, "speed": 10.0})))
     counter = page.locator("[data-testid='stMetricValue']").first
-    step = lambda: int(counter.inner_text().split("/")[0])          # noqa: E731
+    step = lambda: int(counter.inner_text().split("/")[0])  # noqa: E731
     page.get_by_role("radio", name="Play").click()
     expect(counter).not_to_have_text("1 / 400", timeout=15_000)
     t0, s0 = time.perf_counter(), step()
-    page.wait_for_timeout(PLAYBACK_SECONDS * 1000)   # a measurement window (a rate over time), not a wait for state
+    page.wait_for_timeout(
+        PLAYBACK_SECONDS * 1000
+    )  # a measurement window (a rate over time), not a wait for state
     t1, s1 = time.perf_counter(), step()
     rate = (s1 - s0) / (t1 - t0)
     # playback advances — waited for as state: on a very busy machine the window may see no step
     expect(counter).not_to_have_text(f"{s0} / 400", timeout=60_000)
     s1 = step()
     page.get_by_role("radio", name="Pause").click()
-    entry = {"steps_per_second": round(rate, 2), "speed_setting": 10.0, "seconds": round(t1 - t0, 2),
-             "what": "Step through a cell: playback at 10 steps/s, steps shown per second of wall time",
-             "machine": {"cpus": os.cpu_count(), "load_avg_1min": round(os.getloadavg()[0], 2)},
-             "measured_at": time.strftime("%Y-%m-%d %H:%M:%S")}
+    entry = {
+        "steps_per_second": round(rate, 2),
+        "speed_setting": 10.0,
+        "seconds": round(t1 - t0, 2),
+        "what": "Step through a cell: playback at 10 steps/s, steps shown per second of wall time",
+        "machine": {"cpus": os.cpu_count(), "load_avg_1min": round(os.getloadavg()[0], 2)},
+        "measured_at": time.strftime("%Y-%m-%d %H:%M:%S"),
+    }
     record_measurement("step_playback", entry)
-    print(f"\nStep playback at 10 steps/s: {rate:.1f} steps/s over {t1 - t0:.1f} s "
-          f"(load {entry['machine']['load_avg_1min']})")
+    print(
+        f"\nStep playback at 10 steps/s: {rate:.1f} steps/s over {t1 - t0:.1f} s "
+        f"(load {entry['machine']['load_avg_1min']})"
+    )
     assert s1 > s0, "playback did not advance"
     # Paused: the step never went back (before the fix a lagging slider value sent with the click
     # could land Pause on step 2 after 60 steps), and the input chart's cursor line is at it.
@@ -254,7 +284,7 @@ def test_a_shared_link_reproduces_the_picture_in_a_new_tab(streamlit_server, pag
     change_slider_and_wait(page, "Sequence length T", chart=0, key="ArrowLeft")
     link, picture = page.url, page.evaluate(SIGNATURE, 0)
     assert "cfg=" in link
-    other = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()   # another session
+    other = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()  # another session
     try:
         open_page(other, link)
         other.wait_for_function(f"([i, want]) => ({SIGNATURE})(i) === want", arg=[0, picture], timeout=30_000)
@@ -275,8 +305,11 @@ def test_gradient_flow_page_redraws_on_a_slider(streamlit_server, page):
     expect(page.get_by_role("button", name="Add the forget-gate LSTMs")).to_have_count(0)
     wait_for_app(page)
     expect(thumb(page, "Forget-gate bias")).to_be_enabled()
-    record("gradient_flow_slider_to_chart", measure(page, "Forget-gate bias", chart=0),
-           "Gradient flow: forget-gate bias slider (one key press) -> error-flow chart redrawn")
+    record(
+        "gradient_flow_slider_to_chart",
+        measure(page, "Forget-gate bias", chart=0),
+        "Gradient flow: forget-gate bias slider (one key press) -> error-flow chart redrawn",
+    )
     # v beyond 2 breaks the forgetting condition, and the page says so
     for _ in range(6):
         change_slider_and_wait(page, "v (activation self-weight)", chart=1)

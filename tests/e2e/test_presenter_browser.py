@@ -1,6 +1,7 @@
 """Presenter mode in a real browser at 1280 × 720 (a classroom projector): every page opens from a
 ?present=1 link with the sidebar folded away, no export box, and its main picture drawn above the
 fold. Screenshots: presenter-<page>.png."""
+
 from __future__ import annotations
 
 import pytest
@@ -43,9 +44,11 @@ def test_presenter_mode_puts_the_picture_first(streamlit_server, projector, rout
     assert box is None or box["x"] + box["width"] <= 1 or not sidebar.is_visible(), box
     expect(page.get_by_text("Export and import")).to_have_count(0)
     # the page's main picture (Theory: the equations side by side) starts above the fold, and it is wide
-    main = {"theory": "[data-testid='stTabs']", "lessons": "[data-testid='stRadio']"}.get(route.url_path, CHART)
+    main = {"theory": "[data-testid='stTabs']", "lessons": "[data-testid='stRadio']"}.get(
+        route.url_path, CHART
+    )
     chart = page.locator(main).first.bounding_box()
     assert chart is not None and chart["y"] < PROJECTOR["height"] - 150, chart
-    assert lessons or chart["width"] > 0.6 * PROJECTOR["width"], chart      # (a question's choices are short)
+    assert lessons or chart["width"] > 0.6 * PROJECTOR["width"], chart  # (a question's choices are short)
     assert "present=1" in page.url
     screenshot(page, f"presenter-{route.url_path}", full_page=False)

@@ -79,7 +79,7 @@ def test_theory_slider_changes_the_chart(streamlit_server, page):
     slider.scroll_into_view_if_needed()
     slider.focus()
     for _ in range(5):
-        page.keyboard.press("ArrowRight")          # 3.0 → 3.5 in steps of 0.1
+        page.keyboard.press("ArrowRight")  # 3.0 → 3.5 in steps of 0.1
     expect(slider).to_have_value("3.5")
     expect(page.locator(CHART).nth(1)).to_contain_text("w = 3.5", timeout=15_000)
     wait_for_app(page)

@@ -7,6 +7,7 @@ a class of 30 pressing Start at once (benchmarks/classroom_load.py), 2.1 s until
 (``benchmarks/session_client.py``), as a browser tab speaks it: what the server sends after each click,
 the fragment timers it sets and cancels, and that the feed trains from the first click on.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -21,8 +22,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from session_client import Session  # noqa: E402
 
 QUERY = "cfg=" + quote(json.dumps({"streak": 100_000, "budget": 1_000_000}))
-SIDEBAR_BUTTON = "button train.reset."        # the sidebar's reset buttons: sent only by a whole page run
-GO = "train.go"                               # Start / Pause / Resume / Start again: one button
+SIDEBAR_BUTTON = "button train.reset."  # the sidebar's reset buttons: sent only by a whole page run
+GO = "train.go"  # Start / Pause / Resume / Start again: one button
 
 
 def shows(label: str):
@@ -38,16 +39,15 @@ async def clicks(url: str) -> dict:
     s = Session(url, page="train", query=QUERY)
     await s.open()
     await s.wait_for(shows("Start"), 120)
-    out: dict = {"opened": since(s, 0), "fragment": s.button_fragments.get(GO),
-                 "timers_idle": dict(s.timers)}
+    out: dict = {"opened": since(s, 0), "fragment": s.button_fragments.get(GO), "timers_idle": dict(s.timers)}
     mark = len(s.events)
     await s.press(GO)
     await s.wait_for(shows("Pause"), 120)
     out["start"] = since(s, mark)
     out["timers_running"] = sorted(s.timers.values())
     out["keep_enabled_running"] = not s.widgets[s.buttons["train.keep_a"]].disabled
-    await s.wait_for(lambda x: sum(x.feed_updates.values()) >= 3 and not x.running, 120)   # the feed trains
-    await s.wait_for(lambda x: (x.sequences() or 0) > 0 and not x.running, 120)          # the text follows
+    await s.wait_for(lambda x: sum(x.feed_updates.values()) >= 3 and not x.running, 120)  # the feed trains
+    await s.wait_for(lambda x: (x.sequences() or 0) > 0 and not x.running, 120)  # the text follows
     mark = len(s.events)
     await s.press(GO)
     await s.wait_for(shows("Resume"), 120)
@@ -63,19 +63,21 @@ def test_start_and_pause_rerun_the_live_part_only_and_set_and_cancel_its_timers(
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         r = pool.submit(asyncio.run, asyncio.wait_for(clicks(streamlit_server), timeout=300)).result()
     assert not r["errors"], r["errors"]
-    assert any(e.startswith(SIDEBAR_BUTTON) for e in r["opened"])       # the page's own run draws the sidebar
+    assert any(e.startswith(SIDEBAR_BUTTON) for e in r["opened"])  # the page's own run draws the sidebar
     assert r["fragment"], "Start is not drawn in a fragment: a click reruns the whole page"
-    assert r["timers_idle"] == {}                                       # nothing ticks before Start
+    assert r["timers_idle"] == {}  # nothing ticks before Start
     # Start: the live part's run only (no sidebar), "Pause" drawn, both charts' timers set by it
     assert "rerun fragment" in r["start"] and "rerun page" not in r["start"], r["start"]
     assert not any(e.startswith(SIDEBAR_BUTTON) for e in r["start"]), r["start"]
     assert f"button {GO} Pause" in r["start"]
-    assert len(r["timers_running"]) == 2, r["timers_running"]           # the fast and the slow fragment
+    assert len(r["timers_running"]) == 2, r["timers_running"]  # the fast and the slow fragment
     # drawn at this click, before any curve, and not again while training: "Keep as run A" must not be
     # left greyed out for the whole run
     assert r["keep_enabled_running"]
     # Pause: again the live part only; "Resume" drawn, both timers cancelled (nothing ticks while paused)
-    assert "rerun page" not in r["pause"] and not any(e.startswith(SIDEBAR_BUTTON) for e in r["pause"]), r["pause"]
+    assert "rerun page" not in r["pause"] and not any(e.startswith(SIDEBAR_BUTTON) for e in r["pause"]), r[
+        "pause"
+    ]
     assert f"button {GO} Resume" in r["pause"]
     assert r["timers_paused"] == {}, r["timers_paused"]
 
@@ -86,13 +88,13 @@ async def queue(url: str) -> dict:
         await s.open()
         await s.wait_for(shows("Start"), 120)
     await first.press(GO)
-    await first.wait_for(lambda x: sum(x.feed_updates.values()) >= 2 and not x.running, 120)   # it trains
+    await first.wait_for(lambda x: sum(x.feed_updates.values()) >= 2 and not x.running, 120)  # it trains
     await second.press(GO)
     await second.wait_for(lambda x: bool(x.texts) and "queued" in x.texts[-1] and not x.running, 120)
     out = {"queued_timers": len(second.timers)}
-    await first.press(GO)                                             # the slot frees ...
+    await first.press(GO)  # the slot frees ...
     await second.wait_for(lambda x: (x.sequences() or 0) > 0 and len(x.timers) == 2 and not x.running, 120)
-    out["let_in_timers"] = len(second.timers)                         # ... and both charts tick again
+    out["let_in_timers"] = len(second.timers)  # ... and both charts tick again
     out["errors"] = first.errors + second.errors
     for s in (first, second):
         await s.close()

@@ -1,6 +1,7 @@
 """Real browser (Debian Chromium, 1366×768): "Bring your own model" on Step through a cell —
 upload the shipped names LSTM, type a name, step a few timesteps; a pickle file is refused
 under the uploader while the model stays. Screenshots of both."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -39,12 +40,12 @@ def test_upload_the_example_type_a_name_and_step(streamlit_server, page, tmp_pat
     screenshot(page, "step-upload-names", full_page=False)
     page.get_by_text("Error flow of the uploaded network").scroll_into_view_if_needed()
     screenshot(page, "step-upload-flow", full_page=False)
-    page.get_by_text("Play", exact=True).click()                       # plays on to the end of ".olivia"
+    page.get_by_text("Play", exact=True).click()  # plays on to the end of ".olivia"
     expect(page.get_by_test_id("stMetricValue").first).to_have_text("7 / 7", timeout=30_000)
     expect(page.get_by_text("LSTM equations at step t = 7", exact=False)).to_be_visible()
     page.get_by_text("Pause", exact=True).click()
     wait_for_app(page)
-    for shown in ("6 / 7", "5 / 7", "4 / 7"):       # one Back at a time: a click during a rerun can be lost
+    for shown in ("6 / 7", "5 / 7", "4 / 7"):  # one Back at a time: a click during a rerun can be lost
         page.get_by_role("button", name="Back").click()
         expect(page.get_by_test_id("stMetricValue").first).to_have_text(shown)
         wait_for_app(page)
