@@ -31,7 +31,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from app.bias_lab import settings as lab_settings  # noqa: E402
-from lstm_core.sweeps.sweep import Sweep, result_differences, run_separately  # noqa: E402
+from lstm_core.sweeps.separately import result_differences, run_separately  # noqa: E402
+from lstm_core.sweeps.sweep import Sweep  # noqa: E402
 
 MEASUREMENTS = Path(__file__).resolve().parents[1] / "docs" / "measurements.json"
 COMMAND = "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/bias_sweep.py"
@@ -79,22 +80,8 @@ def merge(entry: dict) -> None:
     MEASUREMENTS.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument(
-        "--members",
-        type=int,
-        default=None,
-        help="time only this many networks one by one and extrapolate (labelled as an estimate)",
-    )
-    ap.add_argument("--no-save", action="store_true", help="do not write docs/measurements.json")
-    args = ap.parse_args()
-    sweep = build()
-    print(
-        f"{sweep.K} networks: {len(sweep.x)} × {len(sweep.y)} settings × {len(sweep.seeds)} seeds; "
-        f"{sweep.task.name} T={sweep.task.T}; criterion: {sweep.criterion()}",
-        flush=True,
-    )
+def time_population(sweep: Sweep) -> tuple[float, float, float]:
+    """Train the whole grid as one population: (wall s, CPU s, load average just after)."""
     # wall time is what a user waits; CPU time (one thread) is what the work costs — on a shared,
     # loaded machine the two differ, so both are reported and the ratio is given for both
     t0, c0 = time.perf_counter(), time.process_time()
@@ -108,8 +95,12 @@ def main() -> None:
         f"(load average {load_pop:.1f} on {os.cpu_count()} CPUs)",
         flush=True,
     )
+    return t_pop, c_pop, load_pop
 
-    n = sweep.K if args.members is None else min(args.members, sweep.K)
+
+def time_alone(sweep: Sweep, n: int) -> tuple[np.ndarray, pd.DataFrame, dict, float, float]:
+    """Train n of the grid's networks (spread over it) one by one: (their members, results, final
+    weights, wall s, CPU s)."""
     picks = np.linspace(0, sweep.K - 1, n).round().astype(int) if n < sweep.K else np.arange(sweep.K)
     sub = Sweep.__new__(Sweep)  # the same sweep restricted to the timed members
     sub.__dict__.update(sweep.__dict__)
@@ -118,7 +109,48 @@ def main() -> None:
     alone: dict = {}
     t0, c0 = time.perf_counter(), time.process_time()
     sep = run_separately(sub, params=alone)
-    t_sep, c_sep = time.perf_counter() - t0, time.process_time() - c0
+    return picks, sep, alone, time.perf_counter() - t0, time.process_time() - c0
+
+
+def print_tables(cells: pd.DataFrame, sweep: Sweep) -> None:
+    """Success rate and median sequences to criterion, per grid cell."""
+    print("\nsuccess rate (rows: input-gate biases, columns: output-gate biases)")
+    print(
+        cells.pivot(index="x", columns="y", values="success_rate")
+        .reindex(index=sweep.labels("x"), columns=sweep.labels("y"))
+        .to_string()
+    )
+    print("\nmedian sequences to criterion")
+    print(
+        cells.pivot(index="x", columns="y", values="median_to_criterion")
+        .reindex(index=sweep.labels("x"), columns=sweep.labels("y"))
+        .to_string()
+    )
+
+
+def parse_args() -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument(
+        "--members",
+        type=int,
+        default=None,
+        help="time only this many networks one by one and extrapolate (labelled as an estimate)",
+    )
+    ap.add_argument("--no-save", action="store_true", help="do not write docs/measurements.json")
+    return ap.parse_args()
+
+
+def main() -> None:
+    args = parse_args()
+    sweep = build()
+    print(
+        f"{sweep.K} networks: {len(sweep.x)} × {len(sweep.y)} settings × {len(sweep.seeds)} seeds; "
+        f"{sweep.task.name} T={sweep.task.T}; criterion: {sweep.criterion()}",
+        flush=True,
+    )
+    t_pop, c_pop, load_pop = time_population(sweep)
+    n = sweep.K if args.members is None else min(args.members, sweep.K)
+    picks, sep, alone, t_sep, c_sep = time_alone(sweep, n)
     diffs, max_weight_diff = compare(sweep, picks, sep, alone)
     same = not diffs and max_weight_diff == 0.0
     for r, c, a, b in diffs[:10]:
@@ -136,18 +168,7 @@ def main() -> None:
         f"2 minutes: {'yes' if t_pop <= 120 else 'no'})"
     )
     cells = sweep.cells()
-    print("\nsuccess rate (rows: input-gate biases, columns: output-gate biases)")
-    print(
-        cells.pivot(index="x", columns="y", values="success_rate")
-        .reindex(index=sweep.labels("x"), columns=sweep.labels("y"))
-        .to_string()
-    )
-    print("\nmedian sequences to criterion")
-    print(
-        cells.pivot(index="x", columns="y", values="median_to_criterion")
-        .reindex(index=sweep.labels("x"), columns=sweep.labels("y"))
-        .to_string()
-    )
+    print_tables(cells, sweep)
     sentence = best_sentence(cells, sweep)
     print("\n" + sentence)
     if not args.no_save:

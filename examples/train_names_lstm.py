@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from lstm_core.io.model_files import write_safetensors
+from lstm_core.io.tensor_files import write_safetensors
 from lstm_core.tasks.names import ALPHABET, encode, load_names
 
 ROOT = Path(__file__).resolve().parents[1]

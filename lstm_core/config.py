@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from .errors import CoreError
 from .numerics import finite_number
 from .variants import GATE_BIASES, MEMORY_CELL_VARIANTS, VARIANTS  # noqa: F401 — re-exported
 from .variants import variant as variant_record
@@ -144,19 +145,28 @@ def parse_spec(name: str, spec: Any) -> Spec:
     if isinstance(spec, (Constant, PerUnit, Linspace, Uniform)):
         return spec
     if isinstance(spec, bool):
-        raise ValueError(f"{name}: expected a number, a list of numbers or a range, got {spec!r}")
+        raise CoreError(
+            "{name}: expected a number, a list of numbers or a range, got {value}",
+            name=name,
+            value=repr(spec),
+        )
     if isinstance(spec, (int, float)):
         return Constant(_number(name, spec))
     if isinstance(spec, (list, tuple)):
         if len(spec) == 0:
-            raise ValueError(f"{name}: the list of values is empty; give one value per block/unit")
+            raise CoreError("{name}: the list of values is empty; give one value per block/unit", name=name)
         return PerUnit(tuple(_number(name, v) for v in spec))
     if isinstance(spec, dict) and len(spec) == 1:
         ((kind, rng),) = spec.items()
         if kind in ("uniform", "linspace") and isinstance(rng, (list, tuple)) and len(rng) == 2:
             lo, hi = (_number(name, v) for v in rng)
             if kind == "uniform" and lo > hi:
-                raise ValueError(f"{name}: uniform range [{lo}, {hi}] is empty; put the smaller value first")
+                raise CoreError(
+                    "{name}: uniform range [{lo}, {hi}] is empty; put the smaller value first",
+                    name=name,
+                    lo=lo,
+                    hi=hi,
+                )
             return Uniform(lo, hi) if kind == "uniform" else Linspace(lo, hi)
     raise ValueError(
         f"{name}: cannot read initial value {spec!r}; use a number, a list with one value per "
@@ -166,18 +176,30 @@ def parse_spec(name: str, spec: Any) -> Spec:
 
 def _number(name: str, v: Any) -> float:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise ValueError(f"{name}: expected a number, a list of numbers or a range, got {v!r}")
+        raise CoreError(
+            "{name}: expected a number, a list of numbers or a range, got {value}", name=name, value=repr(v)
+        )
     if not finite_number(v):
-        raise ValueError(f"{name}: initial value must be a finite number, got {v!r}")
+        raise CoreError(
+            "{name}: initial value must be a finite number, got {value}", name=name, value=repr(v)
+        )
     return float(v)
 
 
 def _int_setting(name: str, value: Any, lo: int, hi: int) -> int:
     if not finite_number(value) or value != int(value):
-        raise ValueError(f"{name} must be a whole number between {lo} and {hi}, got {value!r}")
+        raise CoreError(
+            "{name} must be a whole number between {lo} and {hi}, got {value}",
+            name=name,
+            lo=lo,
+            hi=hi,
+            value=repr(value),
+        )
     value = int(value)
     if not lo <= value <= hi:
-        raise ValueError(f"{name} must be between {lo} and {hi}, got {value}")
+        raise CoreError(
+            "{name} must be between {lo} and {hi}, got {value}", name=name, lo=lo, hi=hi, value=value
+        )
     return value
 
 
@@ -216,27 +238,51 @@ class ModelConfig:
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
-            raise ValueError(f"unknown variant {self.variant!r}; choose one of {list(VARIANTS)}")
-        set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731 — frozen dataclass normalisation
-        set_("n_in", _int_setting("n_in (number of inputs)", self.n_in, 1, LIMITS["n_in"]))
-        set_("n_out", _int_setting("n_out (number of outputs)", self.n_out, 1, LIMITS["n_out"]))
-        set_("n_hidden", _int_setting("n_hidden", self.n_hidden, 1, LIMITS["n_hidden"]))
-        set_("n_blocks", _int_setting("n_blocks (memory blocks)", self.n_blocks, 1, LIMITS["n_blocks"]))
-        set_(
+            raise CoreError(
+                "unknown variant {variant}; choose one of {choices}",
+                variant=repr(self.variant),
+                choices=list(VARIANTS),
+            )
+        self._check_sizes()
+        self._check_choices()
+        self._check_scales()
+        self._set("seed", _int_setting("seed", self.seed, 0, 2**32 - 1))
+        self._set("bias", self._check_specs(self.bias, "bias"))
+        self._set("init", self._check_specs(self.init, "init"))
+        self._check_absent_and_biases()
+
+    def _set(self, k: str, v: Any) -> None:
+        object.__setattr__(self, k, v)  # a frozen dataclass's normalisation, in __post_init__ only
+
+    def _check_sizes(self) -> None:
+        """The network's sizes, as whole numbers within LIMITS."""
+        self._set("n_in", _int_setting("n_in (number of inputs)", self.n_in, 1, LIMITS["n_in"]))
+        self._set("n_out", _int_setting("n_out (number of outputs)", self.n_out, 1, LIMITS["n_out"]))
+        self._set("n_hidden", _int_setting("n_hidden", self.n_hidden, 1, LIMITS["n_hidden"]))
+        self._set("n_blocks", _int_setting("n_blocks (memory blocks)", self.n_blocks, 1, LIMITS["n_blocks"]))
+        self._set(
             "block_size",
             _int_setting("block_size (cells per block)", self.block_size, 1, LIMITS["block_size"]),
         )
         for k in ("n_static", "n_net_fb", "n_act_fb"):
-            set_(k, _int_setting(k, getattr(self, k), 0, LIMITS["units"]))
+            self._set(k, _int_setting(k, getattr(self, k), 0, LIMITS["units"]))
         if self.record.local_feedback:  # the three kinds of unit
             if self.n_static + self.n_net_fb + self.n_act_fb == 0:
-                raise ValueError(
-                    f"{self.variant} needs at least one hidden unit (n_static + n_net_fb + n_act_fb ≥ 1)"
+                raise CoreError(
+                    "{variant} needs at least one hidden unit (n_static + n_net_fb + n_act_fb ≥ 1)",
+                    variant=self.variant,
                 )
             if self.n_static + self.n_net_fb + self.n_act_fb > LIMITS["units"]:
-                raise ValueError(f"{self.variant}: at most {LIMITS['units']} hidden units in total")
+                raise CoreError(
+                    "{variant}: at most {n} hidden units in total", variant=self.variant, n=LIMITS["units"]
+                )
+
+    def _check_choices(self) -> None:
+        """Squashing functions, loss and on/off options: each one of its allowed values."""
         if self.activation not in ("tanh", "sigmoid"):
-            raise ValueError(f"activation must be 'tanh' or 'sigmoid', got {self.activation!r}")
+            raise CoreError(
+                "activation must be 'tanh' or 'sigmoid', got {value}", value=repr(self.activation)
+            )
         for name, value, allowed in (
             ("cell_input (g)", self.cell_input, CELL_INPUT),
             ("cell_output (h)", self.cell_output, CELL_OUTPUT),
@@ -244,33 +290,46 @@ class ModelConfig:
             ("loss", self.loss, LOSSES),
         ):
             if value not in allowed:
-                raise ValueError(f"{name} must be one of {list(allowed)}, got {value!r}")
+                raise CoreError(
+                    "{name} must be one of {choices}, got {value}",
+                    name=name,
+                    choices=list(allowed),
+                    value=repr(value),
+                )
         if (self.loss == "ce") != (self.output_activation == "softmax"):
-            raise ValueError(
+            raise CoreError(
                 "use loss 'ce' together with output_activation 'softmax' (and only then); "
                 "squared error ('mse') goes with sigmoid, tanh or identity outputs"
             )
         for k in ("output_gate", "forget_gate", "peepholes", "gates_as_sources", "input_to_output"):
             if not isinstance(getattr(self, k), bool):
-                raise ValueError(f"{k} must be true or false, got {getattr(self, k)!r}")
+                raise CoreError(
+                    "{name} must be true or false, got {value}", name=k, value=repr(getattr(self, k))
+                )
         if self.input_to_output and "input_to_output" not in self.record.options:
             with_it = [v for v in VARIANTS if "input_to_output" in variant_record(v).options]
             raise ValueError(
                 f"input_to_output (the output layer also sees x(t)) exists only for {with_it}; "
                 f"{self.variant} has no such connection — set input_to_output=False"
             )
+
+    def _check_scales(self) -> None:
+        """The initial weights' range and the recurrent weights' scale, as floats."""
         if not finite_number(self.init_range) or not 0 <= self.init_range <= 10:
-            raise ValueError(f"init_range must be a number between 0 and 10, got {self.init_range!r}")
-        set_("init_range", float(self.init_range))
+            raise CoreError(
+                "init_range must be a number between 0 and 10, got {value}", value=repr(self.init_range)
+            )
+        self._set("init_range", float(self.init_range))
         if self.recurrent_scale is not None:
             if not finite_number(self.recurrent_scale) or not 0 <= self.recurrent_scale <= 100:
-                raise ValueError(
-                    f"recurrent_scale must be a number between 0 and 100 (or None), got {self.recurrent_scale!r}"
+                raise CoreError(
+                    "recurrent_scale must be a number between 0 and 100 (or None), got {value}",
+                    value=repr(self.recurrent_scale),
                 )
-            set_("recurrent_scale", float(self.recurrent_scale))
-        set_("seed", _int_setting("seed", self.seed, 0, 2**32 - 1))
-        set_("bias", self._check_specs(self.bias, "bias"))
-        set_("init", self._check_specs(self.init, "init"))
+            self._set("recurrent_scale", float(self.recurrent_scale))
+
+    def _check_absent_and_biases(self) -> None:
+        """The connections left out exist in this variant; the gate biases name its gates."""
         if isinstance(self.absent, str) or not isinstance(self.absent, (tuple, list)):
             raise ValueError(
                 f"absent must be a list of connection names (e.g. ['b_c', 'b_out']), got {self.absent!r}"
@@ -284,12 +343,15 @@ class ModelConfig:
             )
         if not self.output_gate and "b_og" in self.absent:
             raise ValueError("absent: 'b_og' needs an output gate (output_gate=True)")
-        set_("absent", tuple(sorted(set(self.absent))))
+        self._set("absent", tuple(sorted(set(self.absent))))
         valid = GATE_BIASES[self.variant]
         for gate, _ in self.bias:
             if gate not in valid:
-                raise ValueError(
-                    f"{self.variant} has no gate bias {gate!r}; its gate biases are {list(valid)}"
+                raise CoreError(
+                    "{variant} has no gate bias {gate}; its gate biases are {valid}",
+                    variant=self.variant,
+                    gate=repr(gate),
+                    valid=list(valid),
                 )
 
     @staticmethod
@@ -342,14 +404,18 @@ class ModelConfig:
     @classmethod
     def from_dict(cls, d: dict) -> ModelConfig:
         if not isinstance(d, dict):
-            raise ValueError("a model configuration must be a JSON object (a dict of settings)")
+            raise CoreError("a model configuration must be a JSON object (a dict of settings)")
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = set(d) - names
         if unknown:
-            raise ValueError(f"unknown setting(s) {sorted(unknown)}; valid settings are {sorted(names)}")
+            raise CoreError(
+                "unknown setting(s) {names}; valid settings are {valid}",
+                names=sorted(unknown),
+                valid=sorted(names),
+            )
         missing = {"variant", "n_in", "n_out"} - set(d)
         if missing:
-            raise ValueError(f"configuration is missing {sorted(missing)}")
+            raise CoreError("configuration is missing {names}", names=sorted(missing))
         return cls(**d)
 
     def to_json(self) -> str:
@@ -360,7 +426,7 @@ class ModelConfig:
         try:
             d = json.loads(text)
         except (json.JSONDecodeError, TypeError) as e:
-            raise ValueError(f"configuration is not valid JSON: {e}") from None
+            raise CoreError("configuration is not valid JSON: {why}", why=str(e)) from None
         return cls.from_dict(d)
 
     def replace(self, **changes: Any) -> ModelConfig:

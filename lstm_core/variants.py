@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from .errors import CoreError
+
 # Families: cells that share one implementation (the LSTM-1997 family is one MemoryCell class
 # whose forget gate and peepholes are switched by the variant's options).
 FAMILIES = ("rnn", "local_feedback", "memory_cell", "lstm", "gru")
@@ -307,7 +309,9 @@ def variant(name: Any) -> Variant:
     try:
         return REGISTRY[key]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown variant {key!r}; choose one of {list(REGISTRY)}") from None
+        raise CoreError(
+            "unknown variant {variant}; choose one of {choices}", variant=repr(key), choices=list(REGISTRY)
+        ) from None
 
 
 def is_memory_cell(cfg_or_name: Any) -> bool:

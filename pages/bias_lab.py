@@ -3,8 +3,9 @@
 Pipeline: controls (network, task, swept biases, seeds, training) -> ``app.bias_lab.settings.plan``
 -> on "Train", an ``lstm_core.sweeps.sweep.Sweep`` in this session's state, advanced one chunk per
 fragment tick (``app.ui.jobs``) -> heat maps of success rate and median sequences-to-criterion
-(``app.bias_lab.figures``) -> a clicked cell's network on the probe sequence before/after training.
-The demos (abuse problem, internal state drift, forget-gate bias) live in ``app.bias_lab.sections``.
+(``app.bias_lab.heatmap``) -> a clicked cell's network on the probe sequence before/after training
+(``app.bias_lab.grid``). The demos (abuse problem, internal state drift, forget-gate bias) are reached
+through ``app.bias_lab.sections``.
 """
 
 from __future__ import annotations
@@ -16,14 +17,19 @@ from app.bias_lab import settings as lab_settings
 from app.bias_lab.controls import sidebar
 from app.bias_lab.grid import grid_section, results_csv
 from app.i18n import _
-from app.ui import export, form, state
+from app.ui import export, state
+from app.ui.page_frame import page_frame
 
-PAGE, SCHEMA, DEFAULTS = lab_settings.PAGE, lab_settings.SCHEMA, lab_settings.DEFAULTS
+PAGE, SCHEMA = lab_settings.PAGE, lab_settings.SCHEMA
 
 
 def page() -> None:
     state.display_options()
-    form.start_page(PAGE, SCHEMA, DEFAULTS)
+    with page_frame(lab_settings.SPEC):
+        _content()
+
+
+def _content() -> None:
     st.title(_("Bias lab"))
     state.intro(
         _(
@@ -50,7 +56,6 @@ def page() -> None:
         doc_name="gatelab-bias-lab.json",
         from_model=None,
     )
-    form.finish_page(PAGE, values, DEFAULTS)
 
 
 if __name__ == "__main__":

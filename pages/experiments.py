@@ -5,7 +5,8 @@ re-run here) and a "reproduce here" run next to them.
 Pipeline: controls -> a paper preset (``lstm_core.training.PRESETS``) -> on "Run", a population
 of ``trials`` networks in this session's state, advanced one chunk per fragment tick
 (``app.ui.jobs``) -> table and chart of paper vs reproduction command vs this run
-(``app.experiments.figures``) -> "Why networks failed": the failure diagnostics the command
+(``app.experiments.figures``; the generated texts in this session's language by
+``app.experiments.notes``) -> "Why networks failed": the failure diagnostics the command
 stored for its unsolved networks, and those of this page's finished run
 (``app.experiments.diagnostics``). Every run made here with fewer sequences or the preset's
 documented reductions is labelled REDUCED.
@@ -13,15 +14,18 @@ documented reductions is labelled REDUCED.
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from app.experiments import diagnostics as why
 from app.experiments import figures as experiment_figures
+from app.experiments import notes as experiment_notes
 from app.experiments import results_file
 from app.experiments.run import (
     DEFAULTS,
     PAGE,
     SCHEMA,
+    SPEC,
     check,
     fit_budget_to_experiment,
     here_diagnostics,
@@ -33,7 +37,8 @@ from app.experiments.run import (
 )
 from app.i18n import N_, _
 from app.ui import actions, export, form, jobs, live, saving, state
-from lstm_core.training import PRESETS
+from app.ui.page_frame import page_frame
+from lstm_core.training import PRESETS, Preset
 
 
 def draw(job: jobs.Job | None, values: dict, baseline, large: bool) -> None:
@@ -103,7 +108,11 @@ def why_failed(baseline, source: str, here: list[dict] | None, job: jobs.Job | N
 
 def page() -> None:
     large = state.display_options()
-    form.start_page(PAGE, SCHEMA, DEFAULTS)
+    with page_frame(SPEC):
+        _content(large)
+
+
+def _content(large: bool) -> None:
     fit_budget_to_experiment()
     st.title(_("Paper experiments"))
     state.intro(
@@ -115,22 +124,8 @@ def page() -> None:
     )
     results, source = results_file.load()
     if not state.presenting():
-        with st.expander(
-            _("Gallery: every experiment and the reproduction command's result"), expanded=False
-        ):
-            st.dataframe(experiment_figures.gallery_table(PRESETS, results), hide_index=True)
-            st.caption(
-                _(
-                    "Baseline source: {source}. The baseline is read from the file, never re-run on page "
-                    "load."
-                ).format(source=source)
-            )
-    with st.sidebar:
-        with st.expander(_("Reproduce here"), expanded=True):
-            form.render_fields(PAGE, SCHEMA, ["trials", "reduced", "budget", "seed"])
-            form.reset_button(
-                PAGE, SCHEMA, "run", lambda: ["trials", "reduced", "budget", "seed"], lambda: DEFAULTS
-            )
+        _gallery(results, source)
+    _sidebar()
     SCHEMA["experiment"].render(PAGE)
     values = SCHEMA.read(PAGE)
     state.show_flashes(PAGE)
@@ -138,77 +133,9 @@ def page() -> None:
     live_part = st.container() if state.presenting() else None  # presenting: the picture first
     left, right = st.columns([1.1, 1])
     with left:
-        st.markdown(_("**The paper's setup** ({paper})").format(paper=_(p.paper)))
-        st.markdown(experiment_figures.setup_markdown(p))
-        task = p.build_task()
-        st.markdown(_("**Task.** {setup}").format(setup=_(task.setup)))
+        _setup_column(p)
     with right:
-        st.markdown(_("**Reproduce here**"))
-        red = reductions(p, values)
-        ok = state.keep_good(PAGE, "plan", lambda: check(values))
-        state.report(ok, N_("these run settings"))
-        st.caption(
-            _("{n} networks trained together as one population, budget {budget} sequences each.").format(
-                n=values['trials'], budget=f"{values['budget']:,}"
-            )
-            + " "
-            + (
-                _("**REDUCED:** {reductions}.").format(reductions="; ".join(red))
-                if red
-                else _("Full preset settings.")
-            )
-        )
-        job = jobs.get(PAGE, "run")
-        running = job is not None and job.running
-        c1, c2 = st.columns(2)
-        actions.button(
-            c1,
-            PAGE,
-            _("Run"),
-            state.wkey(PAGE, "run"),
-            start,
-            (values,),
-            type="primary",
-            icon=":material/play_arrow:",
-            disabled=running or ok.error is not None,
-        )
-        actions.button(
-            c2,
-            PAGE,
-            _("Stop"),
-            state.wkey(PAGE, "stop"),
-            jobs.stop,
-            (PAGE, "run"),
-            icon=":material/stop:",
-            disabled=not running,
-        )
-        if job is not None and job.settings["experiment"] == values["experiment"]:
-            jobs.settings_note(job, values, _("Run"))  # another experiment's run has its own caption
-        full = paper_size(values)
-        if red:
-            actions.button(
-                st,
-                PAGE,
-                _("Paper-size settings"),
-                state.wkey(PAGE, "paper_size"),
-                use_paper_size,
-                (values,),
-                icon=":material/open_in_full:",
-                disabled=running,
-                help=_("No reductions and the preset's budget (as far as a run here may go)."),
-            )
-        actions.page_witness(PAGE)  # presses never lost (app/ui/actions.py)
-        if full["budget"] < p.train.budget:
-            st.caption(
-                _(
-                    "A run here stops at {cap} sequences of this length (the server's cap); the paper's budget "
-                    "of {budget} runs with `{command}`."
-                ).format(
-                    cap=f"{full['budget']:,}",
-                    budget=f"{p.train.budget:,}",
-                    command=f"python -m lstm_core.experiments {p.name} --trials 10",
-                )
-            )
+        _run_column(p, values)
     baseline = results_file.for_preset(results, values["experiment"])
     if baseline.empty:
         st.caption(
@@ -229,7 +156,108 @@ def page() -> None:
         doc_name="gatelab-experiment.json",
         from_model=None,
     )
-    form.finish_page(PAGE, values, DEFAULTS)
+
+
+def _gallery(results: pd.DataFrame, source: str) -> None:
+    """Every experiment and the reproduction command's result, folded away."""
+    with st.expander(_("Gallery: every experiment and the reproduction command's result"), expanded=False):
+        st.dataframe(experiment_figures.gallery_table(PRESETS, results), hide_index=True)
+        st.caption(
+            _(
+                "Baseline source: {source}. The baseline is read from the file, never re-run on page load."
+            ).format(source=source)
+        )
+
+
+def _sidebar() -> None:
+    with st.sidebar:
+        with st.expander(_("Reproduce here"), expanded=True):
+            form.render_fields(PAGE, SCHEMA, ["trials", "reduced", "budget", "seed"])
+            form.reset_button(
+                PAGE, SCHEMA, "run", lambda: ["trials", "reduced", "budget", "seed"], lambda: DEFAULTS
+            )
+
+
+def _setup_column(p: Preset) -> None:
+    """The paper's setup and task, as the preset states them."""
+    st.markdown(_("**The paper's setup** ({paper})").format(paper=_(p.paper)))
+    st.markdown(experiment_notes.setup_markdown(p))
+    task = p.build_task()
+    st.markdown(_("**Task.** {setup}").format(setup=_(task.setup)))
+
+
+def _run_column(p: Preset, values: dict) -> None:
+    """The "Reproduce here" column: what a run will be (and what it leaves out), its buttons and the server's cap."""
+    st.markdown(_("**Reproduce here**"))
+    red = reductions(p, values)
+    ok = state.keep_good(PAGE, "plan", lambda: check(values))
+    state.report(ok, N_("these run settings"))
+    st.caption(
+        _("{n} networks trained together as one population, budget {budget} sequences each.").format(
+            n=values['trials'], budget=f"{values['budget']:,}"
+        )
+        + " "
+        + (
+            _("**REDUCED:** {reductions}.").format(reductions="; ".join(red))
+            if red
+            else _("Full preset settings.")
+        )
+    )
+    job = jobs.get(PAGE, "run")
+    running = job is not None and job.running
+    _run_buttons(values, running, blocked=ok.error is not None)
+    if job is not None and job.settings["experiment"] == values["experiment"]:
+        jobs.settings_note(job, values, _("Run"))  # another experiment's run has its own caption
+    full = paper_size(values)
+    if red:
+        actions.button(
+            st,
+            PAGE,
+            _("Paper-size settings"),
+            state.wkey(PAGE, "paper_size"),
+            use_paper_size,
+            (values,),
+            icon=":material/open_in_full:",
+            disabled=running,
+            help=_("No reductions and the preset's budget (as far as a run here may go)."),
+        )
+    actions.page_witness(PAGE)  # presses never lost (app/ui/actions.py)
+    if full["budget"] < p.train.budget:
+        st.caption(
+            _(
+                "A run here stops at {cap} sequences of this length (the server's cap); the paper's budget "
+                "of {budget} runs with `{command}`."
+            ).format(
+                cap=f"{full['budget']:,}",
+                budget=f"{p.train.budget:,}",
+                command=f"python -m lstm_core.experiments {p.name} --trials 10",
+            )
+        )
+
+
+def _run_buttons(values: dict, running: bool, blocked: bool) -> None:
+    c1, c2 = st.columns(2)
+    actions.button(
+        c1,
+        PAGE,
+        _("Run"),
+        state.wkey(PAGE, "run"),
+        start,
+        (values,),
+        type="primary",
+        icon=":material/play_arrow:",
+        disabled=running or blocked,
+    )
+    actions.button(
+        c2,
+        PAGE,
+        _("Stop"),
+        state.wkey(PAGE, "stop"),
+        jobs.stop,
+        (PAGE, "run"),
+        icon=":material/stop:",
+        disabled=not running,
+    )
 
 
 if __name__ == "__main__":

@@ -13,13 +13,13 @@ from dataclasses import replace
 import streamlit as st
 
 from app.gradient_flow.flow import (
-    DEFAULTS,
     FORGET_VARIANTS,
     GROUPS,
     LOCAL_CHART,
     MAIN_CHART,
     PAGE,
     SCHEMA,
+    SPEC,
     add_forget_variants,
     chart_figures,
     curves,
@@ -29,13 +29,18 @@ from app.gradient_flow.flow import (
     main_figure,
 )
 from app.i18n import _
-from app.ui import export, figures, form, limits, previews, state
+from app.ui import export, figures, flow_figures, form, limits, previews, state
+from app.ui.page_frame import page_frame
 
 
 def page() -> None:
     """The page: controls -> cached error flows -> charts with explanations -> export."""
     large = state.display_options()
-    form.start_page(PAGE, SCHEMA, DEFAULTS)
+    with page_frame(SPEC):
+        _content(large)
+
+
+def _content(large: bool) -> None:
     st.title(_("Gradient flow: vanishing vs CEC"))
     state.intro(
         _(
@@ -45,23 +50,7 @@ def page() -> None:
             "then add the forget-gate LSTMs and move the forget-gate bias."
         )
     )
-    idle = idle_fields(list(SCHEMA.read(PAGE)["variants"]))
-    with st.sidebar:
-        for title, names in GROUPS.items():
-            with st.expander(_(title), expanded=True):
-                for n in names:  # form.render_fields, with the length's cap in its help
-                    fld = (
-                        SCHEMA[n]
-                        if n != "T"
-                        else replace(SCHEMA[n], help=_(SCHEMA[n].help).format(most=limits.FLOW_MAX_T))
-                    )
-                    fld.render(PAGE, disabled=n in idle)
-                for n in names:
-                    if n in idle:
-                        st.caption(
-                            _("{label}: greyed out, {why}.").format(label=_(SCHEMA[n].label), why=idle[n])
-                        )
-                form.reset_button(PAGE, SCHEMA, title, lambda names=names: names, lambda: SCHEMA.defaults())
+    _sidebar()
     values = SCHEMA.read(PAGE)
 
     main = state.keep_good(PAGE, "main", lambda: curves(values))
@@ -85,8 +74,45 @@ def page() -> None:
             help=_("Compare: a forget gate multiplies the carousel by y_φ at every step."),
         )
     with text:
-        st.markdown(figures.flow_explanation(main.value or [], values, FORGET_VARIANTS))
+        st.markdown(flow_figures.flow_explanation(main.value or [], values, FORGET_VARIANTS))
 
+    local = _local_feedback(values, columns, pv, large)
+
+    export.io_panel(
+        PAGE,
+        SCHEMA,
+        csv=lambda: export.flow_csv((main.value or []) + (local.value or [])),
+        csv_name="gatelab-gradient-flow.csv",
+        csv_label=_("Error-flow curves (CSV)"),
+        doc=export.config_document(PAGE, None, values),
+        doc_name="gatelab-gradient-flow.json",
+        from_model=None,
+    )
+
+
+def _sidebar() -> None:
+    """The controls by group; a control no chosen network reads is greyed out with the reason."""
+    idle = idle_fields(list(SCHEMA.read(PAGE)["variants"]))
+    with st.sidebar:
+        for title, names in GROUPS.items():
+            with st.expander(_(title), expanded=True):
+                for n in names:  # form.render_fields, with the length's cap in its help
+                    fld = (
+                        SCHEMA[n]
+                        if n != "T"
+                        else replace(SCHEMA[n], help=_(SCHEMA[n].help).format(most=limits.FLOW_MAX_T))
+                    )
+                    fld.render(PAGE, disabled=n in idle)
+                for n in names:
+                    if n in idle:
+                        st.caption(
+                            _("{label}: greyed out, {why}.").format(label=_(SCHEMA[n].label), why=idle[n])
+                        )
+                form.reset_button(PAGE, SCHEMA, title, lambda names=names: names, lambda: SCHEMA.defaults())
+
+
+def _local_feedback(values: dict, columns, pv, large: bool) -> state.Kept:
+    """The local-feedback section: its chart and whether the forgetting condition holds."""
     st.subheader(_("The local-feedback forgetting condition"))
     local = state.keep_good(PAGE, "local", lambda: local_curves(values))
     state.report(local)
@@ -111,19 +137,9 @@ def page() -> None:
                 else _("{condition}: the forgetting condition does not hold.")
             ).format(condition=msg)
         )
-        st.markdown(_(figures.LOCAL_FEEDBACK_TEXT))
+        st.markdown(_(flow_figures.LOCAL_FEEDBACK_TEXT))
 
-    export.io_panel(
-        PAGE,
-        SCHEMA,
-        csv=lambda: export.flow_csv((main.value or []) + (local.value or [])),
-        csv_name="gatelab-gradient-flow.csv",
-        csv_label=_("Error-flow curves (CSV)"),
-        doc=export.config_document(PAGE, None, values),
-        doc_name="gatelab-gradient-flow.json",
-        from_model=None,
-    )
-    form.finish_page(PAGE, values, DEFAULTS)
+    return local
 
 
 # Streamlit runs a page as __main__; tests import the module for its settings without drawing.

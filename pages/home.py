@@ -8,7 +8,7 @@ from streamlit.errors import StreamlitAPIException
 
 import lstm_core as lc
 from app.i18n import N_, _
-from app.ui import figures, routes, saving, state, urlstate
+from app.ui import figures, flow_figures, routes, saving, state, urlstate
 from lstm_core.variants import variant as variant_record
 
 T, SEED = 60, 0
@@ -93,8 +93,10 @@ def page() -> None:
     left, right = (st.container(), st.container()) if large else st.columns([2, 1])
     try:
         data = headline()
-        curves = [figures.relative_flow(f"{name} ({flow_state(name)})", *data[name]) for name in HEADLINE]
-        fig, alt = figures.flow_chart(
+        curves = [
+            flow_figures.relative_flow(f"{name} ({flow_state(name)})", *data[name]) for name in HEADLINE
+        ]
+        fig, alt = flow_figures.flow_chart(
             curves,
             title=_("An error injected at the last step, followed back in time"),
             large=large,
@@ -102,7 +104,7 @@ def page() -> None:
             height=380,
         )
         figures.show(fig, alt, "home.flow", left, config=saving.config("error-flow", list(HEADLINE)))
-        rnn_kept = figures.per_step(curves[0])
+        rnn_kept = flow_figures.per_step(curves[0])
         right.markdown(
             _(
                 "**The whole story in one picture.** The same {T}-step random sequence goes through an RNN and "

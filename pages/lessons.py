@@ -11,14 +11,18 @@ import streamlit as st
 
 from app.i18n import _
 from app.lessons import progress
-from app.lessons.view import DEFAULTS, GROUPS, PAGE, SCHEMA, lesson_view, sidebar
-from app.ui import classlink, form, state
+from app.lessons.view import PAGE, SCHEMA, SPEC, lesson_view, sidebar
+from app.ui import state
+from app.ui.page_frame import Frame, page_frame
 
 
 def page() -> None:
     large = state.display_options()
-    form.start_page(PAGE, SCHEMA, DEFAULTS)
-    classlink.enforce(PAGE, SCHEMA, DEFAULTS, GROUPS)  # before any widget: locked values, greyed out
+    with page_frame(SPEC) as frame:  # a class link's locks before any widget: locked values, greyed out
+        _content(frame, large)
+
+
+def _content(frame: Frame, large: bool) -> None:
     st.title(_("Guided lessons"))
     state.intro(
         _(
@@ -26,7 +30,7 @@ def page() -> None:
             "predict first, then reveal what the model does — every number comes from running it."
         )
     )
-    classlink.banner(PAGE, SCHEMA, DEFAULTS, GROUPS)
+    frame.banner()
     values = SCHEMA.read(PAGE)
     answered, bad = progress.parse(values["answers"])
     if bad:
@@ -39,8 +43,7 @@ def page() -> None:
     values = SCHEMA.read(PAGE)
     lesson_view(values, answered, large)
     if not state.presenting():
-        classlink.share_panel(PAGE, SCHEMA, values, DEFAULTS, GROUPS, start={"step": 0, "answers": ""})
-    form.finish_page(PAGE, SCHEMA.read(PAGE), DEFAULTS)
+        frame.share_panel(values, start={"step": 0, "answers": ""})
 
 
 # Streamlit runs a page as __main__; tests import the module for its settings without drawing.

@@ -11,18 +11,23 @@ from __future__ import annotations
 import streamlit as st
 
 from app import i18n
+from app.cells import families
 from app.i18n import _
-from app.step import equations, upload
+from app.step import upload
 from app.step.player import PLAY_KEY, PLAY_LABELS, is_playing, on_play_change, player
-from app.step.settings import CLASS_GROUPS, DEFAULTS, PAGE, SCHEMA, compute
-from app.ui import classlink, controls, export, form, keys, state
+from app.step.settings import PAGE, SCHEMA, SPEC, compute
+from app.ui import controls, export, keys, state, task_controls
+from app.ui.page_frame import Frame, page_frame
 
 
 def page() -> None:
     """The page: controls -> cached run -> player fragment -> export/import."""
     large = state.display_options()
-    form.start_page(PAGE, SCHEMA, DEFAULTS)
-    classlink.enforce(PAGE, SCHEMA, DEFAULTS, CLASS_GROUPS)  # a teacher's locks, before any widget
+    with page_frame(SPEC) as frame:  # a teacher's locks, before any widget
+        _content(frame, large)
+
+
+def _content(frame: Frame, large: bool) -> None:
     st.title(_("Step through a cell"))
     state.intro(
         _(upload.INTRO)
@@ -35,6 +40,38 @@ def page() -> None:
             "almost still) — *Reset to paper defaults* under Network and under Gate biases puts the paper's back."
         )
     )
+    src, byo = _sidebar()
+    frame.banner()
+    values = SCHEMA.read(PAGE)
+    if src == "uploaded" and byo is None:
+        return
+    outcome = state.keep_good(
+        PAGE,
+        "byo" if byo else "run",
+        (lambda: upload.compute(byo, values["seed"])) if byo else (lambda: compute(values)),
+    )
+    state.report(outcome)
+    if outcome.value is None:
+        return
+    cfg, data = outcome.value
+    _playback(cfg, data, large, preview=byo is None)
+    if byo is not None:  # the uploaded network's error flow; links and exports carry settings, not weights
+        upload.extras(byo, data, large)
+        return
+    if not state.presenting():
+        frame.share_panel(SCHEMA.read(PAGE))
+    export.io_panel(
+        PAGE,
+        SCHEMA,
+        csv=lambda: export.traces_csv(data["outputs"], data["internals"], data["targets"], data["mask"]),
+        csv_name=f"gatelab-{cfg.variant}-traces.csv",
+        doc_name=f"gatelab-step-{cfg.variant}.json",
+        doc=export.config_document(PAGE, cfg, SCHEMA.read(PAGE)),
+    )
+
+
+def _sidebar() -> tuple[str, object]:
+    """The sidebar's controls; (where the network comes from, the uploaded network or None)."""
     byo = None  # an uploaded PyTorch model replaces the network and input settings (app/step/upload.py)
     with st.sidebar:
         with st.expander(_("Network"), expanded=True):
@@ -47,7 +84,7 @@ def page() -> None:
             if byo is not None:
                 upload.input_group(byo)
             elif src == "built":
-                controls.task_group(PAGE, SCHEMA)
+                task_controls.task_group(PAGE, SCHEMA)
             else:
                 st.caption(_("Upload a model first."))
         if src == "built":
@@ -55,28 +92,16 @@ def page() -> None:
                 controls.bias_group(PAGE, SCHEMA, variant)
         with st.expander(_("Seed")):
             controls.seed_group(PAGE, SCHEMA)
-    classlink.banner(PAGE, SCHEMA, DEFAULTS, CLASS_GROUPS)
+    return src, byo
 
-    values = SCHEMA.read(PAGE)
-    if src == "uploaded" and byo is None:
-        form.finish_page(PAGE, values, DEFAULTS)
-        return
-    outcome = state.keep_good(
-        PAGE,
-        "byo" if byo else "run",
-        (lambda: upload.compute(byo, values["seed"])) if byo else (lambda: compute(values)),
-    )
-    state.report(outcome)
-    if outcome.value is None:
-        form.finish_page(PAGE, values, DEFAULTS)
-        return
-    cfg, data = outcome.value
+
+def _playback(cfg, data: dict, large: bool, preview: bool) -> None:
+    """Play / Pause, the speed, the player fragment (its timer set while playing) and the keys."""
     T = data["xs"].shape[0]
-    labels = equations.unit_labels(cfg)
+    labels = families.unit_labels(cfg)
     t_key, unit_key = state.wkey(PAGE, "t"), state.wkey(PAGE, "unit")
     st.session_state[t_key] = min(max(int(st.session_state.get(t_key, 1)), 1), T)
     st.session_state[unit_key] = min(int(st.session_state.get(unit_key, 0)), len(labels) - 1)
-
     # Play/Pause is a value widget, not a button: a click is a new value that cannot get lost when
     # it races a timer tick (button triggers could, seen under load), and it reruns the whole
     # page, which is what changes the fragment's timer.
@@ -94,7 +119,7 @@ def page() -> None:
     )
     speed = SCHEMA["speed"].render(PAGE, c_speed)
     st.fragment(player, run_every=1.0 / speed if armed else None)(
-        cfg, data, labels, large, speed, preview=byo is None
+        cfg, data, labels, large, speed, preview=preview
     )
     keys.bind(
         {
@@ -111,22 +136,6 @@ def page() -> None:
             _("**Home** — back to the first step"),
         ]
     )
-
-    if byo is not None:  # the uploaded network's error flow; links and exports carry settings, not weights
-        upload.extras(byo, data, large)
-        form.finish_page(PAGE, SCHEMA.read(PAGE), DEFAULTS)
-        return
-    if not state.presenting():
-        classlink.share_panel(PAGE, SCHEMA, SCHEMA.read(PAGE), DEFAULTS, CLASS_GROUPS)
-    export.io_panel(
-        PAGE,
-        SCHEMA,
-        csv=lambda: export.traces_csv(data["outputs"], data["internals"], data["targets"], data["mask"]),
-        csv_name=f"gatelab-{cfg.variant}-traces.csv",
-        doc_name=f"gatelab-step-{cfg.variant}.json",
-        doc=export.config_document(PAGE, cfg, SCHEMA.read(PAGE)),
-    )
-    form.finish_page(PAGE, SCHEMA.read(PAGE), DEFAULTS)
 
 
 # Streamlit runs a page as __main__; tests import the module for its settings without drawing.

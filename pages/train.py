@@ -15,25 +15,28 @@ run"); "Keep as run A" keeps the curves to compare.
 
 from __future__ import annotations
 
-import time
-
 import streamlit as st
 
 from app.i18n import N_, _
+from app.train import live_state
 from app.train import run as train_run
 from app.train import settings as train_settings
 from app.train.controls import current_run, sidebar, superseded
-from app.train.view import live_part, task_notes
-from app.ui import classlink, export, form, keys, limits, state
+from app.train.status import task_notes
+from app.train.view import live_part
+from app.ui import export, keys, limits, state
+from app.ui.page_frame import Frame, page_frame
 
-PAGE, SCHEMA, DEFAULTS = train_settings.PAGE, train_settings.SCHEMA, train_settings.DEFAULTS
-GROUPS = train_settings.CLASS_GROUPS
+PAGE, SCHEMA = train_settings.PAGE, train_settings.SCHEMA
 
 
 def page() -> None:
     large = state.display_options()
-    form.start_page(PAGE, SCHEMA, DEFAULTS)
-    classlink.enforce(PAGE, SCHEMA, DEFAULTS, GROUPS)  # a teacher's locks, before any widget
+    with page_frame(train_settings.SPEC) as frame:  # a teacher's locks, before any widget
+        _content(frame, large)
+
+
+def _content(frame: Frame, large: bool) -> None:
     st.title(_("Train and watch"))
     state.intro(
         _(
@@ -42,20 +45,19 @@ def page() -> None:
         )
     )
     sidebar()
-    classlink.banner(PAGE, SCHEMA, DEFAULTS, GROUPS)
+    frame.banner()
     values = SCHEMA.read(PAGE)
     if not state.presenting():
-        classlink.share_panel(PAGE, SCHEMA, values, DEFAULTS, GROUPS)
-    ps = state.page_state(PAGE)
-    outcome = state.keep_good(PAGE, "run", lambda: current_run(values, ps))
+        frame.share_panel(values)
+    s = live_state.get()
+    outcome = state.keep_good(PAGE, "run", lambda: current_run(values, s))
     state.show_flashes(PAGE)
     state.report(outcome, N_("these training settings"))
     if outcome.value is None:
-        form.finish_page(PAGE, values, DEFAULTS)
         return
-    run = ps["run"] = outcome.value
-    ps["superseded"] = superseded(run, values)  # kept on screen; the next Start uses the new settings
-    ps["last_interaction"] = time.monotonic()  # a full run = the user did something (idle pause)
+    run = s.run = outcome.value
+    s.superseded = superseded(run, values)  # kept on screen; the next Start uses the new settings
+    s.touched()  # a whole-page run = the user did something (idle pause)
     if not state.presenting():  # above the buttons: the live part below is rerun by each click
         task_notes(run)
         keys.help_panel([_("**Space** — start, pause and resume training")])
@@ -86,7 +88,6 @@ def page() -> None:
                 units=limits.MAX_HIDDEN,
             )
         )
-    form.finish_page(PAGE, values, DEFAULTS)
 
 
 if __name__ == "__main__":

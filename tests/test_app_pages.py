@@ -17,6 +17,7 @@ from helpers import chart_specs
 from page_helpers import PAGES_DIR, errors, fig, metric, open_page, page_module, step_charts, trace, ys
 
 import lstm_core as lc
+from app.step import settings as step_settings
 from app.ui import export, netconfig, urlstate
 
 
@@ -62,7 +63,7 @@ def test_step_default_run_draws_the_real_run():
     assert len(chart_specs(at)) == 5  # diagram + 4 panels
     assert metric(at).startswith("1 / ")
     # the cell-state chart shows the core's forward pass on the page's default sequence
-    DEFAULTS = page_module("step").DEFAULTS
+    DEFAULTS = step_settings.DEFAULTS
     task = lc.get_task("adding", T=DEFAULTS["adding.T"])
     b = task.generate(np.random.default_rng(DEFAULTS["seed"]), batch=1)
     xs = b.xs[: int(b.lengths[0])]
@@ -304,8 +305,7 @@ def test_step_upload_applies_a_good_configuration_and_refuses_bad_ones():
 
 
 def test_config_upload_validation_directly():
-    step = page_module("step")
-    DEFAULTS, PAGE, SCHEMA = step.DEFAULTS, step.PAGE, step.SCHEMA
+    DEFAULTS, PAGE, SCHEMA = step_settings.DEFAULTS, step_settings.PAGE, step_settings.SCHEMA
     doc = export.config_document(PAGE, netconfig.model_config(DEFAULTS, 2, 1), DEFAULTS)
     values, notes = export.parse_config_upload(doc.encode(), PAGE, SCHEMA)
     assert values == DEFAULTS and notes == []

@@ -184,7 +184,7 @@ def train_link(**values) -> dict[str, str]:
 def train_until_stopped(at: AppTest, runs: int = 300) -> AppTest:
     at.button(key="train.go").click().run()
     for _ in range(runs):
-        if at.session_state["_page.train"]["run"].status != "running":
+        if at.session_state["_page.train"]["live"].run.status != "running":
             break
         at.run()
     return at
@@ -215,7 +215,7 @@ def train_until_stopped(at: AppTest, runs: int = 300) -> AppTest:
 def test_extreme_learning_rate_stops_cleanly_and_says_where(case, settings, words):
     at = train_until_stopped(open_page("train", train_link(**settings)))
     healthy(at)
-    run = at.session_state["_page.train"]["run"]
+    run = at.session_state["_page.train"]["live"].run
     assert run.status == "diverged", run.status
     msg = " ".join(errors(at))
     assert words in msg and "sequence" in msg, msg
@@ -225,12 +225,12 @@ def test_switching_page_mid_training_and_back_keeps_the_run():
     at = open_page("train")
     at.button(key="train.go").click().run()
     at.run()
-    seen = at.session_state["_page.train"]["run"].trainer.book.seen.copy()
+    seen = at.session_state["_page.train"]["live"].run.trainer.book.seen.copy()
     at.switch_page("../pages/step.py").run()
     healthy(at)
     at.switch_page("../pages/train.py").run()
     healthy(at)
-    run = at.session_state["_page.train"]["run"]
+    run = at.session_state["_page.train"]["live"].run
     assert (run.trainer.book.seen >= seen).all() and run.status in ("running", "paused")
 
 

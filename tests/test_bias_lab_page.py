@@ -3,7 +3,7 @@ sweep's real numbers, choosing a cell shows that network's probe traces, demos r
 round-trips and bad input gives a message instead of an exception.
 
 AppTest cannot click inside a Plotly chart, so the click is covered twice: the selection
-decoder (``app.bias_lab.figures.selected_cell``) is tested on the event shapes Streamlit produces, and
+decoder (``app.bias_lab.heatmap.selected_cell``) is tested on the event shapes Streamlit produces, and
 the cell selectbox it writes to is driven here; the real click runs in the browser test.
 """
 
@@ -20,6 +20,7 @@ from helpers import chart_specs
 from streamlit.testing.v1 import AppTest
 
 from app.bias_lab import figures as lab_figures
+from app.bias_lab import heatmap as lab_heatmap
 from app.bias_lab import settings as lab_settings
 from lstm_core.sweeps.sweep import Sweep
 
@@ -181,11 +182,11 @@ def test_selection_decoder_reads_streamlit_events():
             "lasso": [],
         }
     }
-    assert lab_figures.selected_cell(ev, 5, 5) == (2, 1)
-    assert lab_figures.selected_cell({"selection": {"points": [{"x": 3.0, "y": 0.0}]}}, 5, 5) == (3, 0)
-    assert lab_figures.selected_cell({"selection": {"points": []}}, 5, 5) is None
-    assert lab_figures.selected_cell({"selection": {"points": [{"x": 9, "y": 0}]}}, 5, 5) is None
-    assert lab_figures.selected_cell(None, 5, 5) is None
+    assert lab_heatmap.selected_cell(ev, 5, 5) == (2, 1)
+    assert lab_heatmap.selected_cell({"selection": {"points": [{"x": 3.0, "y": 0.0}]}}, 5, 5) == (3, 0)
+    assert lab_heatmap.selected_cell({"selection": {"points": []}}, 5, 5) is None
+    assert lab_heatmap.selected_cell({"selection": {"points": [{"x": 9, "y": 0}]}}, 5, 5) is None
+    assert lab_heatmap.selected_cell(None, 5, 5) is None
 
 
 def test_url_round_trip():
@@ -258,9 +259,9 @@ def test_forget_view_shows_the_measured_flow():
         "forget_T": 30,
         "seed": 1,
     }
-    from app.bias_lab import sections as lab_sections
+    from app.bias_lab import forget_demo
 
-    d, _ = lab_sections.forget_data(values)
+    d, _ = forget_demo.forget_data(values)
     got = arr(next(t for t in flow["data"] if t["name"] == "b_fg = -2")["y"])
     np.testing.assert_allclose(got, d["relative"][0], rtol=1e-9)
     assert d["per_step"][0] < d["per_step"][1]
@@ -283,7 +284,7 @@ def test_every_bias_lab_figure_passes_plotly_validation():
     sweep = reference_sweep(TINY)
     cells = sweep.cells()
     figs = [
-        lab_figures.sweep_heatmap(
+        lab_heatmap.sweep_heatmap(
             cells,
             sweep.labels("x"),
             sweep.labels("y"),

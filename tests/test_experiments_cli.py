@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 
 from app.experiments import results_file
-from lstm_core.reproduce import experiments
+from lstm_core.reproduce import cli, experiments, results
 
 ARGS = ["--workers", "1", "long_lag_rnn", "--trials", "2", "--budget", "20", "--set", "p=4", "--reduced"]
 
 
 def test_json_file_is_written_replaced_by_command_and_loaded_by_the_app(tmp_path, capsys):
     js, md = tmp_path / "results.json", tmp_path / "results.md"
-    assert experiments.main(ARGS + ["--json", str(js), "--markdown", str(md)]) == 0
+    assert cli.main(ARGS + ["--json", str(js), "--markdown", str(md)]) == 0
     data = json.loads(js.read_text())
     assert len(data) == 1
     row = data[0]
@@ -28,7 +28,7 @@ def test_json_file_is_written_replaced_by_command_and_loaded_by_the_app(tmp_path
     assert set(row) >= {f.name for f in experiments.dataclasses.fields(experiments.Outcome)}
     # a second command is appended; re-running the first replaces its entry instead of duplicating it
     assert (
-        experiments.main(
+        cli.main(
             [
                 "long_lag_rnn",
                 "--trials",
@@ -44,7 +44,7 @@ def test_json_file_is_written_replaced_by_command_and_loaded_by_the_app(tmp_path
         )
         == 0
     )
-    assert experiments.main(ARGS + ["--json", str(js)]) == 0
+    assert cli.main(ARGS + ["--json", str(js)]) == 0
     data = json.loads(js.read_text())
     assert [d["budget"] for d in data] == [20, 10]
     frame, source = results_file.load(tmp_path)
@@ -59,7 +59,7 @@ def test_json_file_is_written_replaced_by_command_and_loaded_by_the_app(tmp_path
 def test_unreadable_json_file_starts_a_new_list(tmp_path):
     js = tmp_path / "results.json"
     js.write_text("{broken")
-    assert experiments.main(ARGS + ["--json", str(js)]) == 0
+    assert cli.main(ARGS + ["--json", str(js)]) == 0
     assert len(json.loads(js.read_text())) == 1
 
 
@@ -67,9 +67,9 @@ def test_markdown_file_gets_the_table_header_once(tmp_path):
     md = tmp_path / "results.md"
     md.write_text("# Results\n\nHow they were produced.")
     for _ in range(2):
-        assert experiments.main(ARGS + ["--markdown", str(md)]) == 0
+        assert cli.main(ARGS + ["--markdown", str(md)]) == 0
     text = md.read_text()
-    assert text.count(experiments.MARKDOWN_HEADER) == 1 and text.startswith("# Results")
+    assert text.count(results.MARKDOWN_HEADER) == 1 and text.startswith("# Results")
     assert "produced.\n\n| experiment" in text
     frame = results_file.parse_markdown(text)
     assert len(frame) == 2 and frame.iloc[1]["name"] == "long_lag_rnn"
@@ -89,7 +89,7 @@ def test_all_runs_are_valid_presets_with_at_least_ten_trials():
 def test_header_shows_the_budget_and_unsolved_networks_get_diagnostics(tmp_path, capsys):
     out = tmp_path / "r.json"
     assert (
-        experiments.main(
+        cli.main(
             [
                 "long_lag",
                 "--trials",
@@ -147,7 +147,7 @@ def test_ctrl_c_inside_a_unit_prints_a_partial_summary_not_a_traceback(tmp_path,
 
     monkeypatch.setattr(distributed, "_InUnit", CtrlC)
     out = tmp_path / "r.json"
-    code = experiments.main(
+    code = cli.main(
         [
             "long_lag",
             "--trials",
@@ -175,7 +175,7 @@ def test_ctrl_c_inside_a_unit_prints_a_partial_summary_not_a_traceback(tmp_path,
 
 def test_summarise_only_writes_the_finished_rows_from_the_state_file(tmp_path, capsys):
     state = tmp_path / "units.jsonl"
-    assert experiments.main(ARGS + ["--state", str(state), "--no-progress"]) == 0
+    assert cli.main(ARGS + ["--state", str(state), "--no-progress"]) == 0
     out = tmp_path / "r.json"
     both = [
         "--workers",
@@ -195,12 +195,12 @@ def test_summarise_only_writes_the_finished_rows_from_the_state_file(tmp_path, c
         str(out),
         "--summarise-only",
     ]
-    assert experiments.main(both) == 0
+    assert cli.main(both) == 0
     text = capsys.readouterr().out
     assert "long_lag: 0 of 1 units finished — not summarised" in text
     rows = json.loads(out.read_text())
     assert [r["name"] for r in rows] == ["long_lag_rnn"]  # nothing was trained for long_lag
-    assert experiments.main(["long_lag", "--summarise-only", "--workers", "1"]) == 2  # no state file: error
+    assert cli.main(["long_lag", "--summarise-only", "--workers", "1"]) == 2  # no state file: error
 
 
 def test_notes_join_without_a_full_stop_before_the_semicolon():

@@ -17,7 +17,7 @@ from helpers import chart_specs
 from streamlit.testing.v1 import AppTest
 
 from app.experiments import results_file
-from lstm_core.reproduce.experiments import MARKDOWN_HEADER, Outcome
+from lstm_core.reproduce.results import MARKDOWN_HEADER, Outcome
 from lstm_core.training import PRESETS
 
 ENTRY = Path(__file__).resolve().parents[1] / "app" / "main.py"

@@ -16,6 +16,7 @@ import pytest
 from starlette.applications import Starlette
 
 from app.train import feed as train_feed
+from app.train import live_state
 from app.train import run as train_run
 from app.train import settings as train_settings
 from app.ui import feeds, limits, slots
@@ -106,7 +107,7 @@ def test_the_table_keeps_no_feed_alive():
 def new_feed(**values) -> train_feed.TrainFeed:
     settings = {**train_settings.DEFAULTS, **values}
     run = train_run.new_run(train_settings.build_trainer(settings), "key", "label")
-    return train_feed.TrainFeed(run, "session-under-test", {"last_interaction": time.monotonic()})
+    return train_feed.TrainFeed(run, "session-under-test", live_state.TrainState())
 
 
 @pytest.fixture(autouse=True)
@@ -144,9 +145,9 @@ def test_the_answer_is_what_the_charts_draw():
 def test_a_forgotten_run_or_one_without_a_slot_is_not_trained_by_its_feed(monkeypatch):
     f = new_feed()
     train_run.start(f.run)
-    f.page_state["last_interaction"] = time.monotonic() - limits.IDLE_PAUSE_SECONDS - 1
+    f.live.last_interaction = time.monotonic() - limits.IDLE_PAUSE_SECONDS - 1
     assert f.poll({})["x"] == [] and f.run.sequences == 0
-    f.page_state["last_interaction"] = time.monotonic()
+    f.live.touched()
     monkeypatch.setenv("GATELAB_MAX_TRAINING", "1")
     assert slots.claim("another session") == 0  # the only slot is taken
     assert f.poll({})["x"] == [] and f.run.sequences == 0
@@ -155,7 +156,7 @@ def test_a_forgotten_run_or_one_without_a_slot_is_not_trained_by_its_feed(monkey
 
 
 def test_a_new_run_gets_a_new_feed_and_the_old_token_goes():
-    ps: dict = {"last_interaction": time.monotonic()}
+    ps = live_state.TrainState()
     run = train_run.new_run(train_settings.build_trainer(train_settings.DEFAULTS), "k", "l")
     f = train_feed.feed_for(run, "s", ps)
     assert train_feed.feed_for(run, "s", ps) is f
@@ -173,16 +174,16 @@ def test_while_the_browser_pulls_the_feed_the_page_does_not_train_and_redraws_sl
 
     at = start(open_page())
     run = run_of(at)
-    ps = at.session_state["_page.train"]
-    feed = ps["feed"]
+    ps = at.session_state["_page.train"]["live"]
+    feed = ps.feed
     assert feed.run is run and run.active
     before = run.sequences
     at.run()  # no poll yet: the page trains, as on a plain host
-    assert run.sequences > before and ps["every"] != train_feed.fragment_every()
+    assert run.sequences > before and ps.every != train_feed.fragment_every()
     feed.poll({})  # the browser pulls: the feed trains ...
     pulled = run.sequences
     at.run()  # ... and the page's runs only redraw
-    assert run.sequences == pulled and ps["every"] == train_feed.fragment_every()
+    assert run.sequences == pulled and ps.every == train_feed.fragment_every()
     assert not at.exception
 
 
@@ -200,9 +201,9 @@ def test_on_a_server_with_the_feed_a_click_leaves_the_training_to_the_feed(monke
     assert not train_feed.pulling(f, now, now + train_feed.FRESH_SECONDS + 0.1)
 
     at = start(open_page())
-    run, ps = run_of(at), at.session_state["_page.train"]
+    run, ps = run_of(at), at.session_state["_page.train"]["live"]
     assert run.active and run.sequences == 0  # the click's run trained nothing
-    assert ps["every"] == train_feed.fragment_every()  # its timer is the feed's redraw period
-    ps["since"] -= train_feed.FRESH_SECONDS + 1  # no poll came: the page trains
+    assert ps.every == train_feed.fragment_every()  # its timer is the feed's redraw period
+    ps.since -= train_feed.FRESH_SECONDS + 1  # no poll came: the page trains
     at.run()
     assert run.sequences > 0 and not at.exception

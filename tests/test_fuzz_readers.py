@@ -33,7 +33,7 @@ import lstm_core as lc
 from app.experiments import results_file
 from app.experiments.figures import gallery_table
 from app.ui import export, urlstate
-from lstm_core.io.model_files import write_safetensors
+from lstm_core.io.tensor_files import write_safetensors
 from lstm_core.sweeps.cli import load_results
 from lstm_core.training import PRESETS
 

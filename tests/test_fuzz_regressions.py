@@ -24,7 +24,7 @@ import lstm_core as lc
 from app.experiments import results_file
 from app.step.settings import SCHEMA as STEP_SCHEMA
 from app.ui import export, urlstate
-from lstm_core.io.model_files import write_safetensors
+from lstm_core.io.tensor_files import write_safetensors
 from lstm_core.sweeps.cli import load_results
 from lstm_core.training import TrainConfig
 

@@ -11,7 +11,7 @@ import importlib
 
 import numpy as np
 import pytest
-from page_helpers import errors, fig, open_page, page_module, trace, ys
+from page_helpers import errors, fig, open_page, trace, ys
 from streamlit.testing.v1 import AppTest
 
 import lstm_core as lc
@@ -147,7 +147,8 @@ def test_parse_sequence_shapes_and_caps():
 
 
 def test_paper_defaults_build_valid_networks_for_every_variant_and_task():
-    SCHEMA = page_module("step").SCHEMA
+    from app.step.settings import SCHEMA
+
     for variant in lc.VARIANTS:
         for task in [None, *lc.TASKS]:
             v = {**SCHEMA.defaults(), **controls.paper_values(SCHEMA, variant, task), "variant": variant}
@@ -159,8 +160,9 @@ def test_every_figure_builder_produces_valid_plotly_figures():
     """The app skips Plotly's validation for speed; here every builder's output is validated."""
     import plotly.graph_objects as go  # noqa: PLC0415
 
-    from app.step import diagram, equations  # noqa: PLC0415
-    from app.ui import figures
+    from app.cells import families
+    from app.step import diagram
+    from app.ui import flow_figures, run_panels
 
     rng = np.random.default_rng(0)
     for variant in lc.VARIANTS:
@@ -177,14 +179,14 @@ def test_every_figure_builder_produces_valid_plotly_figures():
                 mask=np.ones((6, 1)),
                 params={k: model.params[k] for k in ("u", "v") if k in model.params},
             )
-            charts = figures.step_panels(variant, cfg.block_size, data, 1, "unit 2", 3, large=True)
-            snap = equations.snapshot(cfg, run.internals, 2, 1, data["params"])
+            charts = run_panels.step_panels(variant, cfg.block_size, data, 1, "unit 2", 3, large=True)
+            snap = families.snapshot(cfg, run.internals, 2, 1, data["params"])
             charts.append(diagram.cell_diagram(cfg, snap, "unit 2", 3, large=False))
             for chart, alt in charts:
                 go.Figure(chart.to_dict())  # raises on any invalid property
                 assert alt and "uirevision" in chart.to_dict()["layout"]
-    curve = figures.relative_flow("x", np.array([1e-300, 0.0, 0.5, 1.0]), np.ones(4), bound=np.ones(4))
-    chart, alt = figures.flow_chart([curve], title="t", large=True, uirevision="u")
+    curve = flow_figures.relative_flow("x", np.array([1e-300, 0.0, 0.5, 1.0]), np.ones(4), bound=np.ones(4))
+    chart, alt = flow_figures.flow_chart([curve], title="t", large=True, uirevision="u")
     go.Figure(chart.to_dict())
     shown = np.asarray(chart.data[0].y, dtype=float)  # q = 0 … 3 is t = 3 … 0
     assert np.isnan(shown[2]) and np.isnan(shown[3])  # 0 and underflow: gaps on a log axis, not fakes
@@ -204,8 +206,8 @@ def test_csv_exports_hold_the_recorded_numbers():
     s = frame[frame.quantity == "s"].sort_values(["t", "unit"])
     np.testing.assert_allclose(s.value.to_numpy(), run.internals["s"][:, 0, :].reshape(-1))
     assert s.t.min() == 1 and {"target", "mask", "y_ig"} <= set(frame.quantity)
-    from app.ui import figures  # noqa: PLC0415
+    from app.ui import flow_figures  # noqa: PLC0415
 
-    curve = figures.relative_flow("rnn", np.array([0.25, 0.5, 1.0]), np.array([0.5, 0.7, 1.0]))
+    curve = flow_figures.relative_flow("rnn", np.array([0.25, 0.5, 1.0]), np.array([0.5, 0.7, 1.0]))
     flow = pd.read_csv(io.BytesIO(export.flow_csv([curve])))
     assert flow.measured.tolist() == [1.0, 0.5, 0.25] and flow.theory.tolist() == [1.0, 0.7, 0.5]

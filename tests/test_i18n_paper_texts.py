@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from app import i18n
-from app.experiments import figures, paper_texts
+from app.experiments import notes as experiment_notes
+from app.experiments import paper_texts
 from app.i18n import catalog
 from lstm_core.training import PRESETS
 
@@ -46,8 +47,8 @@ def test_every_preset_text_has_a_chinese_translation():
 
 @pytest.fixture
 def zh(monkeypatch):
-    monkeypatch.setattr(figures, "current", lambda: "zh-TW")
-    monkeypatch.setattr(figures, "_", lambda m: i18n.translate_in("zh-TW", m))
+    monkeypatch.setattr(experiment_notes, "current", lambda: "zh-TW")
+    monkeypatch.setattr(experiment_notes, "_", lambda m: i18n.translate_in("zh-TW", m))
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
@@ -56,7 +57,7 @@ def test_the_setup_table_reads_in_chinese(zh, name):
 
     p = PRESETS[name]
     for reduced in (False, True) if p.reduced else (False,):
-        text = figures.setup_markdown(p, reduced).split("\n", 3)[3]
+        text = experiment_notes.setup_markdown(p, reduced).split("\n", 3)[3]
         # the task row names the task and its settings as the code does (long_lag_random: p = 100, …)
         text = "\n".join(line for line in text.split("\n") if not line.startswith("| 任務 |"))
         share, _zh, en = chinese_share(text)
@@ -71,15 +72,15 @@ def test_the_results_notes_recurring_phrases_are_translated(zh):
         PRESETS["long_lag_random_assisted"].notes,
     ]
     for note in notes:
-        out = figures.note_text(note)
+        out = experiment_notes.note_text(note)
         assert out != note and "unsolved" not in out and "drift" not in out, out
-    assert figures.note_text("a sentence nobody wrote") == "a sentence nobody wrote"
+    assert experiment_notes.note_text("a sentence nobody wrote") == "a sentence nobody wrote"
 
 
 def test_english_notes_and_setup_are_the_cores_own():
     note = "unsolved networks: best streak median 3, max 6 of 1,000"
-    assert figures.note_text(note) == note
-    assert "budget 20,000 sequences per network" in figures.setup_markdown(PRESETS["long_lag"])
+    assert experiment_notes.note_text(note) == note
+    assert "budget 20,000 sequences per network" in experiment_notes.setup_markdown(PRESETS["long_lag"])
 
 
 def test_every_note_of_the_committed_results_reads_in_chinese(zh):
@@ -89,5 +90,5 @@ def test_every_note_of_the_committed_results_reads_in_chinese(zh):
 
     results, _source = results_file.load()
     notes = {str(n) for ns in results.notes if isinstance(ns, list) for n in ns}
-    left = sorted(n for n in notes if figures.note_text(n) == n)
+    left = sorted(n for n in notes if experiment_notes.note_text(n) == n)
     assert notes and not left, left[:5]

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import lstm_core as lc
-from lstm_core.io.model_files import read_safetensors, write_safetensors
+from lstm_core.io.tensor_files import read_safetensors, write_safetensors
 from lstm_core.tasks.names import ALPHABET
 
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")

@@ -82,7 +82,7 @@ def test_train_page_every_task_trains_one_tick(variant, lang):
         at.button(key="train.go").click().run()
         at.run()  # one more tick
         check(at, where + " (training)", charts=4)
-        run = at.session_state["_page.train"]["run"]
+        run = at.session_state["_page.train"]["live"].run
         assert run.trainer.model.config.variant == variant and run.sequences > 0, where
         at.button(key="train.stop").click().run()
 

@@ -1,5 +1,5 @@
 """Every row of an experiment the paper reports shows the paper's figure: the embedded-Reber presets
-take theirs from Table 1 of the 1997 paper (``presets.REBER_TABLE_1``, by net and learning rate), and
+take theirs from Table 1 of the 1997 paper (``presets_reber.REBER_TABLE_1``, by net and learning rate), and
 the committed results (docs/results.json, hence docs/results.md and the summary in docs/reproducing.md, which other
 tests keep equal to it) and the Paper experiments page carry the preset's figure."""
 
@@ -16,7 +16,7 @@ from app.experiments import figures as experiment_figures
 from app.experiments import results_file
 from lstm_core.reproduce.results import Outcome
 from lstm_core.training import PRESETS
-from lstm_core.training.presets import REBER_TABLE_1, reber_reported
+from lstm_core.training.presets_reber import REBER_TABLE_1, reber_reported
 
 ROWS = json.loads((results_file.DOCS / "results.json").read_text(encoding="utf-8"))
 REBER = {n: p for n, p in PRESETS.items() if p.task == "embedded_reber"}

@@ -8,7 +8,7 @@ import sys
 
 from tqdm import tqdm
 
-from lstm_core.reproduce import distributed, experiments
+from lstm_core.reproduce import cli, distributed
 
 TINY = ["--workers", "1", "long_lag_rnn", "--trials", "2", "--budget", "120", "--set", "p=4", "--reduced"]
 
@@ -24,7 +24,7 @@ def is_bar(line: str) -> bool:
 
 def test_a_runs_log_lines_are_not_glued_to_the_progress_bar(monkeypatch, capsys):
     monkeypatch.setattr(distributed, "IN_UNIT_EVERY", 0.0)  # a progress line at every report inside the unit
-    assert experiments.main(TINY) == 0  # the bar is on (no --no-progress)
+    assert cli.main(TINY) == 0  # the bar is on (no --no-progress)
     lines = screen_lines(capsys.readouterr().err)
     logs = [line for line in lines if "long_lag_rnn seeds 0–1:" in line]
     assert any(is_bar(line) for line in lines), "the bar was not drawn, so this test shows nothing"

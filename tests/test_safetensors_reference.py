@@ -1,4 +1,4 @@
-"""The hand-written safetensors reader and writer (lstm_core/io/model_files.py) against the reference
+"""The hand-written safetensors reader and writer (lstm_core/io/tensor_files.py) against the reference
 implementation, the ``safetensors`` package (a dev-only dependency, requirements-dev.txt).
 
 Both directions: files the reference writes (F32, F64, F16 through ``safetensors.numpy``, BF16
@@ -17,7 +17,8 @@ import safetensors
 import safetensors.numpy as st_numpy
 
 import lstm_core as lc
-from lstm_core.io.model_files import LoadedModel, read_safetensors, write_safetensors
+from lstm_core.io.model_files import LoadedModel
+from lstm_core.io.tensor_files import read_safetensors, write_safetensors
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "docs" / "examples" / "names_lstm.safetensors"

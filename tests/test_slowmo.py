@@ -12,7 +12,8 @@ from helpers import chart_specs
 from page_helpers import open_page
 
 import lstm_core as lc
-from app.step import diagram, equations, slowmo
+from app.cells import canvas, common, families
+from app.step import diagram, slowmo
 from app.ui import urlstate
 
 
@@ -24,7 +25,7 @@ def outlined(at) -> set[str]:
     """Texts of the diagram boxes drawn with the slow-motion outline colour."""
     spec = chart_specs(at)[0]
     boxes = [s for s in spec["layout"]["shapes"] if s.get("type") == "rect"]
-    return {i for i, b in enumerate(boxes) if b["line"]["color"] == diagram.FOCUS}
+    return {i for i, b in enumerate(boxes) if b["line"]["color"] == canvas.FOCUS}
 
 
 def test_each_operation_advances_once_and_back_works_across_steps():
@@ -73,11 +74,11 @@ def test_the_diagram_follows_the_operations():
 def test_stages_use_the_recorded_numbers_and_hide_what_is_not_computed(variant, settings):
     m = lc.build(variant, n_in=2, n_out=1, seed=0, init_range=0.5, **settings)
     run = lc.forward(m, np.random.default_rng(0).normal(size=(4, 1, 2)))
-    snap = equations.snapshot(m.config, run.internals, 2, 0)
+    snap = families.snapshot(m.config, run.internals, 2, 0)
     rows = slowmo.stages(m.config, snap)
     assert len(rows) == len(slowmo.OPS) and all(rows)
     state_name = "c" if variant == "lstm" else "s"
-    assert equations.num(snap[state_name]) in " ".join(r[2] for r in rows[3])  # the CEC update's result
+    assert common.num(snap[state_name]) in " ".join(r[2] for r in rows[3])  # the CEC update's result
     for op in range(len(slowmo.OPS)):
         shown = slowmo.hidden(m.config, snap, op)
         assert (math.isnan(shown["y"])) == (op < 6)
@@ -86,7 +87,7 @@ def test_stages_use_the_recorded_numbers_and_hide_what_is_not_computed(variant, 
         fig, _ = diagram.cell_diagram(m.config, shown, "unit", 3, highlight=frozenset(slowmo.HIGHLIGHT[op]))
         assert (
             any(
-                s["line"]["color"] == diagram.FOCUS
+                s["line"]["color"] == canvas.FOCUS
                 for s in fig.to_dict()["layout"]["shapes"]
                 if s.get("type") == "rect"
             )

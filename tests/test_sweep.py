@@ -14,13 +14,13 @@ import pytest
 
 import lstm_core as lc
 from lstm_core.sweeps import bias_demos as bd
+from lstm_core.sweeps.separately import run_separately
 from lstm_core.sweeps.sweep import (
     MAX_MEMBERS,
     Axis,
     Sweep,
     aggregate,
     grid_configs,
-    run_separately,
     with_goal,
 )
 from lstm_core.training import TrainConfig, Trainer
@@ -248,7 +248,7 @@ def test_forget_flow_decays_like_the_forget_gate():
 
 # ============================================================================= benchmark comparison
 def test_result_differences_counts_missing_as_equal_and_finds_real_differences():
-    from lstm_core.sweeps.sweep import result_differences
+    from lstm_core.sweeps.separately import result_differences
 
     a = pd.DataFrame(
         {

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from app.step.diagram import shade
+from app.cells.canvas import shade
 from app.ui import figures, theme
 
 

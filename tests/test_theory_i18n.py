@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 from test_theory_page import cfg, open_theory
 
 from app.i18n import translate_in
+from app.theory import argument
 from app.theory import content as tc
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -19,7 +20,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 
 def _all_latex() -> list[str]:
     return [v.latex for v in tc.VARIANTS.values()] + [
-        tex for _text, tex in tc.VANISHING + tc.CEC_AND_FIXES if tex
+        tex for _text, tex in argument.VANISHING + argument.CEC_AND_FIXES if tex
     ]
 
 

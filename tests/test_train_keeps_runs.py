@@ -55,7 +55,7 @@ def test_start_again_keeps_the_replaced_run_one_click_away_with_its_settings():
     assert not at.exception and not errors(at), errors(at)
     assert run_of(at) is first and first.status == "stopped"
     assert at.number_input(key="train.lr").value == 1.0
-    assert second.status == "paused" and at.session_state["_page.train"]["previous"] is second
+    assert second.status == "paused" and at.session_state["_page.train"]["live"].previous is second
     at.button(key="train.back").click().run()  # and back again: nothing was lost either way
     assert run_of(at) is second and at.number_input(key="train.lr").value == 0.3
 
@@ -69,12 +69,12 @@ def test_a_press_the_browser_reported_is_applied_once_as_the_user_saw_it(monkeyp
     ignored."""
     import types
 
-    from app.train import controls
+    from app.train import controls, live_state
     from app.train import settings as train_settings
     from app.ui import actions, state
 
     run = train_run.new_run(train_settings.build_trainer(train_settings.DEFAULTS), "key", "label", "paused")
-    session: dict = {"_page.train": {"run": run}}
+    session: dict = {"_page.train": {"live": live_state.TrainState(run=run)}}
     fake = types.SimpleNamespace(session_state=session)
     monkeypatch.setattr(actions, "st", fake)
     monkeypatch.setattr(state, "st", fake)
@@ -97,7 +97,7 @@ def test_a_press_the_browser_reported_is_applied_once_as_the_user_saw_it(monkeyp
     keep = {**pause, "button": "train.keep_a", "action": "keep_a", "id": 1_002, "label": "Keep as run A"}
     report(pause, resume, keep, sent=3)  # two presses in one report (the first still listed)
     controls.press("start")
-    assert run.status == "running" and session["_page.train"].get("run_a") is not None
+    assert run.status == "running" and session["_page.train"]["live"].run_a is not None
     controls.press("pause")  # a trigger without a new report, once the script has
     assert run.status == "running"  # reported: Streamlit running on_click again, not a press
     session.pop("gatelab-witness-train")  # (even when the component's value was cleared)
@@ -105,4 +105,4 @@ def test_a_press_the_browser_reported_is_applied_once_as_the_user_saw_it(monkeyp
     assert run.status == "running"
     report({**pause, "run": "an-older-run", "id": 1_003}, sent=4)
     controls.press("pause")
-    assert run.status == "running" and "no longer shown" in session["_page.train"]["notice"]
+    assert run.status == "running" and "no longer shown" in session["_page.train"]["live"].notice

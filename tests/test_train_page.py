@@ -333,7 +333,7 @@ def test_meeting_the_criterion_stops_training_and_says_so():
     while run.status == "running":  # the page's own tick, with longer chunks
         train_run.tick(run, seconds=0.5)
     assert run.status == "solved"
-    at.session_state["_page.train"]["run"] = run  # this session's run, as if trained live
+    at.session_state["_page.train"]["live"].run = run  # this session's run, as if trained live
     at.run()
     assert not at.exception
     assert run_of(at) is run

@@ -72,7 +72,7 @@ def test_each_main_control_changes_the_configuration_and_the_charts(kind, name, 
     at.button(key="train.go").click().run()  # ... until "Start a new run": one with the new setting
     new = run_of(at)
     assert new is not old and new.status == "running" and check(new)
-    assert at.session_state["_page.train"]["previous"] is old
+    assert at.session_state["_page.train"]["live"].previous is old
 
 
 def test_choosing_a_variant_switches_to_an_algorithm_it_supports():
@@ -235,7 +235,7 @@ def test_keep_as_run_a_draws_it_under_the_next_run():
     at = start(open_page(), ticks=3)
     a = run_of(at)
     at.button(key="train.keep_a").click().run()
-    kept = at.session_state["_page.train"]["run_a"]
+    kept = at.session_state["_page.train"]["live"].run_a
     assert kept.label == f"A: {a.label}" and len(kept) >= 3
     at.number_input(key="train.lr").set_value(0.5).run()  # run B: "Start a new run" with the new setting
     at.button(key="train.go").click().run()
@@ -258,7 +258,7 @@ def test_keep_as_run_a_pressed_before_the_first_point_keeps_nothing_and_says_not
     assert run.active and not at.button(key="train.keep_a").disabled
     run.curves = train_run.Curves(run.label)  # as at the instant training started
     at.button(key="train.keep_a").click().run()
-    assert not at.exception and "run_a" not in at.session_state["_page.train"]
+    assert not at.exception and at.session_state["_page.train"]["live"].run_a is None
 
 
 # ============================================================================= export / import

@@ -60,7 +60,7 @@ def progress_text(at: AppTest) -> str:
 
 
 def run_of(at: AppTest) -> train_run.LiveRun:
-    return at.session_state["_page.train"]["run"]
+    return at.session_state["_page.train"]["live"].run
 
 
 def errors(at: AppTest) -> list[str]:

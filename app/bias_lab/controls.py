@@ -9,7 +9,7 @@ import streamlit as st
 
 from app.bias_lab import settings as lab_settings
 from app.i18n import _
-from app.ui import controls, form, state
+from app.ui import controls, form, state, task_controls
 from lstm_core.variants import variant as variant_record
 
 PAGE, SCHEMA, DEFAULTS = lab_settings.PAGE, lab_settings.SCHEMA, lab_settings.DEFAULTS
@@ -72,7 +72,7 @@ def sidebar(view: str) -> str:
             variant = controls.model_group(PAGE, SCHEMA)
         if view != "forget":
             with st.expander(_("Task"), expanded=False):
-                controls.task_group(PAGE, SCHEMA, allow_typed=False)
+                task_controls.task_group(PAGE, SCHEMA, allow_typed=False)
             with st.expander(_("Fixed gate biases (not swept)")):
                 controls.bias_group(PAGE, SCHEMA, variant)
         sweep_group(view, variant)

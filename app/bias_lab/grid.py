@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from app.bias_lab import figures as lab_figures
-from app.bias_lab import precomputed
+from app.bias_lab import heatmap, precomputed
 from app.bias_lab import settings as lab_settings
 from app.i18n import N_, _
 from app.i18n.core_errors import translate
@@ -23,7 +25,7 @@ def start_grid(settings: dict) -> None:
         p = lab_settings.plan(settings)
         sweep = Sweep(p.base, p.task, p.train, p.x, p.y, p.seeds)
     except state.USER_ERRORS as e:
-        state.flash(PAGE, _("Cannot start this sweep: {why}").format(why=translate(str(e))))
+        state.flash(PAGE, _("Cannot start this sweep: {why}").format(why=translate(e)))
         return
     label = lab_settings.Lazy(
         N_("{k} networks ({nx} × {ny} settings × {seeds} seeds), one population"),
@@ -38,7 +40,7 @@ def start_grid(settings: dict) -> None:
 
 def pick_cell(chart_key: str, nx: int, ny: int) -> None:
     """Heat-map click callback: the clicked cell becomes the selected network's cell."""
-    cell = lab_figures.selected_cell(st.session_state.get(chart_key), nx, ny)
+    cell = heatmap.selected_cell(st.session_state.get(chart_key), nx, ny)
     if cell is not None:
         st.session_state[CELL_KEY] = cell
 
@@ -55,23 +57,43 @@ def draw_grid(job: jobs.Job | None) -> None:
         precomputed.baseline()
         return
     sweep: Sweep = job.work
-    cells = sweep.cells()
     x_labels, y_labels = sweep.labels("x"), sweep.labels("y")
     nx, ny = len(x_labels), max(len(y_labels), 1)
     options = [(i, j) for j in range(ny) for i in range(nx)]
     if st.session_state.get(CELL_KEY) not in options:
         st.session_state.pop(CELL_KEY, None)
-    selected = st.session_state.get(CELL_KEY)
+    _heatmaps(job, x_labels, y_labels, large)
+    st.caption(
+        _(
+            "Criterion: {criterion}. Budget {budget} sequences per network, {algorithm}, lr {lr}, data seed "
+            "{seed}. Hover a cell for its numbers; ✗ = no network of that cell met the criterion (grey: no "
+            "median exists)."
+        ).format(
+            criterion=words.criterion(sweep.trainer),
+            budget=f"{sweep.train_config.budget:,}",
+            algorithm=sweep.train_config.algorithm.upper(),
+            lr=f"{sweep.train_config.lr:g}",
+            seed=sweep.train_config.seed,
+        )
+    )
+    detail(sweep, options, x_labels, y_labels, large)
+
+
+def _heatmaps(job: jobs.Job, x_labels: list[str], y_labels: list[str], large: bool) -> None:
+    """Success and median maps side by side: live while training, clickable once finished."""
+    sweep: Sweep = job.work
+    cells = sweep.cells()
+    nx, ny = len(x_labels), max(len(y_labels), 1)
     kw = dict(
         x_title=_(sweep.x.title),
         y_title=_(sweep.y.title) if sweep.y is not None else "",
         large=large,
-        selected=selected,
+        selected=st.session_state.get(CELL_KEY),
         budget=sweep.train_config.budget,
     )
     left, right = figures.pair(large)
     for where, metric in ((left, "success"), (right, "median")):
-        fig, alt = lab_figures.sweep_heatmap(
+        fig, alt = heatmap.sweep_heatmap(
             cells,
             x_labels,
             y_labels,
@@ -95,20 +117,6 @@ def draw_grid(job: jobs.Job | None) -> None:
                 config=save,
             )
         where.caption(alt)
-    st.caption(
-        _(
-            "Criterion: {criterion}. Budget {budget} sequences per network, {algorithm}, lr {lr}, data seed "
-            "{seed}. Hover a cell for its numbers; ✗ = no network of that cell met the criterion (grey: no "
-            "median exists)."
-        ).format(
-            criterion=words.criterion(sweep.trainer),
-            budget=f"{sweep.train_config.budget:,}",
-            algorithm=sweep.train_config.algorithm.upper(),
-            lr=f"{sweep.train_config.lr:g}",
-            seed=sweep.train_config.seed,
-        )
-    )
-    detail(sweep, options, x_labels, y_labels, large)
 
 
 def detail(sweep: Sweep, options: list, x_labels: list[str], y_labels: list[str], large: bool) -> None:
@@ -127,7 +135,6 @@ def detail(sweep: Sweep, options: list, x_labels: list[str], y_labels: list[str]
     if cell is None:
         return
     k = sweep.member_index(cell[0], cell[1], seed)
-    row = sweep.results().iloc[k]
     who = (
         _("{x_title} {x}, {y_title} {y}, seed {seed}") if y_labels else _("{x_title} {x}, seed {seed}")
     ).format(
@@ -137,11 +144,25 @@ def detail(sweep: Sweep, options: list, x_labels: list[str], y_labels: list[str]
         y=y_labels[cell[1]] if y_labels else "",
         seed=seed,
     )
+    status = _member_status(sweep, sweep.results().iloc[k])
+    st.markdown(_("**Network {k}** ({who}) {status}.").format(k=k, who=who, status=status))
+    _probe_charts(sweep, k, large)
+    st.caption(
+        _(
+            "The probe sequence is generated once from the data seed. Before training the gates sit where "
+            "their biases put them; after training a solving network opens its input gate when the "
+            "information arrives and its output gate when the answer is due."
+        )
+    )
+
+
+def _member_status(sweep: Sweep, row: Any) -> str:
+    """How one network of the sweep ended (or stands): solved, out of budget, training or diverged."""
     if row.status == "solved":
-        status = _("met the criterion after {n} sequences").format(n=f"{int(row.solved_at):,}")
-    elif row.status == "budget":
+        return _("met the criterion after {n} sequences").format(n=f"{int(row.solved_at):,}")
+    if row.status == "budget":
         req = sweep.trainer.required
-        status = (
+        return (
             _(
                 "did not meet it within {n} sequences (best streak {best} of {required}, but not with the "
                 "mean-abs-error goal)"
@@ -149,11 +170,12 @@ def detail(sweep: Sweep, options: list, x_labels: list[str], y_labels: list[str]
             if row.best_streak >= req
             else _("did not meet it within {n} sequences (best streak {best} of {required})")
         ).format(n=f"{row.sequences:,}", best=f"{row.best_streak:,}", required=f"{req:,}")
-    elif row.status == "running":
-        status = _("is still training ({n} sequences so far)").format(n=f"{row.sequences:,}")
-    else:
-        status = _("diverged: {why}").format(why=translate(str(row.message)))
-    st.markdown(_("**Network {k}** ({who}) {status}.").format(k=k, who=who, status=status))
+    if row.status == "running":
+        return _("is still training ({n} sequences so far)").format(n=f"{row.sequences:,}")
+    return _("diverged: {why}").format(why=translate(str(row.message)))
+
+
+def _probe_charts(sweep: Sweep, k: int, large: bool) -> None:
     traces = sweep.probe(k)
     for i, (before, after) in enumerate(
         lab_figures.probe_panels(traces["before"], traces["after"], variant=sweep.base.variant, large=large)
@@ -167,13 +189,6 @@ def detail(sweep: Sweep, options: list, x_labels: list[str], y_labels: list[str]
                 alt,
                 config=saving.config(f"bias-probe{i + 1}-{when}", sweep.base.variant, f"network{k}"),
             )
-    st.caption(
-        _(
-            "The probe sequence is generated once from the data seed. Before training the gates sit where "
-            "their biases put them; after training a solving network opens its input gate when the "
-            "information arrives and its output gate when the answer is due."
-        )
-    )
 
 
 def grid_section(values: dict) -> None:

@@ -12,7 +12,7 @@ import json
 
 import streamlit as st
 
-from app.bias_lab import figures as lab_figures
+from app.bias_lab import heatmap
 from app.bias_lab.settings import Lazy
 from app.i18n import N_, _
 from app.i18n.core_errors import translate
@@ -67,7 +67,7 @@ def draw_results(res: SweepResults, title: str, key: str) -> None:
     kw = dict(x_title=_(x.title), y_title=_(y.title) if y is not None else "", large=large, budget=res.budget)
     left, right = figures.pair(large)
     for where, metric in ((left, "success"), (right, "median")):
-        fig, alt = lab_figures.sweep_heatmap(
+        fig, alt = heatmap.sweep_heatmap(
             res.cells(),
             res.labels("x"),
             res.labels("y"),
@@ -96,9 +96,7 @@ def baseline() -> None:
     try:
         res = _baseline(BASELINE.stat().st_mtime)
     except (OSError, ValueError) as e:
-        st.info(
-            _("No baseline sweep to show ({name}: {why}).").format(name=BASELINE.name, why=translate(str(e)))
-        )
+        st.info(_("No baseline sweep to show ({name}: {why}).").format(name=BASELINE.name, why=translate(e)))
         return
     doc = json.loads(BASELINE.read_text())
     if state.presenting():

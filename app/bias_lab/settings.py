@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 import lstm_core as lc
 from app.i18n import N_, _
-from app.ui import controls, form, limits, netconfig
+from app.ui import controls, form, limits, netconfig, task_controls
 from app.ui.controls import ALL_GATES
 from app.ui.form import Field
+from app.ui.page_frame import PageSpec
 from lstm_core.sweeps.sweep import MAX_AXIS_VALUES, MAX_MEMBERS, MAX_SEEDS, Axis, with_goal
 from lstm_core.training import TrainConfig
 from lstm_core.variants import MEMORY_CELL_VARIANTS, check_algorithm
@@ -37,7 +38,7 @@ MODES = {"values": N_("values (same change per block)"), "stagger": N_("staggeri
 SCHEMA = form.Schema(
     controls.model_fields()
     + controls.bias_fields()
-    + controls.task_fields("two_sequence")
+    + task_controls.task_fields("two_sequence")
     + [
         controls.seed_field(),
         Field("view", N_("Show"), "choice", "grid", choices=tuple(VIEWS), widget="segmented", fmt=VIEWS.get),
@@ -191,6 +192,7 @@ SCHEMA = form.Schema(
 DEFAULTS = SCHEMA.defaults(
     **{**controls.paper_values(SCHEMA, "lstm1997", "two_sequence"), "two_sequence.T": 50}
 )
+SPEC = PageSpec(PAGE, SCHEMA, DEFAULTS)
 
 _NUM = re.compile(r"[,;\s]+")
 
@@ -274,7 +276,7 @@ class Plan:
 
 def task_of(values: dict) -> lc.Task:
     name = values["task"]
-    task = lc.get_task(name, **controls.task_settings(values, name))
+    task = lc.get_task(name, **task_controls.task_settings(values, name))
     limits.check_task(task, LAB_MAX_T, _("the lab"))
     goal = values["goal"]
     if goal == "paper" or task.criterion.mean_abs_error_below is None:

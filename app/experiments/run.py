@@ -12,6 +12,7 @@ import numpy as np
 from app.i18n import N_, _
 from app.ui import controls, form, jobs, limits, state
 from app.ui.form import Field
+from app.ui.page_frame import PageSpec
 from lstm_core.reproduce.diagnostics import diagnose
 from lstm_core.reproduce.experiments import DIAGNOSTIC_STREAM
 from lstm_core.training import PRESETS, Preset
@@ -61,6 +62,7 @@ SCHEMA = form.Schema(
     ]
 )
 DEFAULTS = SCHEMA.defaults()
+SPEC = PageSpec(PAGE, SCHEMA, DEFAULTS)
 
 
 def reductions(p: Preset, values: dict) -> list[str]:

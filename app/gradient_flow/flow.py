@@ -12,9 +12,11 @@ import numpy as np
 import streamlit as st
 
 import lstm_core as lc
+from app.cells import families
 from app.i18n import N_, _
-from app.ui import controls, figures, form, limits, saving, state
+from app.ui import controls, flow_figures, form, limits, saving, state
 from app.ui.form import Field
+from app.ui.page_frame import PageSpec
 from lstm_core.variants import variant as variant_record
 
 PAGE = "gradient_flow"
@@ -114,6 +116,7 @@ SCHEMA = form.Schema(
     ]
 )
 DEFAULTS = SCHEMA.defaults()
+SPEC = PageSpec(PAGE, SCHEMA, DEFAULTS)
 FORGET_VARIANTS = ("lstm2000", "lstm")  # added by the "forget gate" button
 GROUPS = {
     N_("Sequence"): ["T", "seed"],
@@ -122,7 +125,7 @@ GROUPS = {
     N_("Gates (LSTM family)"): ["input_bias", "forget_bias", "method"],
     N_("Local feedback (Frasconi et al. 1992)"): ["u", "v"],
 }
-# the dotted line of an RNN or GRU (app.ui.figures.flow_chart knows it by its English start, "upper bound")
+# the dotted line of an RNN or GRU (app.ui.flow_figures.flow_chart knows it by its English start, "upper bound")
 UPPER_BOUND = N_("upper bound Π‖J‖")
 
 
@@ -160,17 +163,17 @@ def network(variant: str, v: dict) -> lc.ModelConfig:
     return lc.ModelConfig(**kw)
 
 
-def curves(v: dict) -> list[figures.FlowCurve]:
+def curves(v: dict) -> list[flow_figures.FlowCurve]:
     out = []
     for variant in v["variants"]:
         rec = variant_record(variant)
         method = v["method"] if v["method"] in rec.gradient_methods else "bptt"
         norms, theory = flow(network(variant, v).to_json(), v["T"], v["seed"], method)[rec.flow_state]
-        c = figures.relative_flow(variant, norms, theory)
-        if rec.family in ("rnn", "gru") and c.theory is not None:
+        c = flow_figures.relative_flow(variant, norms, theory)
+        if families.FAMILIES[rec.family].THEORY_IS_BOUND and c.theory is not None:
             # Π‖J‖ is only an upper bound (loose for many units): drawn dotted as a bound and hidden
             # until asked for, so it is never read as a prediction beside the LSTMs' exact lines.
-            c = figures.FlowCurve(c.name, c.back, c.measured, None, c.theory, UPPER_BOUND)
+            c = flow_figures.FlowCurve(c.name, c.back, c.measured, None, c.theory, UPPER_BOUND)
         out.append(c)
     return out
 
@@ -198,14 +201,14 @@ def add_forget_variants() -> None:
     SCHEMA.apply(PAGE, {"variants": chosen + [n for n in FORGET_VARIANTS if n not in chosen]})
 
 
-def local_curves(v: dict) -> list[figures.FlowCurve]:
+def local_curves(v: dict) -> list[flow_figures.FlowCurve]:
     f = flow(network("local_feedback", v).to_json(), v["T"], v["seed"], "bptt")
     q = np.arange(v["T"])
     return [
-        figures.relative_flow(
+        flow_figures.relative_flow(
             _("net-input unit (u)"), *f["net_fb"], bound=np.abs(v["u"]) ** q, bound_name="|u|^q"
         ),
-        figures.relative_flow(
+        flow_figures.relative_flow(
             _("activation unit (v)"), *f["act_fb"], bound=(np.abs(v["v"]) / 2) ** q, bound_name="(|v|·½)^q"
         ),
     ]
@@ -217,7 +220,7 @@ MAIN_CHART, LOCAL_CHART = state.wkey(PAGE, "main_chart"), state.wkey(PAGE, "loca
 
 def main_figure(flows: list, values: dict, large: bool) -> tuple:
     """The error-flow chart of ``flows`` (``curves(values)``): figure, alt text, Plotly config."""
-    fig, alt = figures.flow_chart(
+    fig, alt = flow_figures.flow_chart(
         flows,
         title=_("Error flowing back from the last step"),
         large=large,
@@ -229,7 +232,7 @@ def main_figure(flows: list, values: dict, large: bool) -> tuple:
 
 def local_figure(flows: list, values: dict, large: bool) -> tuple:
     """The local-feedback chart of ``flows`` (``local_curves(values)``): figure, alt text, Plotly config."""
-    fig, alt = figures.flow_chart(
+    fig, alt = flow_figures.flow_chart(
         flows,
         title=_("Local-feedback units: error through the self-loops"),
         large=large,

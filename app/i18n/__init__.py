@@ -168,11 +168,11 @@ def switch(where=None) -> None:
     st.session_state[SWITCH_KEY] = current()
     # Both languages in the label: whoever opened the page in the wrong one can read it.
     where.radio(
-        "Language · 語言",
+        "Language · 語言",  # i18n: kept (both languages)
         list(LANGUAGES),
         format_func=LANGUAGES.__getitem__,
-        key=SWITCH_KEY,  # i18n: kept (both)
+        key=SWITCH_KEY,
         horizontal=True,
         on_change=_chosen,
-        help="English / 繁體中文 — also in the link (?lang=en, ?lang=zh-TW)",
-    )  # i18n: kept (both languages)
+        help="English / 繁體中文 — also in the link (?lang=en, ?lang=zh-TW)",  # i18n: kept (both)
+    )

@@ -23,14 +23,16 @@ from babel.messages.pofile import read_po
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 LOCALES = ("zh_TW",)
-KEYWORDS = {"_": None, "N_": None, "pgettext": ((1, "c"), 2)}
+# CoreError: the core's error templates (lstm_core/errors.py), extracted from its raise calls
+KEYWORDS = {"_": None, "N_": None, "pgettext": ((1, "c"), 2), "CoreError": None}
 
 # domain -> the files and folders (relative to the repository) whose messages it holds
 DOMAINS: dict[str, tuple[str, ...]] = {
     "ui": ("app/main.py", "app/serve.py", "app/ui", "app/i18n/__init__.py"),
-    "core": ("app/i18n/core_texts.py", "app/i18n/core_errors.py"),
+    "core": ("app/i18n/core_texts.py", "app/i18n/core_errors.py", "lstm_core"),
     "home": ("pages/home.py",),
-    "step": ("app/step", "pages/step.py"),
+    # app/cells: the cells as the Step page first showed them (Train and Gradient flow use them too)
+    "step": ("app/step", "app/cells", "pages/step.py"),
     "train": ("app/train", "pages/train.py"),
     "gradient_flow": ("app/gradient_flow", "pages/gradient_flow.py"),
     "theory": ("app/theory", "pages/theory.py"),
@@ -99,6 +101,8 @@ def update(only: list[str] | None = None) -> None:
             "N_",
             "-k",
             "pgettext:1c,2",
+            "-k",
+            "CoreError",
             "--no-location",
             "--sort-output",
             "--project",

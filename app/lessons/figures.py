@@ -6,8 +6,8 @@ import numpy as np
 
 from app.i18n import _
 from app.lessons.compute import Outcome
-from app.lessons.content import Question
-from app.ui import figures
+from app.lessons.questions import Question
+from app.ui import figures, flow_figures
 
 
 def curve_name(outcome: Outcome, name: str) -> str:
@@ -23,10 +23,12 @@ def chart(question: Question, outcome: Outcome, large: bool, uirevision: str) ->
     title = _(question.chart_title)
     if question.chart == "flow":
         curves = [
-            figures.FlowCurve(curve_name(outcome, name), x, np.asarray(y))
+            flow_figures.FlowCurve(curve_name(outcome, name), x, np.asarray(y))
             for name, y in outcome.curves.items()
         ]
-        fig, alt = figures.flow_chart(curves, title=title, large=large, uirevision=uirevision, height=360)
+        fig, alt = flow_figures.flow_chart(
+            curves, title=title, large=large, uirevision=uirevision, height=360
+        )
         # Legend above the plot, not beside it: the chart sits in a narrow column next to its text.
         fig.update_layout(
             legend=dict(orientation="h", yanchor="bottom", y=1.01, x=0, xanchor="left"),

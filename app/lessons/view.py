@@ -15,10 +15,12 @@ from app import i18n
 from app.i18n import N_, _
 from app.lessons import progress
 from app.lessons.compute import Outcome
-from app.lessons.content import LESSONS, Lesson, Question
+from app.lessons.content import LESSONS
 from app.lessons.figures import chart
+from app.lessons.questions import Lesson, Question
 from app.ui import actions, classlink, controls, figures, form, keys, routes, saving, state
 from app.ui.form import Field
+from app.ui.page_frame import PageSpec
 
 PAGE = "lessons"
 MAX_QUESTIONS = max(len(L.questions) for L in LESSONS.values())
@@ -41,6 +43,7 @@ SCHEMA = form.Schema(
     ]
 )
 DEFAULTS = SCHEMA.defaults()
+SPEC = PageSpec(PAGE, SCHEMA, DEFAULTS, GROUPS)
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
@@ -147,6 +150,15 @@ def lesson_view(values: dict, answered: dict[str, list[int]], large: bool) -> No
             for i in range(len(les.questions))
         ],
     )
+    _navigation(L, step, done)
+    _keyboard()
+    if len(done) == len(L.questions):
+        takeaway(L, values)
+    actions.page_witness(PAGE)  # after every button of the page (presses never lost)
+
+
+def _navigation(L: Lesson, step: int, done: list[int]) -> None:
+    """Back / Next question / Start again, under the question."""
     nav = st.columns(3)
     # Every button here is witnessed (app/ui/actions.py): a press is applied once, with the question it was
     # drawn on, even when its message is lost or Streamlit runs its callback twice. So the keys go through
@@ -182,10 +194,14 @@ def lesson_view(values: dict, answered: dict[str, list[int]], large: bool) -> No
         _("Start this lesson again"),
         state.wkey(PAGE, "restart"),
         _restart,
-        (key,),
+        (L.key,),
         icon=":material/replay:",
         width="stretch",
     )
+
+
+def _keyboard() -> None:
+    """The page's keys (arrows, a presenter clicker's PageDown / PageUp, Enter) and their help."""
     keys.bind(
         {
             "ArrowRight": keys.button(state.wkey(PAGE, "next")),
@@ -202,9 +218,6 @@ def lesson_view(values: dict, answered: dict[str, list[int]], large: bool) -> No
             _("**← / PageUp** — previous question"),
         ]
     )
-    if len(done) == len(L.questions):
-        takeaway(L, values)
-    actions.page_witness(PAGE)  # after every button of the page (presses never lost)
 
 
 def question(L: Lesson, index: int, done: list[int], seed: int, large: bool) -> None:
@@ -241,19 +254,24 @@ def question(L: Lesson, index: int, done: list[int], seed: int, large: bool) -> 
             else _("Pick an answer first."),
         )
         return
+    _revealed(L, q, index, done[index], seed, large)
+
+
+def _revealed(L: Lesson, q: Question, index: int, pick: int, seed: int, large: bool) -> None:
+    """A revealed question: the verdict on the prediction ``pick``, the model's chart, the explanation."""
     result = state.keep_good(PAGE, f"{L.key}.{index}", lambda: outcome(L.key, index, seed))
     state.report(result, N_("this question's computation"))
     if result.value is None:
         return
     o, right = result.value
     verdict = (
-        _("Your prediction — *{picked}* — is right.").format(picked=q.choices[done[index]].shown())
-        if done[index] == right
+        _("Your prediction — *{picked}* — is right.").format(picked=q.choices[pick].shown())
+        if pick == right
         else _("Not quite: you predicted *{picked}*; the model says **{right}**.").format(
-            picked=q.choices[done[index]].shown(), right=q.choices[right].shown()
+            picked=q.choices[pick].shown(), right=q.choices[right].shown()
         )
     )
-    (st.success if done[index] == right else st.warning)(verdict)
+    (st.success if pick == right else st.warning)(verdict)
     # Chart and explanation side by side, so a laptop (1366 × 768) shows both after one scroll;
     # on a projector (large fonts) the chart gets the full width and the text goes below it.
     where, text = (st.container(), st.container()) if large else st.columns([3, 2])

@@ -17,10 +17,11 @@ import time
 import streamlit as st
 
 import lstm_core as lc
+from app.cells import common, families
 from app.i18n import N_, _
-from app.step import diagram, equations, slowmo
+from app.step import diagram, slowmo
 from app.step.settings import DEFAULTS, PAGE, SCHEMA, compute
-from app.ui import actions, figures, form, previews, saving, state
+from app.ui import actions, figures, form, previews, run_panels, saving, state
 
 PLAY_KEY = state.wkey(PAGE, "play")
 T_KEY = state.wkey(PAGE, "t")  # the cursor (a setting, not a widget: see slider_key)
@@ -117,6 +118,38 @@ def player(
     # re-arms or stops it (the user's Play/Pause switch itself is never rewritten).
     if ps.get("armed") != (is_playing() and t < T):
         st.rerun()
+    _transport(t, T)
+    if is_playing() and t >= T:
+        st.caption(_("End of the sequence: press Reset or Back to play again from there."))
+    unit = st.selectbox(
+        _("Block / unit shown in the diagram and equations"),
+        range(len(labels)),
+        format_func=labels.__getitem__,
+        key=state.wkey(PAGE, "unit"),
+        persist_state=form.PERSIST,
+    )
+    snap = families.snapshot(cfg, data["internals"], t - 1, unit, data["params"])
+    op = slowmo.controls_row(cfg, t, T, is_playing(), _set_cursor)
+    actions.page_witness(PAGE)  # after the page's buttons (this fragment holds all of them)
+    figs = cursor_figures(cfg, data, large, t, unit, op, snap)
+    # Not while playing: the cursor moves on, and each tick would re-send the sliders' list with every chart.
+    pv = (
+        previews.attach(PAGE, SCHEMA, lambda v: cursor_figures(*compute(v), large, t, unit, op))
+        if preview and not is_playing()
+        else None
+    )
+    _diagram_and_equations(cfg, figs, pv, labels[unit], snap, t, op, large)
+    st.caption(_("The dotted line in each chart marks the current step, t = {t}.").format(t=t))
+    grid = figures.pair(large) + figures.pair(large)
+    for i, key in enumerate(k for k in figs if k != DIAGRAM_KEY):
+        fig, alt, config = figs[key]
+        figures.show(fig, alt, key, grid[i], config=config, preview=previews.chart_data(pv, key))
+    if not ps.get("armed"):  # while playing, the URL is written by full runs only (no history spam)
+        form.finish_page(PAGE, SCHEMA.read(PAGE), DEFAULTS)
+
+
+def _transport(t: int, T: int) -> None:
+    """Back / Forward / Reset (witnessed), the timestep slider and the step counter."""
     # The three buttons in one row, each as wide as its label and key hint (← → Home): in fixed
     # columns "Reset" was cut to "R…" with large fonts at 1280 × 720. On a narrow window the row wraps.
     buttons, b4, b5 = st.columns([3.4, 2.9, 1.3], vertical_alignment="bottom")
@@ -144,25 +177,12 @@ def player(
             help=_("Pause to choose a step here; Back and Forward also work while playing."),
         )
     b5.metric(_("Step"), f"{t} / {T}")
-    if is_playing() and t >= T:
-        st.caption(_("End of the sequence: press Reset or Back to play again from there."))
-    unit = st.selectbox(
-        _("Block / unit shown in the diagram and equations"),
-        range(len(labels)),
-        format_func=labels.__getitem__,
-        key=state.wkey(PAGE, "unit"),
-        persist_state=form.PERSIST,
-    )
-    snap = equations.snapshot(cfg, data["internals"], t - 1, unit, data["params"])
-    op = slowmo.controls_row(cfg, t, T, is_playing(), _set_cursor)
-    actions.page_witness(PAGE)  # after the page's buttons (this fragment holds all of them)
-    figs = cursor_figures(cfg, data, large, t, unit, op, snap)
-    # Not while playing: the cursor moves on, and each tick would re-send the sliders' list with every chart.
-    pv = (
-        previews.attach(PAGE, SCHEMA, lambda v: cursor_figures(*compute(v), large, t, unit, op))
-        if preview and not is_playing()
-        else None
-    )
+
+
+def _diagram_and_equations(
+    cfg, figs, pv, unit_label: str, snap: dict, t: int, op: int | None, large: bool
+) -> None:
+    """The cell diagram beside this step's equations (slow motion: up to operation ``op``)."""
     # On a projector (large fonts) the diagram gets the full width and the equations go below it.
     left, right = (st.container(), st.container()) if large else st.columns([1, 1.1])
     fig, alt, config = figs[DIAGRAM_KEY]
@@ -170,21 +190,14 @@ def player(
     with right:
         st.markdown(
             _("**{variant} equations at step t = {t}** ({unit})").format(
-                variant=cfg.variant, t=t, unit=labels[unit]
+                variant=cfg.variant, t=t, unit=unit_label
             )
         )
         if op is None:
-            st.latex(equations.latex(equations.lines(cfg, snap)))
+            st.latex(common.latex(families.lines(cfg, snap)))
         else:
             st.latex(slowmo.latex(slowmo.stages(cfg, snap), op))
-        st.caption(equations.note(cfg))
-    st.caption(_("The dotted line in each chart marks the current step, t = {t}.").format(t=t))
-    grid = figures.pair(large) + figures.pair(large)
-    for i, key in enumerate(k for k in figs if k != DIAGRAM_KEY):
-        fig, alt, config = figs[key]
-        figures.show(fig, alt, key, grid[i], config=config, preview=previews.chart_data(pv, key))
-    if not ps.get("armed"):  # while playing, the URL is written by full runs only (no history spam)
-        form.finish_page(PAGE, SCHEMA.read(PAGE), DEFAULTS)
+        st.caption(families.note(cfg))
 
 
 def cursor_figures(
@@ -193,14 +206,14 @@ def cursor_figures(
     """The diagram and the four charts (input, gates, cell states, outputs) at step ``t``: chart key ->
     (figure, alt text, Plotly config). ``op``: slow motion's operation (None: the whole step). The
     player draws these; a slider preview (``app.ui.previews``) builds them for a new setting."""
-    labels = equations.unit_labels(cfg)
+    labels = families.unit_labels(cfg)
     T = data["xs"].shape[0]
     if not (1 <= t <= T and 0 <= unit < len(labels)):
         raise ValueError(
             f"step {t} or unit {unit} is not in this run"
         )  # i18n: kept (a preview's own check, never shown)
     if snap is None:
-        snap = equations.snapshot(cfg, data["internals"], t - 1, unit, data["params"])
+        snap = families.snapshot(cfg, data["internals"], t - 1, unit, data["params"])
     if op is None:
         fig, alt = diagram.cell_diagram(cfg, snap, labels[unit], t, large)
     else:  # slow motion: only what this step has computed so far, the current operation outlined
@@ -213,7 +226,7 @@ def cursor_figures(
             highlight=frozenset(slowmo.HIGHLIGHT[op]),
         )
     out = {DIAGRAM_KEY: (fig, alt, saving.config("cell-diagram", cfg.variant, labels[unit], only_save=True))}
-    charts = figures.step_panels(cfg.variant, cfg.block_size, data, unit, labels[unit], t, large)
+    charts = run_panels.step_panels(cfg.variant, cfg.block_size, data, unit, labels[unit], t, large)
     names = PANEL_NAMES if len(charts) == len(PANEL_NAMES) else [f"panel{i + 1}" for i in range(len(charts))]
     for i, (fig, alt) in enumerate(charts):
         out[state.wkey(PAGE, f"panel{i}")] = (

@@ -15,11 +15,12 @@ import streamlit as st
 
 import lstm_core as lc
 from app.i18n import N_
-from app.ui import classlink, controls, export, form, limits, netconfig
+from app.ui import classlink, controls, export, form, limits, netconfig, task_controls
 from app.ui.form import Field
+from app.ui.page_frame import PageSpec
 
 PAGE = "step"
-_MODEL, _BIAS, _TASK = controls.model_fields(), controls.bias_fields(), controls.task_fields("adding")
+_MODEL, _BIAS, _TASK = controls.model_fields(), controls.bias_fields(), task_controls.task_fields("adding")
 # What a teacher's class link can lock, by the sidebar's groups (playback stays the student's).
 CLASS_GROUPS = {
     N_("Network"): [f.name for f in _MODEL],
@@ -63,6 +64,7 @@ FIRST_SIGHT = {
 DEFAULTS = SCHEMA.defaults(
     **{**controls.paper_values(SCHEMA, "lstm1997", "adding"), "adding.T": 20, **FIRST_SIGHT}
 )
+SPEC = PageSpec(PAGE, SCHEMA, DEFAULTS, CLASS_GROUPS)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -104,7 +106,7 @@ def compute(values: dict) -> tuple[lc.ModelConfig, dict]:
     args = (
         values["source"],
         task,
-        json.dumps(controls.task_settings(values, task), sort_keys=True),
+        json.dumps(task_controls.task_settings(values, task), sort_keys=True),
         values["typed"],
         values["seed"],
     )

@@ -2,8 +2,8 @@
 
 net inputs → gate activations → cell input → CEC update → squashing → output gate → output.
 
-``stages(cfg, snap)`` splits the step's equation rows (``equations``, with the recorded numbers)
-into those operations; ``hidden(cfg, snap, op)`` blanks every value not computed yet, so the
+``stages(cfg, snap)`` splits the step's equation rows (the family module's ``stages``, with the
+recorded numbers) into those operations; ``hidden(cfg, snap, op)`` blanks every value not computed yet, so the
 diagram shows only what exists after operation ``op``; ``HIGHLIGHT`` names the diagram boxes each
 operation works on (``diagram.cell_diagram(..., highlight=...)``). No recomputation: every number
 is the one the core recorded for this step.
@@ -19,8 +19,9 @@ from typing import Any
 import streamlit as st
 
 import lstm_core as lc
+from app.cells import families
+from app.cells.common import Row, output_row
 from app.i18n import N_, _
-from app.step.equations import G_TEX, H_TEX, OUT_TEX, Row, num
 from app.ui import actions, form, state, theme
 
 OPS = (
@@ -32,8 +33,7 @@ OPS = (
     N_("output gate"),
     N_("output"),
 )
-FAMILIES = ("memory_cell", "lstm")
-# Diagram boxes (``diagram.Box.key``) each operation works on.
+# Diagram boxes (``canvas.Box.key``) each operation works on.
 HIGHLIGHT = {
     0: {"input gate", "forget gate", "cell input", "net"},
     1: {"input gate", "forget gate"},
@@ -43,124 +43,28 @@ HIGHLIGHT = {
     5: {"output gate"},
     6: {"output"},
 }
-# Snapshot values that exist only after an operation (memory cell names, modern LSTM names).
-AFTER = {
-    1: ("y_ig", "y_fg", "i", "f"),
-    2: ("g",),
-    3: ("s", "c"),
-    4: ("h", "tanh_c"),
-    5: ("y_og", "o"),
-    6: ("y_c", "y"),
-}
 
 
 def supported(cfg: lc.ModelConfig) -> bool:
-    return cfg.record.family in FAMILIES
+    """A gated cell (its family module has ``stages``)."""
+    return families.of(cfg).stages is not None
 
 
 def hidden(cfg: lc.ModelConfig, snap: dict[str, Any], op: int) -> dict[str, Any]:
     """``snap`` with the values not yet computed after operation ``op`` set to NaN (drawn as "?")."""
-    out = dict(snap)
-    lstm = cfg.record.family == "lstm"
-    for stage, names in AFTER.items():
-        if stage <= op:
-            continue
-        for n in names:
-            if lstm and n == "h":  # the modern LSTM's h is its output (stage 6), not squashing
-                continue
-            if n in out:
-                out[n] = math.nan
-        if lstm and stage == 6:
-            out["h"] = math.nan
-    if op < 3:  # before the update the carousel still holds s(t−1)
-        for now, before in (("s", "s_prev"), ("c", "c_prev")):
-            if before in out:
-                out[now] = out[before]
+    family, out = families.of(cfg), dict(snap)
+    for stage, names in family.AFTER.items():
+        if stage > op:
+            out.update({n: math.nan for n in names if n in out})
+    now, before = family.CARRIED
+    if op < 3 and before in out:  # before the update the carousel still holds s(t−1)
+        out[now] = out[before]
     return out
 
 
 def stages(cfg: lc.ModelConfig, s: dict[str, Any]) -> list[list[Row]]:
     """The step's equations grouped by operation (one list of rows per entry of ``OPS``)."""
-    n = num
-    fo = OUT_TEX[cfg.output_activation]
-    out_row = (
-        r"y_1(t)",
-        rf"{fo}(W_{{out}}\,\mathrm{{hidden}}(t) + b_{{out}})_1",
-        rf"{fo}({n(s['net_y'])}) = {n(s['y'])}" if cfg.output_activation != "softmax" else n(s["y"]),
-    )
-    if cfg.record.family == "lstm":
-        nets = [(rf"net_{g}(t)", rf"W_{g} x + U_{g} h(t-1) + b_{g}", n(s[f"net_{g}"])) for g in "ifgo"]
-        return [
-            nets[:3],
-            [(r"i(t)", r"\sigma(net_i)", n(s["i"])), (r"f(t)", r"\sigma(net_f)", n(s["f"]))],
-            [(r"g(t)", r"\tanh(net_g)", n(s["g"]))],
-            [
-                (
-                    r"c(t)",
-                    r"f\,c(t-1) + i\,g",
-                    rf"{n(s['f'])}\times{n(s['c_prev'], True)} + {n(s['i'])}"
-                    rf"\times{n(s['g'], True)} = {n(s['c'])}",
-                )
-            ],
-            [(r"\tanh(c(t))", r"\tanh(c(t))", n(s["tanh_c"]))],
-            [nets[3], (r"o(t)", r"\sigma(net_o)", n(s["o"]))],
-            [(r"h(t)", r"o \tanh(c(t))", rf"{n(s['o'])}\times{n(s['tanh_c'], True)} = {n(s['h'])}"), out_row],
-        ]
-    g, h = G_TEX[cfg.cell_input], H_TEX[cfg.cell_output]
-    peep = cfg.has_peepholes
-    forget = "y_fg" in s
-    nets = [
-        (r"net_{in}(t)", r"W^{in} z(t) + b^{in}" + (r" + u^{in} s_c(t-1)" if peep else ""), n(s["net_ig"]))
-    ]
-    acts = [(r"y^{in}(t)", r"\sigma(net_{in})", n(s["y_ig"]))]
-    if forget:
-        nets.append(
-            (
-                r"net_{\varphi}(t)",
-                r"W^{\varphi} z(t) + b^{\varphi}" + (r" + u^{\varphi} s_c(t-1)" if peep else ""),
-                n(s["net_fg"]),
-            )
-        )
-        acts.append((r"y^{\varphi}(t)", r"\sigma(net_{\varphi})", n(s["y_fg"])))
-    nets.append((r"net_c(t)", r"W_c\, z(t) + b_c", n(s["net_c"])))
-    if forget:
-        cec = (
-            r"s_c(t)",
-            rf"y^{{\varphi}} s_c(t-1) + y^{{in}} {g}",
-            rf"{n(s['y_fg'])}\times{n(s['s_prev'], True)} + {n(s['y_ig'])}\times{n(s['g'], True)} = {n(s['s'])}",
-        )
-    else:
-        cec = (
-            r"s_c(t)",
-            rf"1\cdot s_c(t-1) + y^{{in}} {g}",
-            rf"{n(s['s_prev'])} + {n(s['y_ig'])}\times{n(s['g'], True)} = {n(s['s'])}",
-        )
-    if "y_og" in s:
-        gate = [
-            (
-                r"net_{out}(t)",
-                r"W^{out} z(t) + b^{out}" + (r" + u^{out} s_c(t)" if peep else ""),
-                n(s["net_og"]),
-            ),
-            (r"y^{out}(t)", r"\sigma(net_{out})", n(s["y_og"])),
-        ]
-        yc = (
-            r"y^c(t)",
-            rf"y^{{out}} {h}(s_c(t))",
-            rf"{n(s['y_og'])}\times {n(s['h'], True)} = {n(s['y_c'])}",
-        )
-    else:
-        gate = [(r"y^{out}(t)", r"1 \text{ (no output gate)}", "1")]
-        yc = (r"y^c(t)", rf"{h}(s_c(t))", n(s["y_c"]))
-    return [
-        nets,
-        acts,
-        [(rf"{g}(net_c(t))", rf"{g}(net_c)", n(s["g"]))],
-        [cec],
-        [(rf"{h}(s_c(t))", rf"{h}(s_c(t))", n(s["h"]))],
-        gate,
-        [yc, out_row],
-    ]
+    return families.of(cfg).stages(cfg, s, output_row(cfg, s))
 
 
 def latex(rows_by_op: list[list[Row]], op: int) -> str:

@@ -20,7 +20,7 @@ import lstm_core as lc
 from app import i18n
 from app.i18n import N_, _, core_errors
 from app.step.settings import PAGE
-from app.ui import classlink, export, figures, form, limits, saving, state
+from app.ui import classlink, export, figures, flow_figures, form, limits, saving, state
 from lstm_core.io.model_files import PICKLE_SUFFIXES  # offered, so that they get our "why not" message
 
 SOURCE_KEY, FILE_KEY = state.wkey(PAGE, "net_source"), state.wkey(PAGE, "byo_file")
@@ -103,7 +103,7 @@ def _on_upload() -> None:
             max_outputs=limits.MAX_INPUTS,
         )
     except ValueError as e:
-        why = core_errors.translate(str(e))
+        why = core_errors.translate(e)
         state.flash(
             PAGE,
             (
@@ -298,11 +298,11 @@ def error_flow(model: lc.LoadedModel, data: dict, large: bool) -> None:
     try:
         f = lc.error_flow(model.model, data["xs"], data["targets"], data["mask"])
     except (ValueError, lc.NonFiniteError) as e:
-        st.error(_("Cannot compute the error flow: {why}").format(why=core_errors.translate(str(e))))
+        st.error(_("Cannot compute the error flow: {why}").format(why=core_errors.translate(e)))
         return
     names = {"c": N_("cell state c(t)"), "h": N_("hidden state h(t)")}
-    curves = [figures.relative_flow(_(names.get(k, k)), f.norms[k][: f.at + 1]) for k in f.norms]
-    fig, alt = figures.flow_chart(
+    curves = [flow_figures.relative_flow(_(names.get(k, k)), f.norms[k][: f.at + 1]) for k in f.norms]
+    fig, alt = flow_figures.flow_chart(
         curves,
         title=_("Error from the loss at step {T} flowing back (relative to step {T})").format(T=T),
         large=large,

@@ -150,13 +150,9 @@ class DemoResult:
     underflow: int  # how many rnn norms underflowed to exactly 0 (not drawn on a log axis)
 
 
-def compute_demo(s: DemoSettings) -> DemoResult:
-    """Run both networks on the same input and measure the error flowing back from the last step.
-
-    The loss is y(T−1) alone (error_flow without targets); the output layer is the identity with
-    weight 1, so δ at the last step is the same for every w and only the recurrence differs.
-    """
-    xs = s.amp * np.random.default_rng(s.seed).standard_normal((s.T, 1, 1))
+def _networks(s: DemoSettings) -> tuple[lc.Model, lc.Model]:
+    """The demo's rnn (self-weight w, input weight 1, bias 0) and its one-cell lstm1997; both
+    read out through an identity output of weight 1."""
     out = {"W_out": 1.0, "b_out": 0.0}
     rnn = lc.build(
         "rnn",
@@ -178,36 +174,49 @@ def compute_demo(s: DemoSettings) -> DemoResult:
         init=out,
         seed=s.seed,
     )
+    return rnn, cell
+
+
+def _back(a: np.ndarray, T: int) -> np.ndarray:
+    """Index t -> index q = (T−1) − t, normalised at q = 0."""
+    a = np.asarray(a, dtype=float).reshape(T)[::-1]
+    return a / a[0]
+
+
+def _nth_factor(f: np.ndarray, T: int) -> np.ndarray:
+    """Row q holds the q-th factor, the one that takes δ from distance q−1 to q: the local factor
+    |w f'(net)| of step T−q (row 0 has none), so rnn_norm(q) = Π of rows 1..q."""
+    f = np.asarray(f, dtype=float).reshape(T)[::-1]
+    return np.concatenate([[np.nan], f[:-1]])
+
+
+def compute_demo(s: DemoSettings) -> DemoResult:
+    """Run both networks on the same input and measure the error flowing back from the last step.
+
+    The loss is y(T−1) alone (error_flow without targets); the output layer is the identity with
+    weight 1, so δ at the last step is the same for every w and only the recurrence differs.
+    """
+    xs = s.amp * np.random.default_rng(s.seed).standard_normal((s.T, 1, 1))
+    rnn, cell = _networks(s)
     flow = lc.error_flow(rnn, xs)
     cec = lc.error_flow(cell, xs, method="truncated")
     cec_full = lc.error_flow(cell, xs, method="bptt")
 
-    def back(a: np.ndarray) -> np.ndarray:  # index t -> index q = (T−1) − t, normalised at q = 0
-        a = np.asarray(a, dtype=float).reshape(s.T)[::-1]
-        return a / a[0]
-
     q = np.arange(s.T)
     fmax = max_derivative(s.f)
     bound_factor = abs(s.w) * fmax
-
-    # Row q holds the q-th factor, the one that takes δ from distance q−1 to q: the local
-    # factor |w f'(net)| of step T−q (row 0 has none), so rnn_norm(q) = Π of rows 1..q.
-    def nth_factor(f: np.ndarray) -> np.ndarray:
-        f = np.asarray(f, dtype=float).reshape(s.T)[::-1]
-        return np.concatenate([[np.nan], f[:-1]])
-
     frame = pd.DataFrame(
         {
             "q": q,
             "t": s.T - 1 - q,
             "x": xs[::-1, 0, 0],
-            "rnn_norm": back(flow.norms["h"]),  # ‖∂L/∂h(t−q)‖ / ‖∂L/∂h(t)‖, measured (exact BPTT)
-            "rnn_product": back(flow.theory["h"]),  # product of the q local factors (core's theory line)
+            "rnn_norm": _back(flow.norms["h"], s.T),  # ‖∂L/∂h(t−q)‖ / ‖∂L/∂h(t)‖, measured (exact BPTT)
+            "rnn_product": _back(flow.theory["h"], s.T),  # Π of the q local factors (core's theory line)
             "bound": bound_factor**q,  # (|w| max f')^q: the 1997 bound
-            "rnn_factor": nth_factor(flow.factors["h"]),  # |w f'(net)| of step T−q
-            "cec_truncated": back(cec.norms["s"]),  # ‖∂L/∂s(t−q)‖, 1997 truncated gradient
-            "cec_bptt": back(cec_full.norms["s"]),  # same cell, exact BPTT (extra paths via r(t−1))
-            "cec_factor": nth_factor(cec.factors["s"]),  # ∂s(t)/∂s(t−1) = 1 along the CEC
+            "rnn_factor": _nth_factor(flow.factors["h"], s.T),  # |w f'(net)| of step T−q
+            "cec_truncated": _back(cec.norms["s"], s.T),  # ‖∂L/∂s(t−q)‖, 1997 truncated gradient
+            "cec_bptt": _back(cec_full.norms["s"], s.T),  # same cell, exact BPTT (extra paths via r(t−1))
+            "cec_factor": _nth_factor(cec.factors["s"], s.T),  # ∂s(t)/∂s(t−1) = 1 along the CEC
         }
     )
     for col in ("rnn_norm", "rnn_product", "cec_truncated", "cec_bptt"):

@@ -56,38 +56,8 @@ def _style(fig: go.Figure, large_font: bool, height: int, uirevision: str) -> go
     return fig
 
 
-def activation_figure(curves: pd.DataFrame, bounds: dict[str, float], large_font: bool = False) -> go.Figure:
-    """Left: σ, tanh, g, h. Right: their derivatives, with each maximum (σ' ≤ ¼) marked.
-
-    ``curves`` is ``theory_demo.activation_curves()``; ``bounds`` maps core name -> max f'.
-    """
-    width = 4 if large_font else 2.5
-    fig = make_subplots(
-        rows=1,
-        cols=2,
-        horizontal_spacing=0.08,
-        subplot_titles=(_("squashing functions f(x)"), _("their slopes f'(x)")),
-    )
-    for name, label in CURVES.items():
-        label = _(label)
-        colour, dash = CURVE_STYLE[name]
-        for col, kind in ((1, "f"), (2, "f'")):
-            d = curves[(curves["name"] == name) & (curves["kind"] == kind)]
-            fig.add_trace(
-                go.Scatter(
-                    x=d["x"],
-                    y=d["value"],
-                    mode="lines",
-                    name=label,
-                    legendgroup=name,
-                    showlegend=col == 1,
-                    line=dict(color=colour, dash=dash, width=width),
-                    hovertemplate=f"{label}<br>x=%{{x:.2f}}<br>{kind}=%{{y:.4f}}<extra></extra>",  # i18n: kept (tags)
-                ),
-                row=1,
-                col=col,
-            )
-    quarter = bounds["sigmoid"]
+def _mark_peak(fig: go.Figure, quarter: float, width: float, large_font: bool) -> None:
+    """The right panel's σ' maximum: a dotted line, a diamond at x = 0 and a labelled arrow."""
     fig.add_hline(
         y=quarter, row=1, col=2, line=dict(color=OKABE_ITO["vermillion"], width=width * 0.8, dash="dot")
     )
@@ -122,6 +92,40 @@ def activation_figure(curves: pd.DataFrame, bounds: dict[str, float], large_font
         bordercolor=OKABE_ITO["vermillion"],
         borderpad=3,
     )
+
+
+def activation_figure(curves: pd.DataFrame, bounds: dict[str, float], large_font: bool = False) -> go.Figure:
+    """Left: σ, tanh, g, h. Right: their derivatives, with each maximum (σ' ≤ ¼) marked.
+
+    ``curves`` is ``theory_demo.activation_curves()``; ``bounds`` maps core name -> max f'.
+    """
+    width = 4 if large_font else 2.5
+    fig = make_subplots(
+        rows=1,
+        cols=2,
+        horizontal_spacing=0.08,
+        subplot_titles=(_("squashing functions f(x)"), _("their slopes f'(x)")),
+    )
+    for name, label in CURVES.items():
+        label = _(label)
+        colour, dash = CURVE_STYLE[name]
+        for col, kind in ((1, "f"), (2, "f'")):
+            d = curves[(curves["name"] == name) & (curves["kind"] == kind)]
+            fig.add_trace(
+                go.Scatter(
+                    x=d["x"],
+                    y=d["value"],
+                    mode="lines",
+                    name=label,
+                    legendgroup=name,
+                    showlegend=col == 1,
+                    line=dict(color=colour, dash=dash, width=width),
+                    hovertemplate=f"{label}<br>x=%{{x:.2f}}<br>{kind}=%{{y:.4f}}<extra></extra>",  # i18n: kept (tags)
+                ),
+                row=1,
+                col=col,
+            )
+    _mark_peak(fig, bounds["sigmoid"], width, large_font)
     fig.update_xaxes(title_text="x", zeroline=True)
     fig.update_yaxes(title_text="f(x)", row=1, col=1)
     fig.update_yaxes(title_text="f'(x)", row=1, col=2, range=[-0.03, max(bounds.values()) * 1.08])
@@ -136,7 +140,7 @@ def _positive(a: pd.Series) -> np.ndarray:
 
 def flow_figure(result: DemoResult, large_font: bool = False) -> go.Figure:
     """Left: error reaching q steps back (log scale). Right: the factor each step multiplies by."""
-    s, d = result.settings, result.frame
+    s = result.settings
     width = 4 if large_font else 2.5
     msize = 9 if large_font else 6
     fname = "σ" if s.f == "sigmoid" else "tanh"
@@ -150,6 +154,16 @@ def flow_figure(result: DemoResult, large_font: bool = False) -> go.Figure:
             _("factor applied at each step back"),
         ),
     )
+    _flow_rnn_norms(fig, result, width, msize, fname)
+    _flow_cec_norms(fig, result, width)
+    _flow_factors(fig, result, width, msize, fname)
+    _flow_axes(fig, result)
+    return _style(fig, large_font, 470, "theory-flow")
+
+
+def _flow_rnn_norms(fig: go.Figure, result: DemoResult, width: float, msize: int, fname: str) -> None:
+    """Left panel, rnn: the measured norm, the product of its factors, and the 1997 bound."""
+    s, d = result.settings, result.frame
     q = d["q"]
     fig.add_trace(
         go.Scatter(
@@ -191,6 +205,11 @@ def flow_figure(result: DemoResult, large_font: bool = False) -> go.Figure:
         row=1,
         col=1,
     )
+
+
+def _flow_cec_norms(fig: go.Figure, result: DemoResult, width: float) -> None:
+    """Left panel, lstm1997: the cell state's norm with the 1997 truncation and with full BPTT."""
+    d, q = result.frame, result.frame["q"]
     fig.add_trace(
         go.Scatter(
             x=q,
@@ -217,6 +236,11 @@ def flow_figure(result: DemoResult, large_font: bool = False) -> go.Figure:
         row=1,
         col=1,
     )
+
+
+def _flow_factors(fig: go.Figure, result: DemoResult, width: float, msize: int, fname: str) -> None:
+    """Right panel: the factor each step back multiplies by (rnn and CEC), against the bound line."""
+    d, q = result.frame, result.frame["q"]
     fig.add_trace(
         go.Scatter(
             x=q,
@@ -254,6 +278,11 @@ def flow_figure(result: DemoResult, large_font: bool = False) -> go.Figure:
         annotation_text=_("|w| · max {f}' = {factor}").format(f=fname, factor=f"{result.bound_factor:.3g}"),
         annotation_position="top left",
     )
+
+
+def _flow_axes(fig: go.Figure, result: DemoResult) -> None:
+    """Axis titles; the left axis is logarithmic, the right one reaches above every factor and the bound."""
+    d = result.frame
     fig.update_xaxes(title_text=_("q = steps back in time from the loss"), row=1, col=1)
     fig.update_xaxes(title_text=_("q (the q-th step back)"), row=1, col=2)
     fig.update_yaxes(
@@ -265,7 +294,6 @@ def flow_figure(result: DemoResult, large_font: bool = False) -> go.Figure:
         result.bound_factor * 1.15,
     )
     fig.update_yaxes(title_text=_("factor"), range=[0, top], row=1, col=2)
-    return _style(fig, large_font, 470, "theory-flow")
 
 
 def activation_alt(bounds: dict[str, float]) -> str:

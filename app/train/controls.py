@@ -3,7 +3,6 @@ buttons' callbacks and the run they act on (a new run when the settings change).
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
 import streamlit as st
@@ -11,9 +10,10 @@ import streamlit as st
 from app import i18n
 from app.i18n import N_, _
 from app.i18n.core_errors import translate
+from app.train import live_state
 from app.train import run as train_run
 from app.train import settings as train_settings
-from app.ui import actions, classlink, controls, form, state
+from app.ui import actions, classlink, controls, form, state, task_controls
 from lstm_core.training import PRESETS
 from lstm_core.variants import variant as variant_record
 
@@ -34,7 +34,7 @@ def apply_preset() -> None:
             state.flash(
                 PAGE,
                 _("The preset {title} cannot be loaded here: {why}. Your settings are unchanged.").format(
-                    title=_(p.title), why=translate(str(e))
+                    title=_(p.title), why=translate(e)
                 ),
             )
         else:
@@ -73,44 +73,45 @@ def act(action: str, meant_for: str | None = None) -> None:
     """Start / Pause / Resume / Stop / Start again / Keep as A / Clear A / Back to the previous run. Each
     says what it does to the run the user saw ("pause the run that is running"): applied twice, it changes
     nothing more. A press meant for a run that is no longer shown is refused, with a message."""
-    ps = state.page_state(PAGE)
-    run = ps.get("run")
-    ps["last_interaction"] = time.monotonic()  # a click (idle pause; the page may not rerun)
-    ps.pop("notice", None)
+    s = live_state.get()
+    run = s.run
+    s.touched()  # a click (idle pause; the page may not rerun)
+    s.notice = None
     if meant_for is not None and (run is None or run.name != meant_for) and action not in ("clear_a",):
-        ps["notice"] = _(
+        s.notice = _(
             "That press was meant for a run that is no longer shown, so nothing was changed. "
             "The buttons now act on the run on screen."
         )
         return
     if action == "again":
-        ps["restart"] = True
+        s.restart = True
     elif action == "clear_a":
-        ps.pop("run_a", None)
+        s.run_a = None
     elif action == "back":
-        back_to_previous(ps)
+        back_to_previous(s)
     elif run is not None:
         if action == "keep_a":
             if len(run.curves):  # pressed before the first point: nothing to keep yet
-                ps["run_a"] = train_run.keep_as_a(run)
+                s.run_a = train_run.keep_as_a(run)
         elif action in ("start", "pause", "stop"):
             {"start": train_run.start, "pause": train_run.pause, "stop": train_run.stop}[action](run)
 
 
-def back_to_previous(ps: dict) -> None:
+def back_to_previous(s: live_state.TrainState) -> None:
     """ "Back to the previous run": the run a "Start again" replaced comes back with its settings (paused
     or as it ended); the one it replaces becomes the previous run in turn when it trained at all."""
-    previous, run = ps.pop("previous", None), ps.get("run")
+    previous, run = s.previous, s.run
     if previous is None:
         return
+    s.previous = None
     if run is not None:
         train_run.pause(run)
         if run.sequences:
-            ps["previous"] = run
-    ps["run"] = previous
+            s.previous = run
+    s.run = previous
     values = {n: v for n, v in previous.settings.items() if not classlink.is_locked(PAGE, n)}
     SCHEMA.apply(PAGE, values)  # the sidebar shows the settings the run was trained with
-    ps["full_run"] = True  # the sidebar is outside the live part: the whole page redraws
+    s.full_run = True  # the sidebar is outside the live part: the whole page redraws
 
 
 # ----------------------------------------------------------------------------- controls
@@ -166,7 +167,7 @@ def sidebar() -> None:
                 SCHEMA["input_to_output"].render(PAGE)
             SCHEMA["out_bias"].render(PAGE)
         with st.expander(_("Task"), expanded=True):
-            controls.task_group(PAGE, SCHEMA, allow_typed=False, hide=("streak",))
+            task_controls.task_group(PAGE, SCHEMA, allow_typed=False, hide=("streak",))
         with st.expander(_("Training"), expanded=True):
             training_group(variant)
         with st.expander(_("Gate biases")):
@@ -175,15 +176,16 @@ def sidebar() -> None:
             controls.seed_group(PAGE, SCHEMA)
 
 
-def current_run(values: dict, ps: dict) -> train_run.LiveRun:
+def current_run(values: dict, s: live_state.TrainState) -> train_run.LiveRun:
     """The run to show: the session's run, or a new one for "Start again" or when nothing was trained yet.
 
     A run that trained is never replaced by a setting change (nothing the user did asked to throw it
     away): it stays on screen, paused if it was running, and the page says that "Start a new run" uses
     the new settings (``superseded``). Setting them back carries on with it. "Start again" keeps the run
-    it replaces as ``ps["previous"]`` ("Back to the previous run")."""
+    it replaces as ``s.previous`` ("Back to the previous run")."""
     key = train_settings.effective_key(values)
-    run, restart = ps.get("run"), ps.pop("restart", False)
+    run, restart = s.run, s.restart
+    s.restart = False
     if run is not None and not restart:
         if run.key == key:
             return run
@@ -202,7 +204,7 @@ def current_run(values: dict, ps: dict) -> train_run.LiveRun:
         train_settings.build_trainer(values), key, train_settings.summary(values), status, settings=values
     )
     if restart and run is not None and run.sequences:
-        ps["previous"] = run
+        s.previous = run
     return new
 
 

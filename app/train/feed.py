@@ -22,8 +22,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.train import live_state
 from app.train import run as train_run
-from app.ui import feeds, limits, slots
+from app.ui import feeds, slots
 
 FRESH_SECONDS = 3.0  # a poll this recent means the browser is drawing from the feed
 FRAGMENT_EVERY = 0.5  # the fragment's period while the feed draws: status text, axes, captions
@@ -45,7 +46,7 @@ def fragment_every() -> float:
 class TrainFeed:
     run: train_run.LiveRun
     session: str  # the session's id (its training slot)
-    page_state: dict  # the page's state: the last click's time (idle pause)
+    live: live_state.TrainState  # the page's state: the last click's time (idle pause)
     last_poll: float = -math.inf  # monotonic time of the last poll
     token: str = field(init=False)
 
@@ -61,10 +62,9 @@ class TrainFeed:
         after = feeds.number(query, "after", -1.0)
         self.last_poll = time.monotonic()
         run = self.run
-        idle = time.monotonic() - self.page_state.get("last_interaction", time.monotonic())
         # An idle run or one waiting for a slot is not trained here: the fragment shows the pause or
         # the queue (it still runs every fragment_every() seconds).
-        if run.active and idle <= limits.IDLE_PAUSE_SECONDS and slots.claim(self.session) == 0:
+        if run.active and not live_state.idle_too_long(self.live) and slots.claim(self.session) == 0:
             train_run.tick(run, slots.tick_seconds(train_run.TICK_SECONDS))
         with run.lock:
             c = run.curves.data
@@ -91,9 +91,9 @@ def pulling(feed: TrainFeed, since: float | None, now: float | None = None) -> b
     return feed.fresh(now) or (feeds.served() and since is not None and now - since < FRESH_SECONDS)
 
 
-def feed_for(run: train_run.LiveRun, session: str, page_state: dict) -> TrainFeed:
-    """The run's feed, kept in the page state (a new run gets a new feed and token)."""
-    feed = page_state.get("feed")
+def feed_for(run: train_run.LiveRun, session: str, live: live_state.TrainState) -> TrainFeed:
+    """The run's feed, kept in the page's ``live_state.TrainState`` (a new run gets a new feed and token)."""
+    feed = live.feed
     if feed is None or feed.run is not run:
-        feed = page_state["feed"] = TrainFeed(run, session, page_state)
+        feed = live.feed = TrainFeed(run, session, live)
     return feed

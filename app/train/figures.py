@@ -15,7 +15,7 @@ import numpy as np
 
 from app.i18n import N_, _
 from app.train.run import Curves
-from app.ui import figures
+from app.ui import figures, run_panels
 from app.ui.figures import Chart
 from lstm_core import variant as variant_record
 from lstm_core.training import ProbeTrace
@@ -245,7 +245,7 @@ def probe_panels(
         "mask": probe.mask,
         "symbols": symbols,
     }
-    panels = figures.step_panels(variant, block_size, data, unit, unit_label, None, large)[1:]
+    panels = run_panels.step_panels(variant, block_size, data, unit, unit_label, None, large)[1:]
     out = []
     for (fig, alt), slot in zip(panels, ("gates", "states", "outputs")):
         title = _("{title} — probe sequence").format(title=fig.layout.title.text)
@@ -284,7 +284,7 @@ def gate_readout(variant: str, block_size: int, probe: ProbeTrace, unit: int) ->
 
 def outputs_caption(n_out: int, symbols: tuple[str, ...] | None) -> str:
     """The outputs chart's caption, matching how it is drawn (lines for few outputs, a heat map for many)."""
-    if n_out > figures.MANY:
+    if n_out > run_panels.MANY:
         rows = (
             _(" (rows: one per symbol, {symbols})").format(symbols=" ".join(symbols))
             if symbols

@@ -14,8 +14,9 @@ from typing import Any
 
 import lstm_core as lc
 from app.i18n import N_, _
-from app.ui import classlink, controls, limits, netconfig
+from app.ui import classlink, controls, limits, netconfig, task_controls
 from app.ui.form import Field, Schema
+from app.ui.page_frame import PageSpec
 from lstm_core.training import PRESETS, Preset, TrainConfig, Trainer
 from lstm_core.variants import variant as variant_record
 
@@ -152,7 +153,7 @@ GATE_WORDS = {"input": N_("input"), "output": N_("output"), "forget": N_("forget
 _MODEL, _BIAS, _TASK = (
     controls.model_fields() + [IO_FIELD, OUT_BIAS_FIELD],
     controls.bias_fields(),
-    controls.task_fields("long_lag"),
+    task_controls.task_fields("long_lag"),
 )
 # What a teacher's class link can lock, by the sidebar's groups (the run's buttons stay the student's).
 # Its keys are names (in links too): they stay English and are translated where they are drawn.
@@ -186,7 +187,7 @@ def _default_values() -> dict:
 def make_task(values: dict) -> lc.tasks.Task:
     """The chosen task with its settings, refused if its sequences are longer than the cap."""
     name = values["task"]
-    task = lc.get_task(name, **controls.task_settings(values, name))
+    task = lc.get_task(name, **task_controls.task_settings(values, name))
     limits.check_task(task, TRAIN_MAX_T)
     return task
 
@@ -349,3 +350,4 @@ def preset_values(name: str, seed: int) -> tuple[dict, list[str]]:
 
 
 DEFAULTS = _default_values()
+SPEC = PageSpec(PAGE, SCHEMA, DEFAULTS, CLASS_GROUPS)

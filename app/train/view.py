@@ -15,18 +15,18 @@ name and its place), drawn at the same place.
 
 from __future__ import annotations
 
-import time
-
 import streamlit as st
 
+from app.cells import families
 from app.i18n import N_, _
-from app.step import equations
 from app.train import feed as train_feed
 from app.train import figures as train_figures
+from app.train import live_state
 from app.train import run as train_run
 from app.train import settings as train_settings
 from app.train.controls import press, witnessed
-from app.ui import actions, feeds, figures, form, limits, live, saving, slots, state, words
+from app.train.status import status_box
+from app.ui import actions, feeds, figures, form, live, saving, slots, state, words
 
 PAGE, SCHEMA, DEFAULTS = train_settings.PAGE, train_settings.SCHEMA, train_settings.DEFAULTS
 
@@ -35,7 +35,6 @@ PAGE, SCHEMA, DEFAULTS = train_settings.PAGE, train_settings.SCHEMA, train_setti
 # browser, on the same two cores in benchmarks/live_speed.py, showed 4-12 loss updates/s from run to
 # run; at 0.04 s 9-11 (five runs) for the same ~700-760 sequences/s; at 0.05 s 14-16 but ~520 sequences/s.
 TICK_EVERY = 0.04
-QUEUED_EVERY = 1.0  # a queued run only checks its place in the queue, once a second
 SLOW_EVERY = 1.0  # seconds between redraws of the probe and gradient charts while training
 LOSS_NAMES = {"ce": N_("cross-entropy"), "mse": N_("squared error")}
 LOSS_FORMULAS = {"ce": N_("cross-entropy of the softmax outputs"), "mse": N_("½ Σ (y − target)²")}
@@ -48,11 +47,34 @@ GRADIENT_HOW = {
 
 
 def buttons(run: train_run.LiveRun, has_a: bool) -> None:
+    """The run's buttons in one row, every press witnessed (``app/ui/actions.py``)."""
     # One row of buttons each as wide as its label (fixed column widths cut "Clear run A" to
     # "Clear ru…" with large fonts at 1280 × 720); on a narrow window the row wraps.
     row = st.container(horizontal=True, gap="small")
-    ps = state.page_state(PAGE)
-    ps["buttons_status"] = run.status  # the live part checks it (curves)
+    s = live_state.get()
+    s.buttons_status = run.status  # the live part checks it (curves)
+    specs = _button_specs(run, s, has_a)
+    for name, (text, icon, action, disabled, help, primary) in specs.items():
+        row.button(
+            text,
+            key=state.wkey(PAGE, name),
+            type="primary" if primary else "secondary",
+            icon=f":material/{icon}:",
+            args=(action,),
+            on_click=press,
+            width="content",
+            disabled=disabled,
+            help=help,
+        )
+    actions.witness(
+        PAGE,
+        {state.wkey(PAGE, name): {"action": spec[2], "run": run.name} for name, spec in specs.items()},
+        witnessed,
+    )
+
+
+def _button_specs(run: train_run.LiveRun, s: live_state.TrainState, has_a: bool) -> dict[str, tuple]:
+    """Button name -> (label, icon, action, disabled, help, primary) for the run's status."""
     # One button (one key: Streamlit's button identity is its key) that turns from Start to Pause, Resume
     # and Start again. Why not one button per status: a click's fragment run replaces the clicked button by
     # another element, and when a chart fragment's timer run lands right behind it (a busy machine) the
@@ -69,10 +91,9 @@ def buttons(run: train_run.LiveRun, has_a: bool) -> None:
         "paused": (N_("Resume"), "play_arrow", "start"),
         "running": (N_("Pause"), "pause", "pause"),
     }.get(run.status, (N_("Start again"), "replay", "again"))
-    if ps.get("superseded") and run.status != "running":
+    if s.superseded and run.status != "running":
         label, icon, action = N_("Start a new run"), "replay", "again"  # the settings changed since this run
-    # name -> (label, icon, action, disabled, help, primary); every button's press is witnessed
-    specs = {
+    return {
         "go": (
             _(label),
             icon,
@@ -97,7 +118,7 @@ def buttons(run: train_run.LiveRun, has_a: bool) -> None:
             _("Back to the previous run"),
             "undo",
             "back",
-            "previous" not in ps,
+            s.previous is None,
             _(
                 "The run “Start again” replaced comes back, with its settings; this one becomes the "
                 "previous run."
@@ -105,44 +126,26 @@ def buttons(run: train_run.LiveRun, has_a: bool) -> None:
             False,
         ),
     }
-    for name, (text, icon, action, disabled, help, primary) in specs.items():
-        row.button(
-            text,
-            key=state.wkey(PAGE, name),
-            type="primary" if primary else "secondary",
-            icon=f":material/{icon}:",
-            args=(action,),
-            on_click=press,
-            width="content",
-            disabled=disabled,
-            help=help,
-        )
-    actions.witness(
-        PAGE,
-        {state.wkey(PAGE, name): {"action": spec[2], "run": run.name} for name, spec in specs.items()},
-        witnessed,
-    )
 
 
 # ----------------------------------------------------------------------------- the live part
 def live_part(large: bool) -> None:
     """The buttons and the two charts' fragments (a fragment itself: see above). Nothing else: every
     element here is sent again with each click."""
-    ps = state.page_state(PAGE)
-    if ps.get("restart") or ps.pop("full_run", False):
+    s = live_state.get()
+    if s.restart or s.full_run:
+        s.full_run = False
         st.rerun()  # "Start again" (a new run is built from the settings) or "Back …": the whole page
-    run = ps["run"]
-    buttons(run, "run_a" in ps)
+    run = s.run
+    buttons(run, s.run_a is not None)
     if run.active:
-        queued = bool(ps.get("queued"))  # waiting for a training slot (app/ui/slots.py)
-        if "every" not in ps:  # just started: the period the fast fragment will want (``curves``)
-            ps["since"] = time.monotonic()
-            ps["every"] = train_feed.fragment_every() if feeds.served() else slots.tick_every(TICK_EVERY)
-        st.fragment(_curves_ticking, run_every=ps["every"])(True, large)
-        st.fragment(_inside_ticking, run_every=None if queued else SLOW_EVERY)(large)
+        if s.every is None:  # just started: the period the fast fragment will want (``curves``)
+            s.started_ticking(train_feed.fragment_every() if feeds.served() else slots.tick_every(TICK_EVERY))
+        st.fragment(_curves_ticking, run_every=s.every)(True, large)
+        # waiting for a training slot (app/ui/slots.py): the slow charts wait too
+        st.fragment(_inside_ticking, run_every=None if s.queued else SLOW_EVERY)(large)
     else:
-        ps.pop("every", None)
-        ps.pop("since", None)
+        s.stopped_ticking()
         st.fragment(_curves_still)(False, large)
         st.fragment(_inside_still)(large)
 
@@ -163,7 +166,7 @@ def _inside_still(large: bool) -> None:
     inside(large)
 
 
-def share_the_server(run: train_run.LiveRun, ps: dict) -> int:
+def share_the_server(run: train_run.LiveRun, s: live_state.TrainState) -> int:
     """0 if this run may train this tick, else its place in the server's queue (app/ui/slots.py).
     A run left alone (no click, no setting changed) for ``limits.IDLE_PAUSE_SECONDS`` is paused,
     so a forgotten tab does not keep a share of the server."""
@@ -171,8 +174,7 @@ def share_the_server(run: train_run.LiveRun, ps: dict) -> int:
     if not run.active:
         slots.release(sid)
         return 0
-    idle = time.monotonic() - ps.get("last_interaction", time.monotonic())
-    if idle > limits.IDLE_PAUSE_SECONDS:
+    if live_state.idle_too_long(s):
         train_run.pause(run)
         slots.release(sid)
         state.flash(
@@ -180,7 +182,7 @@ def share_the_server(run: train_run.LiveRun, ps: dict) -> int:
             _(
                 "Paused after {minutes} minutes without a click, to leave the server to others. "
                 "“Resume” carries on exactly where it stopped."
-            ).format(minutes=f"{idle / 60:.0f}"),
+            ).format(minutes=f"{s.idle() / 60:.0f}"),
             kind="info",
         )
         st.rerun()
@@ -188,87 +190,6 @@ def share_the_server(run: train_run.LiveRun, ps: dict) -> int:
     if place:
         run.last_tick = None  # waiting in the queue is not training time
     return place
-
-
-def status_box(run: train_run.LiveRun, place: int = 0) -> None:
-    tr = run.trainer
-    budget = tr.config.budget
-    streak = int(run.last.streak) if run.last is not None else 0
-    # What the user gets, by the wall clock (drawing and other users included): the recent speed
-    # while running, the average over the run's running time otherwise.
-    if run.active:
-        speed = _("{rate} sequences/s").format(rate=f"{train_run.wall_rate(run):,.1f}")
-    else:
-        speed = _("{rate} sequences/s on average").format(rate=f"{train_run.average_rate(run):,.1f}")
-    st.progress(
-        min(run.sequences / budget, 1.0),
-        text=_("**{n}** of {budget} sequences · {speed} · {streak} · {status}").format(
-            n=f"{run.sequences:,}",
-            budget=f"{budget:,}",
-            speed=speed,
-            streak=words.streak(streak, tr.required, tr.fixed_set is not None),
-            status=words.status_word("queued" if place else run.status),
-        ),
-    )
-    msg = words.message(tr)
-    # One slot for the message, drawn whether or not there is one: an element appearing above the
-    # charts would shift them in the page and the browser would re-create them (losing the zoom).
-    box = st.container()
-    superseded = state.page_state(PAGE).get("superseded")
-    if state.page_state(PAGE).get("notice"):
-        box.warning(state.page_state(PAGE)["notice"])  # a press refused (app/train/controls.act)
-    if superseded:
-        box.info(
-            _(
-                "You changed the settings after this run was started ({label}). It stays on screen with its "
-                "curves and export; “Start a new run” trains a new network with the new settings (this one "
-                "then stays available with “Back to the previous run”); set the settings back to carry on with "
-                "it."
-            ).format(label=run.label)
-        )
-    if run.status == "solved":
-        box.success(_("Stopped at the criterion — {message}.").format(message=msg))
-    elif run.status == "budget":
-        box.warning(
-            _(
-                "Stopped at the budget — {message}. Raise the budget, or try the paper's settings "
-                "(a preset) or another seed."
-            ).format(message=msg)
-        )
-    elif run.status == "diverged":
-        box.error(
-            _(
-                "Training diverged and was stopped cleanly — {message}. The learning rate is {lr}: "
-                "a step that large throws the weights so far that the outputs or gradients overflow. The "
-                "papers use 0.01 – 1; “clip the gradient norm” (Training) caps every step."
-            ).format(message=msg, lr=f"{tr.config.lr:g}")
-        )
-    elif superseded:
-        pass  # said above
-    elif run.status == "stopped":
-        box.info(
-            _(
-                "Stopped by you after {n} sequences; the run stays on screen. “Start again” trains a new network "
-                "from scratch with the current settings (this one stays available with “Back to the previous "
-                "run”); “Keep as run A” first draws the two together."
-            ).format(n=f"{run.sequences:,}")
-        )
-    elif run.status == "paused":
-        box.info(
-            _("Paused after {n} sequences — “Resume” carries on exactly where it stopped.").format(
-                n=f"{run.sequences:,}"
-            )
-        )
-    elif run.active and place:
-        training = slots.load()[0]
-        box.info(
-            _(
-                "The server is busy: {training} runs are training right now (at most {most} at a "
-                "time). Your run is queued — position {place} — and starts by itself when a place frees up."
-            ).format(training=training, most=slots.capacity(), place=place)
-        )
-    elif run.status == "idle" and not state.presenting():
-        box.info(_("Press **Start**. Until then the probe charts show the untrained network."))
 
 
 def show(where, chart: tuple, key: str, caption: str, feed: dict | None = None) -> None:
@@ -299,35 +220,44 @@ def curves(was_running: bool, large: bool) -> None:
     themselves and each pull trains a chunk (``app/train/feed.py``); while they do, this fragment
     only redraws every ``train_feed.fragment_every()`` seconds (text, axes) and does not train.
     """
-    ps = state.page_state(PAGE)
-    run = ps["run"]
-    feed = train_feed.feed_for(run, state.session_id(), ps)
-    pulled = run.active and train_feed.pulling(feed, ps.get("since"))
-    place = share_the_server(run, ps)
-    every = QUEUED_EVERY if place else train_feed.fragment_every() if pulled else slots.tick_every(TICK_EVERY)
-    was_queued, ps["queued"] = bool(ps.get("queued")), place
+    s = live_state.get()
+    run = s.run
+    feed = train_feed.feed_for(run, state.session_id(), s)
+    place = _tick(run, s, feed, was_running)
+    status_box(run, place)
+    # the charts' feed, while running: the browser then asks for new points itself
+    _curve_charts(run, s.run_a, {"token": feed.token} if run.active else None, large)
+
+
+def _tick(
+    run: train_run.LiveRun, s: live_state.TrainState, feed: train_feed.TrainFeed, was_running: bool
+) -> int:
+    """This tick's training (unless queued or the feed trains) and the reruns the timing calls for;
+    the run's place in the server's queue (0: not queued)."""
+    pulled = run.active and train_feed.pulling(feed, s.since)
+    place = share_the_server(run, s)
+    every = live_state.fast_every(place, pulled, train_feed.fragment_every(), slots.tick_every(TICK_EVERY))
+    stale = live_state.timers_stale(s, place, every)
+    s.queued = place
     if run.active:
-        if bool(place) != was_queued or not 0.5 <= every / ps.get("every", every) <= 2.0:
-            # queued or let in (the slow charts' timer is off in the queue), or many more / fewer runs
-            # training (not for every small change): a full run re-sets both timers
-            ps["every"] = every
-            st.rerun()
-        ps["every"] = every
+        s.every = every
+        if stale:
+            st.rerun()  # a whole live-part run re-sets both timers
     if place == 0 and not pulled:
         train_run.tick(run, slots.tick_seconds(train_run.TICK_SECONDS))
     if was_running and not run.active:
         slots.release(state.session_id())
         st.rerun()  # finished: a full run swaps the buttons and stops both timers
-    if ps.get("buttons_status", run.status) != run.status:
-        # the buttons on screen were drawn for another status: a click's rerun was lost (seen
-        # once in a busy suite run: paused, but "Pause" still showing for 30 s) — redraw them
-        st.rerun()
-    status_box(run, place)
-    tr, a, now = run.trainer, ps.get("run_a"), train_run.snapshot(run)
+    if live_state.buttons_stale(s, run.status):
+        st.rerun()  # redraw them
+    return place
+
+
+def _curve_charts(run: train_run.LiveRun, a, pull: dict | None, large: bool) -> None:
+    """The loss and criterion charts (run A's curves under the run's), fed by ``pull`` while running."""
+    tr, now = run.trainer, train_run.snapshot(run)
     task = tr.task
     mask = run.probe.mask[:, 0]
-    # the charts' feed, while running: the browser then asks for new points itself
-    pull = {"token": feed.token} if run.active else None
     if not state.presenting():
         st.subheader(_("Training curves"))
     c1, c2 = figures.pair(large)
@@ -369,9 +299,9 @@ def curves(was_running: bool, large: bool) -> None:
 
 def inside(large: bool) -> None:
     """The slow fragment (every ``SLOW_EVERY`` s while training): the probe and gradient charts."""
-    run = state.page_state(PAGE)["run"]
+    run = live_state.get().run
     cfg, tr = run.trainer.model.config, run.trainer
-    labels = equations.unit_labels(cfg)
+    labels = families.unit_labels(cfg)
     unit_key = state.wkey(PAGE, "unit")
     st.session_state[unit_key] = min(int(st.session_state.get(unit_key, 0)), len(labels) - 1)
     head, pick = st.columns([2, 1], vertical_alignment="bottom")
@@ -428,23 +358,3 @@ def inside(large: bool) -> None:
                 "zoom out again."
             )
         )
-
-
-def task_notes(run: train_run.LiveRun) -> None:
-    task = run.trainer.task
-    with st.expander(
-        _("The task: {title} — {paper}").format(title=_(task.title or task.name), paper=_(task.paper))
-    ):
-        st.markdown(
-            _(
-                "**Paper setup.** {setup}\n\n**Reported result.** {reported}\n\n**Criterion here.** "
-                "{criterion}."
-            ).format(setup=_(task.setup), reported=_(task.reported), criterion=words.criterion(run.trainer))
-        )
-        p = train_settings.paper_preset(task.name, run.trainer.model.config.variant)
-        if p is not None:
-            st.caption(
-                _("The preset “{title}” loads the paper's settings. {notes}").format(
-                    title=_(p.title), notes=_(p.notes)
-                )
-            )

@@ -1,6 +1,7 @@
-"""Reusable control groups: the network, gate-bias, task and seed settings every page offers.
+"""Reusable control groups: the network, gate-bias, training-algorithm and seed settings every page
+offers (the task group is ``app.ui.task_controls``).
 
-Groups (``model_group``, ``task_group``, ``bias_group``, ``seed_group``) draw ``app.ui.form``
+Groups (``model_group``, ``bias_group``, ``seed_group``) draw ``app.ui.form``
 fields and each end with a "Reset to paper defaults" button whose callback rewrites the group's
 widget values before the next run (the only moment Streamlit allows it). The paper defaults come
 from the core's registries, turned into page settings by ``app.ui.netconfig``.
@@ -19,7 +20,6 @@ from app.ui import classlink, limits, netconfig, state
 from app.ui.form import PERSIST, Field, Schema, render_fields, reset_button
 from app.ui.netconfig import SELF_WEIGHT_FIELDS, active_gates
 from lstm_core.config import CELL_INPUT, CELL_OUTPUT
-from lstm_core.tasks.reber import MAX_SET as MAX_REBER_SET
 from lstm_core.variants import GATE_BIASES, REGISTRY
 from lstm_core.variants import variant as variant_record
 
@@ -51,6 +51,11 @@ def squashing_label(name: str) -> str:
 
 def model_fields() -> list[Field]:
     """Variant, sizes and cell options (the union over all variants)."""
+    return _size_fields() + _weight_fields() + _cell_option_fields() + _self_weight_fields()
+
+
+def _size_fields() -> list[Field]:
+    """The variant, the layer sizes and the activation function."""
     F, sl = Field, "slider"
     return [
         F(
@@ -87,6 +92,13 @@ def model_fields() -> list[Field]:
             choices=("tanh", "sigmoid"),
             widget="segmented",
         ),
+    ]
+
+
+def _weight_fields() -> list[Field]:
+    """How the initial weights are drawn."""
+    F, sl = Field, "slider"
+    return [
         F(
             "recurrent_scale",
             N_("recurrent weight scale"),
@@ -112,6 +124,13 @@ def model_fields() -> list[Field]:
             widget=sl,
             help=N_("Weights start uniform in [−r, r] (biases too, unless set below)."),
         ),
+    ]
+
+
+def _cell_option_fields() -> list[Field]:
+    """The memory cell's switches and squashing functions."""
+    F = Field
+    return [
         F("output_gate", N_("Output gate"), "bool", True, widget="toggle"),
         F("forget_gate", N_("Forget gate"), "bool", True, widget="toggle"),
         F("peepholes", N_("Peephole connections"), "bool", True, widget="toggle"),
@@ -134,6 +153,13 @@ def model_fields() -> list[Field]:
             fmt=squashing_label,
         ),
         F("gates_as_sources", N_("Gates feed back as recurrent inputs"), "bool", True, widget="toggle"),
+    ]
+
+
+def _self_weight_fields() -> list[Field]:
+    """The self-weights u and v of the local-feedback units (Frasconi et al. 1992)."""
+    F = Field
+    return [
         F(
             "fb_u",
             N_("net-input self-weight u"),
@@ -225,131 +251,6 @@ def task_preset(task: str | None):
 _MODEL_OR_BIAS = {f.name for f in model_fields() + bias_fields()} - {"variant"}
 
 
-# ----------------------------------------------------------------------------- task settings
-DEFAULT_TYPED = "1, 0, 0, 0, 0.5, 0, 0, 0, -1, 0, 0, 0"
-TASK_CHOICES = {
-    ("spike_delay", "mode"): ("msd", "nmsd"),
-    ("spike_delay", "delay_set"): ("range", "pair"),
-    ("spike_generation", "delay_set"): ("range", "pair"),
-    ("periodic", "shape"): ("cos", "triangle", "rectangle"),
-    ("long_lag_random", "targets"): ("expected", "last"),
-    ("latching", "distractors"): ("random", "none"),
-    ("two_sequence", "variant"): ("3a", "3b", "3c"),
-    ("temporal_order", "classes"): (4, 8),
-}
-# Task settings whose name is an English word: a label for the catalogue (the others, such as T, p or
-# max_len, are shown as the core names them). Choice values that are words, likewise.
-TASK_SETTING_LABELS = {
-    "sets": N_("sets"),
-    "streak": N_("streak"),
-    "targets": N_("targets"),
-    "variant": N_("variant"),
-    "mode": N_("mode"),
-    "classes": N_("classes"),
-    "shape": N_("shape"),
-    "length": N_("length"),
-    "tolerance": N_("tolerance"),
-    "distractors": N_("distractors"),
-}
-TASK_CHOICE_LABELS = {
-    "range": N_("range"),
-    "pair": N_("pair"),
-    "cos": N_("cos"),
-    "triangle": N_("triangle"),
-    "rectangle": N_("rectangle"),
-    "expected": N_("expected"),
-    "last": N_("last"),
-    "random": N_("random"),
-    "none": N_("none"),
-}
-# Integer task settings with their own upper limit and a help text (the others: 0 … TASK_MAX_SETTING).
-TASK_INT_HELP = {
-    ("embedded_reber", "sets"): (
-        MAX_REBER_SET,
-        N_(
-            "0: every training sequence is a fresh random string. N: the "
-            "paper's protocol — a fixed set of N training strings and N test strings not in it; "
-            "with the paper's criterion a run is judged on all 2N after every N training "
-            "sequences (the paper: 256)."
-        ),
-    ),
-    ("embedded_reber", "set_seed"): (
-        limits.TASK_MAX_SETTING,
-        N_(
-            "Which fixed training and test sets are drawn when "
-            "sets is above 0 (the paper used three pairs of sets, ten networks each)."
-        ),
-    ),
-}
-# Settings that only matter for training/evaluation (hidden on pages that just run a sequence).
-EVAL_SETTINGS = ("streak", "tolerance", "accuracy_threshold")
-
-
-def task_fields(default_task: str = "adding") -> list[Field]:
-    """Input source, task, every task's settings (named ``<task>.<setting>``) and typed text."""
-    out = [
-        Field(
-            "source",
-            N_("Input sequence"),
-            "choice",
-            "task",
-            choices=("task", "typed"),
-            widget="segmented",
-            fmt={"task": N_("From a task"), "typed": N_("Typed by hand")}.get,
-        ),
-        Field(
-            "task",
-            N_("Task"),
-            "choice",
-            default_task,
-            choices=tuple(lc.TASKS),
-            widget="select",
-            fmt=lambda n: lc.TASKS[n].title or n,
-        ),
-    ]
-    for tname, task in lc.TASKS.items():
-        for s, v in task.settings().items():
-            name, label = f"{tname}.{s}", TASK_SETTING_LABELS.get(s, s)
-            if (tname, s) in TASK_CHOICES:
-                out.append(
-                    Field(
-                        name,
-                        label,
-                        "choice",
-                        v,
-                        choices=TASK_CHOICES[(tname, s)],
-                        widget="select",
-                        fmt=lambda c: TASK_CHOICE_LABELS.get(c, str(c)),
-                    )
-                )
-            elif isinstance(v, bool):
-                out.append(Field(name, label, "bool", v, widget="toggle"))
-            elif isinstance(v, int):
-                hi, why = TASK_INT_HELP.get((tname, s), (limits.TASK_MAX_SETTING, None))
-                out.append(Field(name, label, "int", v, 0, hi, 1, help=why))
-            elif isinstance(v, float):
-                out.append(Field(name, label, "float", v, 0.0, 1e6, 0.01))
-            else:
-                out.append(Field(name, label, "text", str(v), hi=100, widget="text_area"))
-    out.append(
-        Field(
-            "typed",
-            N_("Values (one row per timestep, or one row for a single input)"),
-            "text",
-            DEFAULT_TYPED,
-            hi=limits.MAX_TYPED_CHARS,
-            widget="text_area",
-            help=N_("Numbers separated by commas or spaces. Several rows = several inputs per step."),
-        )
-    )
-    return out
-
-
-def task_settings(values: dict, task: str) -> dict:
-    """The chosen task's settings out of the flat page values."""
-    return {s: values[f"{task}.{s}"] for s in lc.TASKS[task].settings()}
-
-
 # ----------------------------------------------------------------------------- groups
 def _current(page: str, name: str, schema: Schema) -> Any:
     return schema[name].read(page)
@@ -395,28 +296,6 @@ def bias_group(page: str, schema: Schema, variant: str, where: Any = st) -> None
         lambda: paper_values(schema, _current(page, "variant", schema), task),
         where,
     )
-
-
-def task_group(
-    page: str, schema: Schema, where: Any = st, allow_typed: bool = True, hide: Iterable[str] = EVAL_SETTINGS
-) -> tuple[str, str]:
-    """Input source and the task's settings (or the typed text); returns (source, task)."""
-    source = schema["source"].render(page, where) if allow_typed else "task"
-    task = schema["task"].read(page)
-    if source == "typed":
-        schema["typed"].render(page, where)
-    else:
-        task = schema["task"].render(page, where)
-        info = lc.TASKS[task]
-        where.caption(_("{paper}. {setup}").format(paper=_(info.paper), setup=_(info.setup)))
-        render_fields(page, schema, [f"{task}.{s}" for s in info.settings() if s not in hide], where)
-
-    def paper() -> dict:
-        t = _current(page, "task", schema)
-        return {f"{t}.{s}": v for s, v in lc.TASKS[t].settings().items()}
-
-    reset_button(page, schema, "task", lambda: paper().keys(), paper, where)
-    return source, task
 
 
 def restricted_choice(

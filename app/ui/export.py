@@ -49,6 +49,20 @@ def parse_config_upload(
     another page only the network is used) or a bare ``ModelConfig`` JSON -- on pages that can
     map a network onto their settings (``from_model``; None = only this page's own files).
     """
+    doc = _json_object(data)
+    if doc.get("kind") == DOC_KIND and doc.get("page") == page and isinstance(doc.get("settings"), dict):
+        try:
+            return schema.check(doc["settings"]), []
+        except ValueError as e:
+            raise ValueError(_("the file's settings are not valid here: {why}").format(why=e)) from None
+    model, notes = _network_of(doc, maps_networks=from_model is not None)
+    cfg = lc.ModelConfig.from_dict(model)  # the core's own, actionable validation
+    values, more = from_model(cfg, schema)  # not None here: _network_of refuses the file otherwise
+    return values, notes + more
+
+
+def _json_object(data: bytes) -> dict:
+    """The uploaded bytes as a JSON object, or ValueError saying what is wrong with the file."""
     if len(data) > limits.MAX_UPLOAD_BYTES:
         raise ValueError(
             _("the file is {size} bytes; a configuration is at most {most} bytes").format(
@@ -73,13 +87,14 @@ def parse_config_upload(
         ) from None
     if not isinstance(doc, dict):
         raise ValueError(_("a configuration is a JSON object, not {kind}").format(kind=type(doc).__name__))
+    return doc
+
+
+def _network_of(doc: dict, *, maps_networks: bool) -> tuple[dict, list[str]]:
+    """(the network's ``ModelConfig`` dict, notes) of a file that is not this page's own settings:
+    another page's download or a bare network; ValueError if this page cannot use it."""
     if doc.get("kind") == DOC_KIND:
-        if doc.get("page") == page and isinstance(doc.get("settings"), dict):
-            try:
-                return schema.check(doc["settings"]), []
-            except ValueError as e:
-                raise ValueError(_("the file's settings are not valid here: {why}").format(why=e)) from None
-        if from_model is None:
+        if not maps_networks:
             raise ValueError(
                 _(
                     "the file was saved on the '{page}' page; this page loads only "
@@ -93,30 +108,26 @@ def parse_config_upload(
                     "the file is from the '{page}' page and holds no network ('model') this page can use"
                 ).format(page=doc.get("page"))
             )
-        notes = [
+        return model, [
             _("The file was saved on the '{page}' page: only its network is used.").format(
                 page=doc.get("page")
             )
         ]
-    elif "variant" in doc:
-        if from_model is None:
+    if "variant" in doc:
+        if not maps_networks:
             raise ValueError(
                 _(
                     "this is a network configuration; this page loads only configurations "
                     "saved on itself (its settings are not a single network)"
                 )
             )
-        model, notes = doc, []
-    else:
-        raise ValueError(
-            _(
-                "the file is neither a Gate Lab configuration (with \"kind\": "
-                "\"{kind}\") nor a network configuration (with a \"variant\")"
-            ).format(kind=DOC_KIND)
-        )
-    cfg = lc.ModelConfig.from_dict(model)  # the core's own, actionable validation
-    values, more = from_model(cfg, schema)
-    return values, notes + more
+        return doc, []
+    raise ValueError(
+        _(
+            "the file is neither a Gate Lab configuration (with \"kind\": "
+            "\"{kind}\") nor a network configuration (with a \"variant\")"
+        ).format(kind=DOC_KIND)
+    )
 
 
 # ----------------------------------------------------------------------------- CSV
@@ -202,7 +213,7 @@ def _import(page: str, schema: Schema, from_model: Any) -> None:
         state.flash(
             page,
             _("Could not load {name}: {why}. Your current settings are unchanged.").format(
-                name=up.name, why=core_errors.translate(str(e))
+                name=up.name, why=core_errors.translate(e)
             ),
             where="io",
         )
@@ -267,7 +278,7 @@ def io_panel(
 
 
 def flow_csv(curves: list) -> bytes:
-    """Error-flow curves (``figures.FlowCurve``) as a tidy CSV: curve, q, measured, theory."""
+    """Error-flow curves (``flow_figures.FlowCurve``) as a tidy CSV: curve, q, measured, theory."""
     frames = [
         pd.DataFrame(
             {

@@ -71,27 +71,7 @@ class Field:
         if k == "optfloat" and value is None:
             return None
         if k in ("float", "optfloat", "int"):
-            if not finite_number(value):
-                raise ValueError(
-                    _("{where} must be a finite number, got {value}").format(where=where, value=repr(value))
-                )
-            if k == "int":
-                if value != int(value):
-                    raise ValueError(
-                        _("{where} must be a whole number, got {value}").format(
-                            where=where, value=repr(value)
-                        )
-                    )
-                value = int(value)
-            else:
-                value = float(value)
-            if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
-                raise ValueError(
-                    _("{where} must be between {lo} and {hi}, got {value}").format(
-                        where=where, lo=f"{self.lo:g}", hi=f"{self.hi:g}", value=f"{value:g}"
-                    )
-                )
-            return value
+            return self._check_number(value, where)
         if k == "bool":
             if not isinstance(value, bool):
                 raise ValueError(
@@ -107,30 +87,60 @@ class Field:
                 )
             return value
         if k == "text":
-            if not isinstance(value, str):
-                raise ValueError(
-                    _("{where} must be text, got {kind}").format(where=where, kind=type(value).__name__)
-                )
-            if self.hi is not None and len(value) > self.hi:
-                raise ValueError(
-                    _("{where} is {n} characters long; at most {most} are allowed").format(
-                        where=where, n=len(value), most=f"{self.hi:g}"
-                    )
-                )
-            return value
+            return self._check_text(value, where)
         if k == "multi":
-            if (
-                not isinstance(value, list)
-                or any(v not in self.choices for v in value)
-                or len(set(value)) != len(value)
-            ):
-                raise ValueError(
-                    _("{where} must be a list of distinct values from {choices}, got {value}").format(
-                        where=where, choices=list(self.choices), value=repr(value)
-                    )
-                )
-            return list(value)
+            return self._check_multi(value, where)
         raise ValueError(f"{where}: unknown kind {k!r}")  # pragma: no cover  # i18n: kept (programming error)
+
+    def _check_number(self, value: Any, where: _Where) -> int | float:
+        """A finite number (whole for ``int``) within [lo, hi]."""
+        if not finite_number(value):
+            raise ValueError(
+                _("{where} must be a finite number, got {value}").format(where=where, value=repr(value))
+            )
+        if self.kind == "int":
+            if value != int(value):
+                raise ValueError(
+                    _("{where} must be a whole number, got {value}").format(where=where, value=repr(value))
+                )
+            value = int(value)
+        else:
+            value = float(value)
+        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
+            raise ValueError(
+                _("{where} must be between {lo} and {hi}, got {value}").format(
+                    where=where, lo=f"{self.lo:g}", hi=f"{self.hi:g}", value=f"{value:g}"
+                )
+            )
+        return value
+
+    def _check_text(self, value: Any, where: _Where) -> str:
+        """A string of at most ``hi`` characters."""
+        if not isinstance(value, str):
+            raise ValueError(
+                _("{where} must be text, got {kind}").format(where=where, kind=type(value).__name__)
+            )
+        if self.hi is not None and len(value) > self.hi:
+            raise ValueError(
+                _("{where} is {n} characters long; at most {most} are allowed").format(
+                    where=where, n=len(value), most=f"{self.hi:g}"
+                )
+            )
+        return value
+
+    def _check_multi(self, value: Any, where: _Where) -> list:
+        """A list of distinct values, each one of the choices."""
+        if (
+            not isinstance(value, list)
+            or any(v not in self.choices for v in value)
+            or len(set(value)) != len(value)
+        ):
+            raise ValueError(
+                _("{where} must be a list of distinct values from {choices}, got {value}").format(
+                    where=where, choices=list(self.choices), value=repr(value)
+                )
+            )
+        return list(value)
 
     # -- widgets ----------------------------------------------------------------------
     def shown(self, value: Any) -> str:

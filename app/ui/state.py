@@ -117,9 +117,9 @@ def user_message(e: BaseException) -> str:
     """A user error's message in this session's language (the core's English messages translated)."""
     if isinstance(e, lc.NonFiniteError):
         return _("The network produced a non-finite number (NaN or infinity): {why}").format(
-            why=core_errors.translate(str(e))
+            why=core_errors.translate(e)
         )
-    return core_errors.translate(str(e)) or type(e).__name__
+    return core_errors.translate(e) or type(e).__name__
 
 
 def report(outcome: Kept, what: str = N_("these settings")) -> None:

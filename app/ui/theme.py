@@ -44,7 +44,7 @@ INK = {
     "#D9D9D9": "#4A515C",  # the Bias lab's cells where no network solved
 }
 PAPER = {"WHITE": BG, "#FFFFFF": BG, "#FFF": BG, "RGBA(255,255,255,0.9)": "rgba(16,20,28,0.9)"}
-OPEN = (0x00, 0x72, 0xB2)  # the cell diagram's fully open gate (app.step.diagram.OPEN)
+OPEN = (0x00, 0x72, 0xB2)  # the cell diagram's fully open gate (app.cells.canvas.OPEN)
 _RGB = re.compile(r"rgb\((\d+),\s*(\d+),\s*(\d+)\)$")
 
 

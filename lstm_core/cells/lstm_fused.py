@@ -177,13 +177,18 @@ def backward_sequence(P: dict, fw: dict, dy: Array, k: int | None = None):
         Dc_t *= dc_blk  # c = f c(t−1) + i g: at net_i, net_f, net_g
         np.matmul(Ut, dnet_t, out=dh_rec)  # to h(t−1) through U
         np.multiply(dc, f_t, out=dc_next)  # to c(t−1) through f
-    # --- weight gradients: one matmul each over all (t, b); dnet copied to (..., 4H, T, B) so
-    # that (t, b) is one contiguous axis (cheaper than T small matmuls and a sum over t)
+    grads = _weight_gradients(dnet, fw["xs"], hs[:-1])
+    return grads, {"dh": swap_major(dH), "dc": swap_major(dC), "dnet": swap_major(dnet)}
+
+
+def _weight_gradients(dnet: Array, xs: Array, h_prev: Array) -> tuple[Array, Array, Array]:
+    """(gW, gU, gb) from the errors at the nets (T, ..., 4H, B), the inputs and h(t−1)."""
+    # one matmul each over all (t, b); dnet copied to (..., 4H, T, B) so that (t, b) is one
+    # contiguous axis (cheaper than T small matmuls and a sum over t)
     d2 = buffers.empty(dnet.shape[1:-1] + dnet.shape[:1] + dnet.shape[-1:])
     d2[...] = np.moveaxis(dnet, 0, -2)
     d2 = d2.reshape(d2.shape[:-2] + (-1,))  # (..., 4H, T·B)
-    gW, gU = d2 @ _rows(fw["xs"]), d2 @ _rows(swap_major(hs[:-1]))
-    return (gW, gU, d2.sum(axis=-1)), {"dh": swap_major(dH), "dc": swap_major(dC), "dnet": swap_major(dnet)}
+    return d2 @ _rows(xs), d2 @ _rows(swap_major(h_prev)), d2.sum(axis=-1)
 
 
 def _rows(z: Array) -> Array:

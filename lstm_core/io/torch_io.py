@@ -26,21 +26,8 @@ def _np(v) -> np.ndarray:
     return np.array(v, dtype=np.float64)
 
 
-def from_torch(
-    state_dict: dict,
-    variant: str | None = None,
-    output_weight=None,
-    output_bias=None,
-    output_activation: str = "identity",
-    seed: int = 0,
-    loss: str | None = None,
-) -> Model:
-    """Build an ``lstm``/``gru`` model from a PyTorch state_dict (layer 0).
-
-    Without an output layer given, W_out = I and b_out = 0 with an identity output, so the
-    model's outputs are exactly the hidden states h(t) PyTorch returns. ``loss`` defaults to
-    cross-entropy with a softmax output and to squared error otherwise (the core pairs them).
-    """
+def _recurrent_weights(state_dict: dict, variant: str | None) -> tuple[np.ndarray, np.ndarray, str]:
+    """The state_dict's weight_ih_l0 and weight_hh_l0, checked, and the variant (if None: their shapes')."""
     try:
         w_ih, w_hh = _np(state_dict["weight_ih_l0"]), _np(state_dict["weight_hh_l0"])
     except KeyError as e:
@@ -56,13 +43,34 @@ def from_torch(
             f"cannot tell an LSTM from a GRU: weight_ih_l0 has {w_ih.shape[0]} rows for hidden size {H}; "
             f"pass variant= one of {list(LAYOUT)}"
         )
-    gates = LAYOUT[variant]
-    G = len(gates)
+    G = len(LAYOUT[variant])
     if w_ih.shape[0] != G * H or w_hh.shape != (G * H, H):
         raise ValueError(
             f"{variant}: expected weight_ih_l0 ({G * H}, n_in) and weight_hh_l0 ({G * H}, {H}); "
             f"got {w_ih.shape} and {w_hh.shape}"
         )
+    return w_ih, w_hh, variant
+
+
+def from_torch(
+    state_dict: dict,
+    variant: str | None = None,
+    output_weight=None,
+    output_bias=None,
+    output_activation: str = "identity",
+    seed: int = 0,
+    loss: str | None = None,
+) -> Model:
+    """Build an ``lstm``/``gru`` model from a PyTorch state_dict (layer 0).
+
+    Without an output layer given, W_out = I and b_out = 0 with an identity output, so the
+    model's outputs are exactly the hidden states h(t) PyTorch returns. ``loss`` defaults to
+    cross-entropy with a softmax output and to squared error otherwise (the core pairs them).
+    """
+    w_ih, w_hh, variant = _recurrent_weights(state_dict, variant)
+    H = w_hh.shape[1]
+    gates = LAYOUT[variant]
+    G = len(gates)
     b_ih = _np(state_dict.get("bias_ih_l0", np.zeros(G * H)))
     b_hh = _np(state_dict.get("bias_hh_l0", np.zeros(G * H)))
     n_out = H if output_weight is None else _np(output_weight).shape[0]

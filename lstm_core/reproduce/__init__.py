@@ -1,7 +1,7 @@
 """Reproducing the papers' experiments: the command, its results files and their bookkeeping.
 
-- ``experiments`` — the reproduction command (run as ``python -m lstm_core.experiments``), one preset ×
-  N networks per row;
+- ``cli`` — the reproduction command (run as ``python -m lstm_core.experiments``): options, printing, files;
+- ``experiments`` — its work: one preset × N networks per row, as units of work, and a row's summary;
 - ``results`` — a row's outcome (``Outcome``) and the markdown/JSON files rows are kept in;
 - ``diagnostics`` — why a network failed (saturation, state drift, pinned outputs, …);
 - ``distributed`` — units of work run in-process or on Dask, resumable;

@@ -306,6 +306,36 @@ def run_units(
     return report
 
 
+def _connect(scheduler: str | None, workers: int) -> tuple[Any, Any]:
+    """A Dask client of the scheduler at ``scheduler``, else of a new local cluster (returned too, to close)."""
+    from dask.distributed import Client, LocalCluster  # noqa: PLC0415
+
+    if scheduler is not None:
+        try:
+            return Client(scheduler, timeout=f"{CONNECT_TIMEOUT}s"), None
+        except (OSError, TimeoutError) as e:
+            raise ValueError(
+                f"could not reach the Dask scheduler at {scheduler} within {CONNECT_TIMEOUT} s "
+                f"({type(e).__name__}); start it with `dask scheduler` or check the address"
+            ) from None
+    import dask  # noqa: PLC0415
+
+    with dask.config.set(WORKER_CONFIG):
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address="127.0.0.1:0",
+            silence_logs=40,
+        )
+    try:
+        return Client(cluster), cluster
+    except BaseException:
+        cluster.close()
+        raise
+
+
 def _run_on_dask(
     todo: list[Unit],
     workers: int,
@@ -317,34 +347,13 @@ def _run_on_dask(
     log: Callable[[str], None],
 ) -> None:
     try:
-        from dask.distributed import Client, LocalCluster, as_completed  # noqa: PLC0415
+        from dask.distributed import as_completed  # noqa: PLC0415
     except ImportError:
         raise ValueError(
             "--workers > 1 and --scheduler need Dask: pip install -e '.[cluster]' (or run with --workers 1)"
         ) from None
-    cluster = None
+    client, cluster = _connect(scheduler, workers)
     try:
-        if scheduler is not None:
-            try:
-                client = Client(scheduler, timeout=f"{CONNECT_TIMEOUT}s")
-            except (OSError, TimeoutError) as e:
-                raise ValueError(
-                    f"could not reach the Dask scheduler at {scheduler} within {CONNECT_TIMEOUT} s "
-                    f"({type(e).__name__}); start it with `dask scheduler` or check the address"
-                ) from None
-        else:
-            import dask  # noqa: PLC0415
-
-            with dask.config.set(WORKER_CONFIG):
-                cluster = LocalCluster(
-                    n_workers=workers,
-                    threads_per_worker=1,
-                    processes=True,
-                    host="127.0.0.1",
-                    dashboard_address="127.0.0.1:0",
-                    silence_logs=40,
-                )
-            client = Client(cluster)
         report.dashboard = client.dashboard_link
         log(
             f"Dask cluster: {len(client.scheduler_info()['workers'])} worker(s); dashboard {report.dashboard}"

@@ -1,38 +1,22 @@
-"""Reproduce the papers' experiments: ``python -m lstm_core.experiments NAME --trials N``.
-
-Runs a paper preset (``lstm_core.training.PRESETS``) as one population of N networks (model
-seeds 0..N−1, each with its own data stream) and prints the paper's setup and reported
-result next to ours: % of trials that met the criterion, median sequences to criterion, and
-wall time.
-
-    python -m lstm_core.experiments --list
-    python -m lstm_core.experiments long_lag --trials 10 --reduced
-    python -m lstm_core.experiments long_lag_rnn --trials 10 --set p=100 --budget 20000
-    python -m lstm_core.experiments adding --trials 10 --markdown docs/results.md
-    python -m lstm_core.experiments --all --markdown docs/results.md --json docs/results.json
-                                                                          # the results table's set
-
-``--reduced`` applies the preset's documented reductions (e.g. a shorter criterion streak);
-reduced results are labelled as such in every line and table row they produce.
+"""The reproduction command's work: the results table's set (``ALL_RUNS``), a table row as units of
+work (``units_for``, ``run_unit``: N networks of a paper preset as one population), and a row's
+``Outcome`` from its units' results (``summarise``). The command line is ``cli.py``
+(``python -m lstm_core.experiments``).
 """
 
 from __future__ import annotations
 
-import argparse
-import ast
 import dataclasses  # noqa: F401 — tests read experiments.dataclasses.fields(Outcome)
-import os
-import sys
 import time
 from collections.abc import Callable
 
 import numpy as np
 
-from ..training import PRESETS, get_preset
+from ..tasks import Task
+from ..training import Preset, TrainConfig, get_preset
 from . import machine
 from .diagnostics import diagnose, flag_key
-from .diagnostics import summary as diagnostics_summary
-from .results import MARKDOWN_HEADER, Outcome, append_markdown, write_json  # noqa: F401 — re-exported
+from .results import Outcome
 
 DIAGNOSTIC_STREAM = 2**32 - 3  # the diagnostics' sequences: default_rng([data seed, DIAGNOSTIC_STREAM])
 
@@ -77,20 +61,8 @@ ALL_RUNS: list[tuple[str, int, dict, bool, int | None]] = [
 ]
 
 
-def _parse_settings(items: list[str]) -> dict:
-    out = {}
-    for item in items or []:
-        if "=" not in item:
-            raise ValueError(f"--set expects key=value (e.g. p=10), got {item!r}")
-        key, value = item.split("=", 1)
-        try:
-            out[key] = ast.literal_eval(value)
-        except (ValueError, SyntaxError):
-            out[key] = value
-    return out
-
-
-def _preset(name: str, settings: dict | None):
+def preset_for(name: str, settings: dict | None) -> Preset:
+    """The named preset with ``settings`` applied to its task (ValueError: a bad name or setting)."""
     preset = get_preset(name)
     return preset.with_task(**settings) if settings else preset
 
@@ -108,7 +80,7 @@ def run_unit(spec: dict, report: Callable[[int, int], None] | None = None) -> di
     ``first_seed`` … as one population. Returns one JSON-able record per network (a member's
     result depends only on its own seeds, so any chunking of a row gives the same records).
     ``report(sequences so far, at most)`` is called after every progress report (in-process runs)."""
-    preset = _preset(spec["name"], spec.get("settings"))
+    preset = preset_for(spec["name"], spec.get("settings"))
     overrides = {"seed": spec.get("seed", 0), "probe": False}
     if spec.get("budget") is not None:
         overrides["budget"] = spec["budget"]
@@ -191,7 +163,7 @@ def units_for(
             f"--first-seed must be a whole number ≥ 0 (model seeds first_seed … first_seed + trials − 1), "
             f"got {first_seed!r}"
         )
-    preset = _preset(name, settings)  # validates the name and task settings now
+    preset = preset_for(name, settings)  # validates the name and task settings now
     per = budget if budget is not None else preset.train_config(reduced).budget
     T = preset.build_task(reduced).max_length
     return [
@@ -216,32 +188,27 @@ def units_for(
     ]
 
 
-def summarise(
+def _setup(preset: Preset, task: Task, cfg: TrainConfig, required: int, by_set: bool) -> str:
+    """The row's setup in words: network, algorithm, task and criterion."""
+    m = preset.model
+    return (
+        f"{m.variant}, {cfg.algorithm}, lr {cfg.lr:g}"
+        + (f", momentum {cfg.momentum:g}" if cfg.momentum else "")
+        + f"; {task.name} {_short(task.settings())}; criterion "
+        + (f"all {required:,} {SET_CRITERION}" if by_set else f"{required:,} in a row")
+    )
+
+
+def _command(
     name: str,
     trials: int,
     settings: dict | None,
     reduced: bool,
     budget: int | None,
     seed: int,
-    results: list[dict],
-    first_seed: int = 0,
-) -> Outcome:
-    """The row's Outcome from its units' results (in seed order)."""
-    preset = _preset(name, settings)
-    members = [m for r in results for m in r["members"]]
-    if len(members) != trials:
-        raise ValueError(f"{name}: {len(members)} of {trials} networks have results")
-    task = preset.build_task(reduced)
-    cfg = preset.train_config(reduced, **({"budget": budget} if budget is not None else {}), seed=seed)
-    m = preset.model
-    required = cfg.streak or task.criterion.streak
-    by_set = bool(task.criterion.check_every) and not cfg.streak  # judged on a fixed set (embedded Reber)
-    setup = (
-        f"{m.variant}, {cfg.algorithm}, lr {cfg.lr:g}"
-        + (f", momentum {cfg.momentum:g}" if cfg.momentum else "")
-        + f"; {task.name} {_short(task.settings())}; criterion "
-        + (f"all {required:,} {SET_CRITERION}" if by_set else f"{required:,} in a row")
-    )
+    first_seed: int,
+) -> str:
+    """The command line that reproduces the row (recorded in every results file)."""
     cmd = f"python -m lstm_core.experiments {name} --trials {trials}"
     if settings:
         cmd += " --set " + " ".join(f"{k}={v}" for k, v in settings.items())
@@ -253,25 +220,30 @@ def summarise(
         cmd += f" --seed {seed}"
     if first_seed:
         cmd += f" --first-seed {first_seed}"
-    notes = []
-    if reduced and preset.reduced.get("note"):
-        notes.append("reduced: " + preset.reduced["note"])
-    if preset.notes:
-        notes.append(preset.notes)
-    if cfg.grow_window:
-        added = [mm.get("cells_added_at") for mm in members]
-        joined = np.array([a for a in added if a is not None], dtype=int)
-        notes.append(
-            f"sequential construction (the error stopped decreasing: a {cfg.grow_window:,}-sequence window's "
-            f"mean loss not 1 % below the previous one's): the memory cell joined "
-            + (
-                f"{len(joined)} of {len(members)} networks after a median of {int(np.median(joined)):,} "
-                f"sequences ({int(joined.min()):,}–{int(joined.max()):,})"
-                if len(joined)
-                else f"none of the {len(members)} networks"
-            )
+    return cmd
+
+
+def _grow_note(grow_window: int, members: list[dict]) -> str:
+    """Sequential construction: when the memory cell joined the networks."""
+    added = [mm.get("cells_added_at") for mm in members]
+    joined = np.array([a for a in added if a is not None], dtype=int)
+    return (
+        f"sequential construction (the error stopped decreasing: a {grow_window:,}-sequence window's "
+        f"mean loss not 1 % below the previous one's): the memory cell joined "
+        + (
+            f"{len(joined)} of {len(members)} networks after a median of {int(np.median(joined)):,} "
+            f"sequences ({int(joined.min()):,}–{int(joined.max()):,})"
+            if len(joined)
+            else f"none of the {len(members)} networks"
         )
-    at = np.array([mm["solved_at"] for mm in members if mm["status"] == "solved"], dtype=int)
+    )
+
+
+def _failure_notes(
+    members: list[dict], required: int, by_set: bool
+) -> tuple[list[str], list[dict], list[dict]]:
+    """Notes on the networks that did not solve it, the diverged ones, and the unsolved ones' diagnostics."""
+    notes = []
     unsolved = [mm for mm in members if mm["status"] != "solved"]
     if unsolved:
         best = np.array([mm["best_streak"] for mm in unsolved])
@@ -299,14 +271,47 @@ def summarise(
             "diagnostics of the unsolved networks: "
             + (", ".join(f"{k} in {v}" for k, v in counts.items()) or "no symptom flagged")
         )
-    wall = float(sum(r["wall"] for r in results))
+    return notes, diverged, diags
+
+
+def _ran_on(results: list[dict]) -> str:
     # units resumed from a state file written before machines were recorded have none
     machines = sorted({r["machine"] for r in results if r.get("machine")})
-    ran_on = "; ".join(machines) + (
+    return "; ".join(machines) + (
         " (some units: machine not recorded)"
         if machines and not all(r.get("machine") for r in results)
         else ""
     )
+
+
+def summarise(
+    name: str,
+    trials: int,
+    settings: dict | None,
+    reduced: bool,
+    budget: int | None,
+    seed: int,
+    results: list[dict],
+    first_seed: int = 0,
+) -> Outcome:
+    """The row's Outcome from its units' results (in seed order)."""
+    preset = preset_for(name, settings)
+    members = [m for r in results for m in r["members"]]
+    if len(members) != trials:
+        raise ValueError(f"{name}: {len(members)} of {trials} networks have results")
+    task = preset.build_task(reduced)
+    cfg = preset.train_config(reduced, **({"budget": budget} if budget is not None else {}), seed=seed)
+    required = cfg.streak or task.criterion.streak
+    by_set = bool(task.criterion.check_every) and not cfg.streak  # judged on a fixed set (embedded Reber)
+    notes = []
+    if reduced and preset.reduced.get("note"):
+        notes.append("reduced: " + preset.reduced["note"])
+    if preset.notes:
+        notes.append(preset.notes)
+    if cfg.grow_window:
+        notes.append(_grow_note(cfg.grow_window, members))
+    at = np.array([mm["solved_at"] for mm in members if mm["status"] == "solved"], dtype=int)
+    failures, diverged, diags = _failure_notes(members, required, by_set)
     return Outcome(
         name,
         preset.title + (f" ({_short(settings)})" if settings else ""),
@@ -316,244 +321,18 @@ def summarise(
         float(np.median(at)) if len(at) else None,
         int(at.min()) if len(at) else None,
         int(at.max()) if len(at) else None,
-        wall,
+        float(sum(r["wall"] for r in results)),
         cfg.budget,
         reduced,
-        setup,
+        _setup(preset, task, cfg, required, by_set),
         preset.reported,
         preset.paper_sequences,
-        cmd,
-        notes,
+        _command(name, trials, settings, reduced, budget, seed, first_seed),
+        notes + failures,
         diags,
-        ran_on,
+        _ran_on(results),
     )
-
-
-def _best(out: Outcome, d: dict) -> str:
-    """A failed network's best streak in words (with a fixed-set criterion: its best check)."""
-    if SET_CRITERION in out.setup:
-        return f"at best {d['best_streak']:,} {SET_CRITERION} at one check"
-    return f"best streak {d['best_streak']:,}"
-
-
-def _print_partial(name, trials, sets, reduced, budget, args, row_units, report) -> None:
-    """Ctrl-C: the row so far (finished units and the interrupted one), labelled and never written."""
-    parts = [report.results.get(u.key) or report.partial.get(u.key) for u in row_units]
-    if not any(u.key in report.partial for u in row_units):
-        return
-    got = [p for p in parts if p is not None]
-    n = sum(len(p["members"]) for p in got)
-    out = summarise(name, n, sets, reduced, budget, args.seed, got, args.first_seed)
-    print(
-        f"  PARTIAL (interrupted, not written to any file): {n} of {trials} networks — " + out.line(),
-        flush=True,
-    )
-    for d in out.diagnostics:
-        print(f"    seed {d['seed']} ({d['status']}, {_best(out, d)}): " + diagnostics_summary(d), flush=True)
 
 
 def _short(settings: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in settings.items() if k != "streak")
-
-
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m lstm_core.experiments", description=__doc__.split("\n\n")[0])
-    ap.add_argument("names", nargs="*", help="preset name(s); see --list")
-    ap.add_argument("--trials", type=int, default=10, help="networks (seeds 0..N-1) per row")
-    ap.add_argument(
-        "--budget", type=int, default=None, help="training sequences per network (default: the preset's)"
-    )
-    ap.add_argument(
-        "--reduced", action="store_true", help="apply the preset's documented reductions (labelled)"
-    )
-    ap.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE", help="task settings, e.g. p=10")
-    ap.add_argument("--seed", type=int, default=0, help="data seed")
-    ap.add_argument(
-        "--first-seed",
-        type=int,
-        default=0,
-        help="model seed of the first network (fresh trials: e.g. --first-seed 10 trains seeds 10..19)",
-    )
-    ap.add_argument(
-        "--markdown",
-        nargs="?",
-        const="-",
-        default=None,
-        metavar="FILE",
-        help="print a markdown table row (or append it to FILE)",
-    )
-    ap.add_argument(
-        "--json",
-        default=None,
-        metavar="FILE",
-        help="add each run's outcome to the JSON results FILE (the app prefers it; same command replaces)",
-    )
-    ap.add_argument("--all", action="store_true", help="run the results table's set (ALL_RUNS)")
-    ap.add_argument("--list", action="store_true", help="list the presets")
-    ap.add_argument(
-        "--summarise-only",
-        action="store_true",
-        help="train nothing: summarise (and write) only the rows whose units are all in the state file",
-    )
-    add_cluster_arguments(ap, "networks")
-    args = ap.parse_args(argv)
-    if args.list:
-        for name, p in PRESETS.items():
-            print(f"{name:28s} {p.title}")
-        return 0
-    try:
-        settings = _parse_settings(args.set)
-        if args.all:
-            runs = ALL_RUNS
-        elif args.names:
-            runs = [(n, args.trials, settings, args.reduced, args.budget) for n in args.names]
-        else:
-            ap.error("give a preset name, --all or --list")
-        workers = cluster_workers(args)
-        print(f"machine: {machine.describe()} (each unit records the machine it ran on)\n", flush=True)
-        rows = []
-        for i, (name, trials, sets, reduced, budget) in enumerate(runs):
-            size = args.chunk or (trials if workers <= 1 and not args.scheduler else -(-trials // workers))
-            rows.append(
-                (
-                    name,
-                    trials,
-                    sets,
-                    reduced,
-                    budget,
-                    units_for(
-                        name,
-                        trials,
-                        sets,
-                        reduced,
-                        budget,
-                        args.seed,
-                        size,
-                        row=i,
-                        first_seed=args.first_seed,
-                    ),
-                )
-            )
-            print(_preset(name, sets).describe(reduced, budget) + "\n", flush=True)
-        state = args.state or next(
-            (f + ".units.jsonl" for f in (args.json, args.markdown) if f and f != "-"), None
-        )
-        from .distributed import RunReport, load_state, log_line, run_units  # noqa: PLC0415
-
-        units = [u for row in rows for u in row[-1]]
-        if args.summarise_only:
-            # the rows whose units are all in the state file (e.g. while the run goes on elsewhere)
-            if not state:
-                raise ValueError(
-                    "--summarise-only reads finished units from the state file: give --state FILE "
-                    "(or --json / --markdown FILE, whose state file is FILE.units.jsonl)"
-                )
-            done = load_state(state)
-            report = RunReport(results={u.key: done[u.key] for u in units if u.key in done})
-            report.reused = len(report.results)
-        else:
-            report = run_units(
-                units,
-                workers=workers,
-                scheduler=args.scheduler,
-                state=state,
-                progress=not args.no_progress,
-                log=log_line,
-            )
-        lines = []
-        for name, trials, sets, reduced, budget, row_units in rows:
-            if not all(u.key in report.results for u in row_units):
-                done = sum(u.key in report.results for u in row_units)
-                print(f"{name}: {done} of {len(row_units)} units finished — not summarised", flush=True)
-                _print_partial(name, trials, sets, reduced, budget, args, row_units, report)
-                continue
-            out = summarise(
-                name,
-                trials,
-                sets,
-                reduced,
-                budget,
-                args.seed,
-                [report.results[u.key] for u in row_units],
-                args.first_seed,
-            )
-            print(out.title + ": " + out.line(), flush=True)
-            for d in out.diagnostics:
-                print(
-                    f"  unsolved seed {d['seed']} ({d['status']}, {_best(out, d)}): "
-                    + diagnostics_summary(d),
-                    flush=True,
-                )
-            print(flush=True)
-            lines.append(out.markdown())
-            if not report.interrupted:
-                if args.markdown and args.markdown != "-":
-                    append_markdown(args.markdown, out)
-                if args.json:
-                    write_json(args.json, [out])
-        cpu = sum(r.get("cpu", 0.0) for u in units if (r := report.results.get(u.key)) is not None)
-        print(
-            f"{report.ran} unit(s) run, {report.reused} reused, {report.seconds:.0f} s wall"
-            + (f", {cpu:.0f} s of CPU in the units" if cpu else "")
-            + (f"; state kept in {state}" if state else ""),
-            file=sys.stderr,
-            flush=True,
-        )
-        if report.interrupted:
-            print(
-                "Interrupted (Ctrl-C): the finished units are kept"
-                + (
-                    f" in {state}; run the same command to resume."
-                    if state
-                    else "; give --state FILE to resume later."
-                ),
-                file=sys.stderr,
-                flush=True,
-            )
-            return 130
-        if args.markdown == "-":
-            print(MARKDOWN_HEADER)
-            print("\n".join(lines))
-    except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    return 0
-
-
-def add_cluster_arguments(ap: argparse.ArgumentParser, what: str) -> None:
-    """--workers / --scheduler / --chunk / --state / --no-progress (shared with the sweep command)."""
-    ap.add_argument(
-        "--workers",
-        type=int,
-        default=None,
-        help="worker processes of a local Dask cluster (default: this machine's cores); 1 runs in this "
-        "process without Dask",
-    )
-    ap.add_argument(
-        "--scheduler",
-        default=None,
-        metavar="ADDRESS",
-        help="an existing Dask scheduler, e.g. tcp://10.0.0.5:8786 (see docs/reproducing.md: many machines)",
-    )
-    ap.add_argument(
-        "--chunk",
-        type=int,
-        default=None,
-        help=f"{what} per unit of work (default: spread evenly over the workers)",
-    )
-    ap.add_argument(
-        "--state",
-        default=None,
-        metavar="FILE",
-        help="JSON-lines file of finished units, for resuming (default: the results file + '.units.jsonl')",
-    )
-    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
-
-
-def cluster_workers(args: argparse.Namespace) -> int:
-    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
-    if workers < 1:
-        raise ValueError(f"--workers must be at least 1, got {workers}")
-    if args.chunk is not None and args.chunk < 1:
-        raise ValueError(f"--chunk must be at least 1, got {args.chunk}")
-    return workers

@@ -136,8 +136,8 @@ def results_document(d: dict, seeds: list[int], unit_results: list[dict], comman
     }
 
 
-def load_results(data: bytes | str) -> SweepResults:
-    """Validate a results file; ValueError saying what is wrong (nothing is half-loaded)."""
+def _read_document(data: bytes | str) -> dict:
+    """The file's JSON object, checked to be a sweep results file of this version."""
     if isinstance(data, bytes):
         if len(data) > MAX_FILE_BYTES:
             raise ValueError(
@@ -168,11 +168,11 @@ def load_results(data: bytes | str) -> SweepResults:
         raise ValueError(
             f"results file version {doc.get('version')!r}; this Gate Lab reads version {VERSION}"
         )
-    d, rows = doc.get("sweep"), doc.get("networks")
-    if not isinstance(d, dict) or not isinstance(rows, list) or not rows:
-        raise ValueError("the file needs a 'sweep' object (the settings) and a non-empty 'networks' list")
-    if len(rows) > MAX_ROWS:
-        raise ValueError(f"{len(rows):,} networks; at most {MAX_ROWS:,} can be shown")
+    return doc
+
+
+def _checked_settings(d: dict) -> tuple[dict, ModelConfig, Axis, Axis | None]:
+    """The sweep's settings checked, with every default filled in; its network and axes."""
     try:
         base = ModelConfig.from_dict(d["base"])
         x = Axis.from_dict(d["x"])
@@ -203,32 +203,46 @@ def load_results(data: bytes | str) -> SweepResults:
         "seeds": seeds,
     }
     grid_configs(base, x, y, seeds[:1])  # the gates exist in this network
+    return d, base, x, y
+
+
+def _checked_row(n: int, r: object, d: dict, x: Axis, y: Axis | None, units: int) -> dict:
+    """networks[n] checked against the grid and seeds, with its axis labels."""
     nx, ny = len(x), len(y) if y is not None else 1
+    if not isinstance(r, dict):
+        raise ValueError(f"networks[{n}] is not an object")
+    row = {}
+    for k, typ in ROW_FIELDS.items():
+        v = r.get(k)
+        if typ is int and (not finite_number(v) or v != int(v) or v < 0):
+            raise ValueError(f"networks[{n}].{k} must be a whole number ≥ 0, got {v!r}")
+        if typ is str and not isinstance(v, str):
+            raise ValueError(f"networks[{n}].{k} must be text, got {v!r}")
+        row[k] = typ(v)
+    if row["status"] not in STATUSES:
+        raise ValueError(f"networks[{n}].status must be one of {list(STATUSES)}, got {row['status']!r}")
+    if row["i"] >= nx or row["j"] >= ny or row["seed"] not in d["seeds"]:
+        raise ValueError(f"networks[{n}] lies outside the grid (i < {nx}, j < {ny}, seed in 'seeds')")
+    at = r.get("solved_at")
+    if row["status"] == "solved" and (not finite_number(at) or at < 1):
+        raise ValueError(f"networks[{n}] is solved but 'solved_at' is {at!r}")
+    row["solved_at"] = float(at) if row["status"] == "solved" else np.nan
+    row["message"] = str(r.get("message", ""))[:500]
+    row["x"], row["y"] = x.label(row["i"], units), y.label(row["j"], units) if y is not None else ""
+    return row
+
+
+def load_results(data: bytes | str) -> SweepResults:
+    """Validate a results file; ValueError saying what is wrong (nothing is half-loaded)."""
+    doc = _read_document(data)
+    d, rows = doc.get("sweep"), doc.get("networks")
+    if not isinstance(d, dict) or not isinstance(rows, list) or not rows:
+        raise ValueError("the file needs a 'sweep' object (the settings) and a non-empty 'networks' list")
+    if len(rows) > MAX_ROWS:
+        raise ValueError(f"{len(rows):,} networks; at most {MAX_ROWS:,} can be shown")
+    d, base, x, y = _checked_settings(d)
     units = n_bias_units(base)
-    clean = []
-    for n, r in enumerate(rows):
-        if not isinstance(r, dict):
-            raise ValueError(f"networks[{n}] is not an object")
-        row = {}
-        for k, typ in ROW_FIELDS.items():
-            v = r.get(k)
-            if typ is int and (not finite_number(v) or v != int(v) or v < 0):
-                raise ValueError(f"networks[{n}].{k} must be a whole number ≥ 0, got {v!r}")
-            if typ is str and not isinstance(v, str):
-                raise ValueError(f"networks[{n}].{k} must be text, got {v!r}")
-            row[k] = typ(v)
-        if row["status"] not in STATUSES:
-            raise ValueError(f"networks[{n}].status must be one of {list(STATUSES)}, got {row['status']!r}")
-        if row["i"] >= nx or row["j"] >= ny or row["seed"] not in seeds:
-            raise ValueError(f"networks[{n}] lies outside the grid (i < {nx}, j < {ny}, seed in 'seeds')")
-        at = r.get("solved_at")
-        if row["status"] == "solved" and (not finite_number(at) or at < 1):
-            raise ValueError(f"networks[{n}] is solved but 'solved_at' is {at!r}")
-        row["solved_at"] = float(at) if row["status"] == "solved" else np.nan
-        row["message"] = str(r.get("message", ""))[:500]
-        row["x"], row["y"] = x.label(row["i"], units), y.label(row["j"], units) if y is not None else ""
-        clean.append(row)
-    return SweepResults(d, pd.DataFrame(clean))
+    return SweepResults(d, pd.DataFrame([_checked_row(n, r, d, x, y, units) for n, r in enumerate(rows)]))
 
 
 def _pairs(items: list[str], what: str) -> dict:
@@ -270,9 +284,8 @@ def command_line(argv: list[str]) -> str:
     return "python -m lstm_core.sweep " + " ".join(out)
 
 
-def main(argv: list[str] | None = None) -> int:
-    from ..reproduce.distributed import log_line, run_units  # noqa: PLC0415
-    from ..reproduce.experiments import add_cluster_arguments, cluster_workers  # noqa: PLC0415
+def _parser() -> argparse.ArgumentParser:
+    from ..reproduce.cli import add_cluster_arguments  # noqa: PLC0415
 
     ap = argparse.ArgumentParser(prog="python -m lstm_core.sweep", description=__doc__.split("\n\n")[0])
     ap.add_argument("--variant", default="lstm1997")
@@ -308,39 +321,53 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data-seed", type=int, default=0)
     ap.add_argument("--out", required=True, metavar="FILE", help="results file (JSON) for the Bias lab page")
     add_cluster_arguments(ap, "seeds")
+    return ap
+
+
+def _settings(args: argparse.Namespace) -> tuple[dict, list[int]]:
+    """The sweep's settings (as the results file records them) and its seeds, checked before it starts."""
+    task = get_task(args.task, **_pairs(args.set, "--set"))
+    base = ModelConfig(
+        variant=args.variant,
+        n_in=task.n_in,
+        n_out=task.n_out,
+        output_activation=task.output_activation,
+        loss=task.loss,
+        **_pairs(args.model, "--model"),
+    )
+    x = _axis(args.x, args.x_values, args.x_step, args.x_stagger)
+    y = None if args.y == "none" else _axis(args.y, args.y_values, args.y_step, args.y_stagger)
+    train = TrainConfig(
+        algorithm=args.algorithm,
+        lr=args.lr,
+        budget=args.budget,
+        streak=args.streak,
+        seed=args.data_seed,
+        probe=False,
+    )
+    train.check_model(base)
+    seeds = list(range(args.first_seed, args.first_seed + args.seeds))
+    d = {
+        "base": base.to_dict(),
+        "task": task.name,
+        "task_settings": task.settings(),
+        "goal": args.goal,
+        "train": train.to_dict(),
+        "x": x.to_dict(),
+        "y": y.to_dict() if y is not None else None,
+    }
+    grid_configs(base, x, y, seeds[:1])  # gates and axes valid before anything starts
+    return d, seeds
+
+
+def main(argv: list[str] | None = None) -> int:
+    from ..reproduce.cli import cluster_workers  # noqa: PLC0415
+    from ..reproduce.distributed import log_line, run_units  # noqa: PLC0415
+
+    ap = _parser()
     args = ap.parse_args(argv)
     try:
-        task = get_task(args.task, **_pairs(args.set, "--set"))
-        base = ModelConfig(
-            variant=args.variant,
-            n_in=task.n_in,
-            n_out=task.n_out,
-            output_activation=task.output_activation,
-            loss=task.loss,
-            **_pairs(args.model, "--model"),
-        )
-        x = _axis(args.x, args.x_values, args.x_step, args.x_stagger)
-        y = None if args.y == "none" else _axis(args.y, args.y_values, args.y_step, args.y_stagger)
-        train = TrainConfig(
-            algorithm=args.algorithm,
-            lr=args.lr,
-            budget=args.budget,
-            streak=args.streak,
-            seed=args.data_seed,
-            probe=False,
-        )
-        train.check_model(base)
-        seeds = list(range(args.first_seed, args.first_seed + args.seeds))
-        d = {
-            "base": base.to_dict(),
-            "task": task.name,
-            "task_settings": task.settings(),
-            "goal": args.goal,
-            "train": train.to_dict(),
-            "x": x.to_dict(),
-            "y": y.to_dict() if y is not None else None,
-        }
-        grid_configs(base, x, y, seeds[:1])  # gates and axes valid before anything starts
+        d, seeds = _settings(args)
         workers = cluster_workers(args)
         units = units_for(d, seeds, args.chunk or max(1, -(-len(seeds) // workers)))
         state = args.state or args.out + ".units.jsonl"
@@ -360,12 +387,8 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 130
-        doc = results_document(
-            d,
-            seeds,
-            [report.results[u.key] for u in units],
-            command_line(sys.argv[1:] if argv is None else argv),
-        )
+        results = [report.results[u.key] for u in units]
+        doc = results_document(d, seeds, results, command_line(sys.argv[1:] if argv is None else argv))
         with open(args.out, "w", encoding="utf-8") as f:
             json.dump(doc, f, indent=1, allow_nan=False)
         cells = load_results(json.dumps(doc)).cells()

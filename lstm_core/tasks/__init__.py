@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from lstm_core.errors import CoreError
+
 from .adding import Adding, Multiplication
 from .base import Batch, Criterion, Report, Task, stack_batches
 from .latching import Latching
@@ -44,7 +46,7 @@ TASKS: dict[str, Task] = {cls.name: cls() for cls in _CLASSES}
 def get_task(name: str, **settings: Any) -> Task:
     """The task ``name`` with the given settings (validated); ValueError lists valid names."""
     if name not in TASKS:
-        raise ValueError(f"unknown task {name!r}; valid tasks are {sorted(TASKS)}")
+        raise CoreError("unknown task {task}; valid tasks are {valid}", task=repr(name), valid=sorted(TASKS))
     return TASKS[name].with_settings(**settings) if settings else TASKS[name]
 
 

@@ -23,6 +23,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from lstm_core.errors import CoreError
+
 from ..numerics import finite_number
 
 
@@ -67,20 +69,41 @@ def check_int(task: str, name: str, value: Any, lo: int, why: str, hi: int | Non
     if ok and lo <= int(value) and (hi is None or int(value) <= hi):
         return int(value)
     rng = f">= {lo}" if hi is None else f"in [{lo}, {hi}]"
-    raise ValueError(f"{task}: {name} must be an integer {rng} (got {value!r}); {why}")
+    raise CoreError(
+        "{task}: {name} must be an integer {range} (got {value}); {why}",
+        task=task,
+        name=name,
+        range=rng,
+        value=repr(value),
+        why=why,
+    )
 
 
 def check_float(task: str, name: str, value: Any, lo: float, why: str, strict: bool = False) -> float:
     if finite_number(value) and (float(value) > lo if strict else float(value) >= lo):
         return float(value)
     op = ">" if strict else ">="
-    raise ValueError(f"{task}: {name} must be a finite number {op} {lo} (got {value!r}); {why}")
+    raise CoreError(
+        "{task}: {name} must be a finite number {range} (got {value}); {why}",
+        task=task,
+        name=name,
+        range=op + " " + str(lo),
+        value=repr(value),
+        why=why,
+    )
 
 
 def check_choice(task: str, name: str, value: Any, choices: tuple, why: str) -> Any:
     if value in choices:
         return value
-    raise ValueError(f"{task}: {name} must be one of {list(choices)} (got {value!r}); {why}")
+    raise CoreError(
+        "{task}: {name} must be one of {choices} (got {value}); {why}",
+        task=task,
+        name=name,
+        choices=list(choices),
+        value=repr(value),
+        why=why,
+    )
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -170,7 +193,12 @@ class Task:
         valid = [f.name for f in dataclasses.fields(self)]
         bad = [k for k in kw if k not in valid]
         if bad:
-            raise ValueError(f"{self.name}: unknown setting(s) {bad}; valid settings are {valid}")
+            raise CoreError(
+                "{task}: unknown setting(s) {names}; valid settings are {valid}",
+                task=self.name,
+                names=bad,
+                valid=valid,
+            )
         return dataclasses.replace(self, **kw)
 
     def settings(self) -> dict:

@@ -96,12 +96,19 @@ class TrainConfig:
     grow_window: int | None = None
 
     def __post_init__(self) -> None:
-        set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731 — normalise a frozen dataclass
+        self._check_update()
+        self._check_run()
+
+    def _set(self, k: str, v: Any) -> None:
+        object.__setattr__(self, k, v)  # a frozen dataclass's normalisation, in __post_init__ only
+
+    def _check_update(self) -> None:
+        """How the weights are updated: algorithm, learning rate, momentum, tbptt's k, batch, clipping."""
         if self.algorithm not in ALGORITHMS:
             raise ValueError(
                 f"unknown training algorithm {self.algorithm!r}; choose one of {list(ALGORITHMS)}"
             )
-        set_(
+        self._set(
             "lr",
             _number(
                 "lr (learning rate)",
@@ -111,7 +118,7 @@ class TrainConfig:
                 why="; typical values are 0.01 – 1 (the 2002 timing tasks: 1e-5 – 1e-3)",
             ),
         )
-        set_(
+        self._set(
             "momentum",
             _number(
                 "momentum", self.momentum, lo=0, hi=1, why="; 0 = plain SGD, 0.9 – 0.9999 in the 2002 paper"
@@ -123,29 +130,36 @@ class TrainConfig:
                     "tbptt needs k, the chunk length in steps (e.g. k=10); "
                     "or use algorithm='bptt' for the exact gradient"
                 )
-            set_("k", _whole("k (tbptt chunk length)", self.k, 1, 100_000))
+            self._set("k", _whole("k (tbptt chunk length)", self.k, 1, 100_000))
         elif self.k is not None:
             raise ValueError(
                 f"k (the chunk length) is only used by algorithm='tbptt', not {self.algorithm!r}; "
                 "leave k=None or switch to tbptt"
             )
-        set_("batch", _whole("batch (sequences per update)", self.batch, 1, MAX_BATCH))
+        self._set("batch", _whole("batch (sequences per update)", self.batch, 1, MAX_BATCH))
         for name in ("clip_value", "clip_norm"):
             v = getattr(self, name)
             if v is not None:
-                set_(name, _number(name, v, lo=0, strict_lo=True, why="; or None to switch clipping off"))
-        set_("budget", _whole("budget (training sequences per network)", self.budget, 1, MAX_BUDGET))
-        set_("seed", _whole("seed (data seed)", self.seed, 0, 2**32 - 1))
-        set_(
+                self._set(
+                    name, _number(name, v, lo=0, strict_lo=True, why="; or None to switch clipping off")
+                )
+
+    def _check_run(self) -> None:
+        """How long and how a run goes: budget, seeds, reports, stop streak, growth, the 2002 reset."""
+        self._set("budget", _whole("budget (training sequences per network)", self.budget, 1, MAX_BUDGET))
+        self._set("seed", _whole("seed (data seed)", self.seed, 0, 2**32 - 1))
+        self._set(
             "report_every",
             _whole("report_every (sequences between progress reports)", self.report_every, 1, MAX_BUDGET),
         )
         if self.streak is not None:
-            set_("streak", _whole("streak (correct sequences in a row to stop)", self.streak, 1, MAX_BUDGET))
+            self._set(
+                "streak", _whole("streak (correct sequences in a row to stop)", self.streak, 1, MAX_BUDGET)
+            )
         if not isinstance(self.probe, bool):
             raise ValueError(f"probe must be true or false, got {self.probe!r}")
         if self.grow_window is not None:
-            set_(
+            self._set(
                 "grow_window",
                 _whole(
                     "grow_window (sequences per window of the 'error stopped decreasing' test)",

@@ -1,6 +1,6 @@
 """The ``Preset`` record (a paper experiment: network, training, task, reported result) and the
-helpers the preset lists use (``presets`` for the 1997 and classroom experiments,
-``presets_2002`` for the 2002 timing experiments)."""
+helpers the preset lists use (``presets_reber`` and ``presets_1997`` for the 1997 experiments,
+``presets_2002`` for the 2002 timing experiments, ``presets`` for the others and the table of all)."""
 
 from __future__ import annotations
 
@@ -164,4 +164,5 @@ def _mc(variant: str, **kw) -> ModelConfig:
 
 
 H97 = "Hochreiter & Schmidhuber 1997"
+_NO_BIAS_ASSISTED = "ASSISTED (not the paper's network)"  # in the title of a recipe the paper's net lacks
 G02 = "Gers, Schraudolph & Schmidhuber 2002"

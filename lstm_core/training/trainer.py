@@ -38,9 +38,10 @@ from ..numerics import first_nonfinite
 from ..rtrl import RTRL
 from ..sequence import forward
 from ..tasks import Task, get_task
+from . import reports
 from .algorithms import ALGORITHMS
-from .bookkeeping import BUDGET, DIVERGED, RUNNING, SOLVED, STATUS_NAMES, Bookkeeper
-from .checkset import FixedSetCheck, criterion_text, streak_words
+from .bookkeeping import STATUS_NAMES, Bookkeeper
+from .checkset import FixedSetCheck, criterion_text
 from .config import TrainConfig
 from .data import MemberStream, population_batch
 from .grow import Grower
@@ -54,39 +55,45 @@ CHECK_STREAM = 2**32 - 2  # the stuck check's sequence: default_rng([seed, CHECK
 _ADVICE = "try a smaller learning rate, gradient clipping or a smaller init range"
 
 
+def _checked(
+    model: Model, task: Task | str, config: TrainConfig | None, settings: dict
+) -> tuple[Task, TrainConfig]:
+    """The task and the settings, checked against each other and the model (ValueError: what to change)."""
+    if not isinstance(model, Model):
+        raise ValueError(f"Trainer needs a model from lc.build / lc.stack, got {type(model).__name__}")
+    try:
+        config = (config or TrainConfig()).replace(**settings) if settings else (config or TrainConfig())
+    except TypeError as e:
+        raise ValueError(
+            f"{e}; valid training settings are {list(TrainConfig.__dataclass_fields__)}"
+        ) from None
+    task_ = get_task(task) if isinstance(task, str) else task
+    if not isinstance(task_, Task):
+        raise ValueError(f"task must be a task name or a Task, got {type(task).__name__}")
+    config.check_model(model.config)
+    mc = model.config
+    for what, m, t in (("inputs (n_in)", mc.n_in, task_.n_in), ("outputs (n_out)", mc.n_out, task_.n_out)):
+        if m != t:
+            raise ValueError(
+                f"the model has {m} {what} but the task {task_.name} needs {t}; "
+                f"build the model with n_in={task_.n_in}, n_out={task_.n_out}"
+            )
+    if config.reset_on_error and task_.step_tolerance is None:
+        raise ValueError(
+            f"reset_on_error needs a task with a per-step tolerance (spike_delay, spike_generation, "
+            f"periodic); {task_.name} has none — set reset_on_error=False"
+        )
+    return task_, config
+
+
 class Trainer:
     """Train ``model`` on ``task`` (a Task or a task name). Settings: see ``TrainConfig``."""
 
     def __init__(
         self, model: Model, task: Task | str, config: TrainConfig | None = None, **settings: Any
     ) -> None:
-        if not isinstance(model, Model):
-            raise ValueError(f"Trainer needs a model from lc.build / lc.stack, got {type(model).__name__}")
-        try:
-            config = (config or TrainConfig()).replace(**settings) if settings else (config or TrainConfig())
-        except TypeError as e:
-            raise ValueError(
-                f"{e}; valid training settings are {list(TrainConfig.__dataclass_fields__)}"
-            ) from None
-        self.task = get_task(task) if isinstance(task, str) else task
-        if not isinstance(self.task, Task):
-            raise ValueError(f"task must be a task name or a Task, got {type(task).__name__}")
-        config.check_model(model.config)
+        self.task, config = _checked(model, task, config, settings)
         mc = model.config
-        for what, m, t in (
-            ("inputs (n_in)", mc.n_in, self.task.n_in),
-            ("outputs (n_out)", mc.n_out, self.task.n_out),
-        ):
-            if m != t:
-                raise ValueError(
-                    f"the model has {m} {what} but the task {self.task.name} needs {t}; "
-                    f"build the model with n_in={self.task.n_in}, n_out={self.task.n_out}"
-                )
-        if config.reset_on_error and self.task.step_tolerance is None:
-            raise ValueError(
-                f"reset_on_error needs a task with a per-step tolerance (spike_delay, spike_generation, "
-                f"periodic); {self.task.name} has none — set reset_on_error=False"
-            )
         self.model, self.config, self.K = model, config, model.K
         self.n = model.K or 1
         crit = self.task.criterion
@@ -311,44 +318,17 @@ class Trainer:
         return ProbeTrace(b.xs, b.targets, b.mask, run.outputs, internals)
 
     def status(self) -> str:
-        st = self.book.status
-        if self.K is None:
-            return STATUS_NAMES[st[0]]
-        if (st == RUNNING).any():
-            return "running"
-        if (st == SOLVED).all():
-            return "solved"
-        if (st == DIVERGED).all():
-            return "diverged"
-        return "budget"
+        return reports.status_word(self.book.status, self.K is not None)
 
     def message(self) -> str:
-        b, fixed = self.book, self.fixed_set is not None
-        if self.K is None:
-            s = b.status[0]
-            if s == SOLVED:
-                return f"solved: the criterion was met after {b.solved_at[0]:,} sequences ({self.criterion})"
-            if s == BUDGET:
-                return (
-                    f"stopped: the budget of {self.config.budget:,} sequences is used up without meeting "
-                    f"the criterion ({streak_words(b.best_streak[0], self.required, fixed, best=True)})"
-                )
-            if s == DIVERGED:
-                return b.messages[0]
-            return f"running: {b.seen[0]:,} sequences, {streak_words(b.streak[0], self.required, fixed)}"
-        counts = {name: int((b.status == i).sum()) for i, name in enumerate(STATUS_NAMES)}
-        parts = [f"population of {self.n}: {counts['solved']} solved"]
-        if counts["solved"]:
-            parts[0] += (
-                f" (median {int(np.median(b.solved_at[b.status == SOLVED])):,} sequences to criterion)"
-            )
-        parts += [
-            f"{counts['running']} running",
-            f"{counts['budget']} out of budget",
-            f"{counts['diverged']} diverged",
-        ]
-        first_div = next((m for m in b.messages if m), "")
-        return ", ".join(parts) + (f"; first divergence: {first_div}" if first_div else "")
+        return reports.message(
+            self.book,
+            self.K is not None,
+            self.config.budget,
+            self.required,
+            self.criterion,
+            self.fixed_set is not None,
+        )
 
     def _value(self, a: Array):
         a = np.asarray(a)
@@ -398,40 +378,9 @@ class Trainer:
 
     def results(self):
         """One row per network: member, seed, status, sequences seen, sequences to criterion, message."""
-        import pandas as pd
-
-        b = self.book
         seeds = [c.seed for c in self.model.members] if self.K else [self.model.config.seed]
-        return pd.DataFrame(
-            {
-                "member": np.arange(self.n),
-                "seed": seeds,
-                "status": [STATUS_NAMES[s] for s in b.status],
-                "sequences": b.seen,
-                "solved_at": [int(s) if s >= 0 else None for s in b.solved_at],
-                "best_streak": b.best_streak,
-                "message": b.messages,
-            }
-        )
+        return reports.results_frame(self.book, seeds)
 
     def history_frame(self):
         """The history as a tidy table: one row per report (and member)."""
-        import pandas as pd
-
-        h = self.history
-        rows = []
-        for i in range(len(h["sequences"])):
-            for k in range(self.n):
-                pick = lambda v, k=k: np.asarray(v).reshape(-1)[k]
-                rows.append(
-                    {
-                        "report": i,
-                        "member": k,
-                        "sequences": int(pick(h["sequences"][i])),
-                        "loss": float(pick(h["loss"][i])),
-                        "streak": int(pick(h["streak"][i])),
-                        "criterion_fraction": float(pick(h["criterion_fraction"][i])),
-                        "elapsed": h["elapsed"][i],
-                    }
-                )
-        return pd.DataFrame(rows)
+        return reports.history_frame(self.history, self.n)
