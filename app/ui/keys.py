@@ -64,6 +64,7 @@ export default function (component) {
   if (parentElement.__gatelabKeys) window.removeEventListener('keydown', parentElement.__gatelabKeys, true);
   parentElement.__gatelabKeys = onKey;
   window.addEventListener('keydown', onKey, true);
+  parentElement.setAttribute('data-keys-ready', '');  // listening (what a test waits for)
   return () => {
     window.removeEventListener('keydown', onKey, true);
     if (parentElement.__gatelabKeys === onKey) parentElement.__gatelabKeys = null;

@@ -18,6 +18,11 @@ from .conftest import screenshot, settle, wait_for_app
 pytestmark = pytest.mark.e2e
 
 
+def keys_ready(page) -> None:
+    """The page's key bindings are listening (app/ui/keys.py marks its element once it is)."""
+    expect(page.locator(".st-key-gatelab-keys [data-keys-ready]")).to_be_attached()
+
+
 def step_metric(page):
     return page.get_by_test_id("stMetricValue").first
 
@@ -26,6 +31,7 @@ def test_step_arrows_space_and_home(streamlit_server, page):
     page.goto(f"{streamlit_server}/step")
     wait_for_app(page)
     settle(page)
+    keys_ready(page)
     expect(step_metric(page)).to_have_text(re.compile(r"^1 / \d+$"))
     page.keyboard.press("ArrowRight")
     expect(step_metric(page)).to_have_text(re.compile(r"^2 / \d+$"))
@@ -55,6 +61,7 @@ def test_step_arrows_space_and_home(streamlit_server, page):
 def test_lessons_enter_reveals_and_clicker_pages(streamlit_server, page):
     page.goto(f"{streamlit_server}/lessons")
     wait_for_app(page)
+    keys_ready(page)
     q1 = LESSONS[next(iter(LESSONS))].questions[0]  # the first lesson opens first
     page.locator("[data-testid='stRadio']").last.get_by_text(q1.choices[0].label, exact=True).click()
     wait_for_app(page)
@@ -83,6 +90,7 @@ def test_train_space_starts_and_pauses(streamlit_server, page):
     page.goto(f"{streamlit_server}/train?cfg=" + quote(json.dumps({"streak": 5000})))
     wait_for_app(page)
     expect(page.get_by_role("button", name=re.compile("Start"))).to_be_visible()
+    keys_ready(page)  # a key pressed before the page's script listens goes to the browser
     page.keyboard.press(" ")
     expect(page.get_by_role("button", name=re.compile("Pause"))).to_be_visible()
     page.keyboard.press(" ")
