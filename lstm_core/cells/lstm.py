@@ -22,15 +22,12 @@ from ..activations import sigmoid
 from . import lstm_fused
 from .base import outer_sum, stack_records, time_batch_sum
 
-GATES = ("i", "f", "g", "o")  # PyTorch's order (parameter names, rec "net")
+GATES = ("i", "f", "g", "o")  # PyTorch's order, the docstring's (parameter names, rec "net", "dnet")
 
 
 def T(w: np.ndarray) -> np.ndarray:
     """W^T over the last two axes (a population's leading K axis stays in front)."""
     return np.swapaxes(w, -1, -2)
-
-
-ORDER = lstm_fused.ORDER  # internal order of the stacked gates: (o, i, f, g)
 
 
 class LSTMCell:
@@ -50,22 +47,10 @@ class LSTMCell:
         return s
 
     def prepare(self, p: dict) -> dict:
-        """Stack the gates in the internal order (o, i, f, g) (see ``lstm_fused``):
-        W (..., 4H, n_in), U (..., 4H, H); ``*_s`` scaled row-wise by s (½ on o, i, f),
-        b_s (..., 4H, 1) a column (the fused path stores each step feature-major, (4H, B))."""
-        W = np.concatenate([p[f"W_{k}"] for k in ORDER], axis=-2)
-        U = np.concatenate([p[f"U_{k}"] for k in ORDER], axis=-2)
-        b = np.concatenate([p[f"b_{k}"] for k in ORDER], axis=-1)[..., :, None]
-        s = lstm_fused.column_scale(self.H)[:, None]  # σ(x) = ½ tanh(x/2) + ½
-        return {
-            "p": p,
-            "W": W,
-            "U": U,
-            "Ut": np.ascontiguousarray(np.swapaxes(U, -1, -2)),
-            "W_s": W * s,
-            "U_s": U * s,
-            "b_s": b * s,
-        }
+        """The per-gate parameters as they are (``step``, ``backward_step``), and the packed matrices
+        of the whole-sequence accelerator (built by ``lstm_fused.pack``, the one place that knows
+        their order)."""
+        return {"p": p, **lstm_fused.pack(p)}
 
     def zero_state(self, lead: tuple) -> dict:
         return {"h": np.zeros(lead + (self.H,)), "c": np.zeros(lead + (self.H,))}
@@ -111,40 +96,36 @@ class LSTMCell:
         return swap_major(fw["hs"][1:]), lstm_fused.internals(fw), final, fw
 
     def backward_step(self, P, rec, dstate, dhidden, truncated=False):
-        """Generic per-step chain rule (the fast path is ``backward_sequence``); ``dnet`` in the
-        internal gate order (o, i, f, g)."""
-        H = self.H
-        i, f, g, o, tc = rec["i"], rec["f"], rec["g"], rec["o"], rec["tanh_c"]
+        """The chain rule of ``step``, gate by gate in the docstring's order: (errors to state(t−1),
+        this step's errors; ``dnet`` the net inputs' errors of i, f, g, o side by side, as ``rec["net"]``)."""
+        p, i, f, g, o, tc = P["p"], rec["i"], rec["f"], rec["g"], rec["o"], rec["tanh_c"]
         dh = dhidden + dstate["h"]  # total dL/dh(t)
         dc = dh * o * (1.0 - tc * tc) + dstate["c"]  # total dL/dc(t); h = o tanh(c)
-        dnet = np.empty(dh.shape[:-1] + (4 * H,))
-        dnet[..., :H] = dh * tc * o * (1.0 - o)  # h = o tanh(c), o = σ(net_o)
-        dnet[..., H : 2 * H] = dc * g * i * (1.0 - i)  # c += i g, i = σ(net_i)
-        dnet[..., 2 * H : 3 * H] = dc * rec["c_prev"] * f * (1.0 - f)  # c += f c(t−1)
-        dnet[..., 3 * H :] = dc * i * (1.0 - g * g)  # g = tanh(net_g)
-        return {"h": dnet @ P["U"], "c": dc * f}, {"dh": dh, "dc": dc, "dnet": dnet}
+        dnet = {
+            "i": dc * g * i * (1.0 - i),  # c += i g, i = σ(net_i)
+            "f": dc * rec["c_prev"] * f * (1.0 - f),  # c += f c(t−1), f = σ(net_f)
+            "g": dc * i * (1.0 - g * g),  # g = tanh(net_g)
+            "o": dh * tc * o * (1.0 - o),  # h = o tanh(c), o = σ(net_o)
+        }
+        dh_prev = sum(dnet[k] @ p[f"U_{k}"] for k in GATES)  # through U_k h(t−1)
+        delta = {"dh": dh, "dc": dc, "dnet": np.concatenate([dnet[k] for k in GATES], -1)}
+        return {"h": dh_prev, "c": dc * f}, delta
 
     def backward_sequence(self, P: dict, cache: dict, dhidden: np.ndarray, k: int | None = None):
         """Fast path of T × ``backward_step`` + ``param_grads``: (grads, errors name -> (T, ...))."""
-        (gW, gU, gb), errors = lstm_fused.backward_sequence(P, cache, dhidden, k)
-        return self._split(gW, gU, gb), errors
+        return lstm_fused.backward_sequence(P, cache, dhidden, k)
 
     def param_grads(self, P, recs, deltas) -> dict:
-        dnet = stack_records(deltas, "dnet")
-        gW = outer_sum(dnet, stack_records(recs, "x"))
-        gU = outer_sum(dnet, stack_records(recs, "h_prev"))
-        return self._split(gW, gU, time_batch_sum(dnet))
-
-    def _split(self, gW: np.ndarray, gU: np.ndarray, gb: np.ndarray) -> dict:
-        """Stacked-gate gradients (..., 4H, ·), internal order -> one array per gate parameter."""
-        H = self.H
+        """dL/dW_k, dL/dU_k, dL/db_k of every gate k: its net errors against x(t), h(t−1) and 1."""
+        H, dnet = self.H, stack_records(deltas, "dnet")
+        x, h_prev = stack_records(recs, "x"), stack_records(recs, "h_prev")
         grads = {}
-        for n, k in enumerate(ORDER):
-            rows = slice(n * H, (n + 1) * H)
+        for n, k in enumerate(GATES):
+            d = dnet[..., n * H : (n + 1) * H]
             grads[f"W_{k}"], grads[f"U_{k}"], grads[f"b_{k}"] = (
-                gW[..., rows, :],
-                gU[..., rows, :],
-                gb[..., rows],
+                outer_sum(d, x),
+                outer_sum(d, h_prev),
+                time_batch_sum(d),
             )
         return grads
 

@@ -43,6 +43,40 @@ def column_scale(H: int) -> Array:
     return s
 
 
+def pack(p: dict) -> dict:
+    """The per-gate parameters W_k (..., H, n_in), U_k (..., H, H), b_k (..., H) stacked in the internal
+    order (o, i, f, g): W (..., 4H, n_in), U (..., 4H, H), Ut = Uᵀ; ``*_s`` scaled row-wise by s (½ on
+    o, i, f), b_s (..., 4H, 1) a column (each step is stored feature-major, (4H, B))."""
+    W = np.concatenate([p[f"W_{k}"] for k in ORDER], axis=-2)
+    U = np.concatenate([p[f"U_{k}"] for k in ORDER], axis=-2)
+    b = np.concatenate([p[f"b_{k}"] for k in ORDER], axis=-1)[..., :, None]
+    s = column_scale(U.shape[-1])[:, None]  # σ(x) = ½ tanh(x/2) + ½
+    return {
+        "W": W,
+        "U": U,
+        "Ut": np.ascontiguousarray(swap_major(U)),
+        "W_s": W * s,
+        "U_s": U * s,
+        "b_s": b * s,
+    }
+
+
+def unpack(gW: Array, gU: Array, gb: Array) -> dict:
+    """Stacked-gate gradients (..., 4H, ·) in the internal order -> one array per gate parameter."""
+    H = gU.shape[-1]
+    grads = {}
+    for n, k in enumerate(ORDER):
+        rows = slice(n * H, (n + 1) * H)
+        grads[f"W_{k}"], grads[f"U_{k}"], grads[f"b_{k}"] = gW[..., rows, :], gU[..., rows, :], gb[..., rows]
+    return grads
+
+
+def public_order(a: Array) -> Array:
+    """(..., 4H) in the internal order (o, i, f, g) -> the readable cell's (i, f, g, o)."""
+    H = a.shape[-1] // 4
+    return np.concatenate([a[..., H:], a[..., :H]], axis=-1)
+
+
 def swap_major(a: Array) -> Array:
     """Swap the last two axes: feature-major (..., n, B) <-> public (..., B, n) (a view)."""
     return np.swapaxes(a, -1, -2)
@@ -125,9 +159,9 @@ def backward_sequence(P: dict, fw: dict, dy: Array, k: int | None = None):
     """Exact BPTT (or BPTT(k): no error crosses a chunk boundary) given dy = ∂L/∂h(t) from
     the output layer (T, ..., B, H).
 
-    Returns (gW, gU, gb) of the stacked gates (..., 4H, n_in), (..., 4H, H), (..., 4H) and
-    the per-step errors ``{"dh", "dc"}`` (T, ..., B, H), ``"dnet"`` (T, ..., B, 4H) (public
-    layout, views; gates in the internal order (o, i, f, g)).
+    Returns the gradients of every gate parameter (W_k, U_k, b_k, as ``LSTMCell.param_grads``) and
+    the per-step errors ``{"dh", "dc"}`` (T, ..., B, H) (views) and ``"dnet"`` (T, ..., B, 4H), gates in
+    the readable cell's order (i, f, g, o).
     """
     act, tc, cs, hs = fw["act"], fw["tc"], fw["cs"], fw["hs"]
     T, H = tc.shape[0], tc.shape[-2]
@@ -177,8 +211,8 @@ def backward_sequence(P: dict, fw: dict, dy: Array, k: int | None = None):
         Dc_t *= dc_blk  # c = f c(t−1) + i g: at net_i, net_f, net_g
         np.matmul(Ut, dnet_t, out=dh_rec)  # to h(t−1) through U
         np.multiply(dc, f_t, out=dc_next)  # to c(t−1) through f
-    grads = _weight_gradients(dnet, fw["xs"], hs[:-1])
-    return grads, {"dh": swap_major(dH), "dc": swap_major(dC), "dnet": swap_major(dnet)}
+    grads = unpack(*_weight_gradients(dnet, fw["xs"], hs[:-1]))
+    return grads, {"dh": swap_major(dH), "dc": swap_major(dC), "dnet": public_order(swap_major(dnet))}
 
 
 def _weight_gradients(dnet: Array, xs: Array, h_prev: Array) -> tuple[Array, Array, Array]:

@@ -104,23 +104,23 @@ class MemoryCell:
         net = (self.project_inputs(P, x) if xp is None else xp) + state["r"] @ P["Wrt"]
         sp4 = self._blocks(s_prev)
         rec = {"x": x, "xr": xr, "s_prev": s_prev}
-        net_ig = net[..., R["ig"]]
+        net_ig = net[..., R["ig"]]  # y_ig(t)
         if self.peep:
             net_ig = net_ig + (sp4 * P["u_ig"]).sum(-1)
         y_ig = sigmoid(net_ig)
         rec.update(net_ig=net_ig, y_ig=y_ig)
-        net_c = net[..., R["c"]]
-        gc = self.g(net_c)
-        s4 = y_ig[..., None] * self._blocks(gc)
-        if self.fg:
+        if self.fg:  # y_fg(t), and what the carousel keeps of s(t−1)
             net_fg = net[..., R["fg"]]
             if self.peep:
                 net_fg = net_fg + (sp4 * P["u_fg"]).sum(-1)
             y_fg = sigmoid(net_fg)
-            s4 = s4 + y_fg[..., None] * sp4
+            kept = y_fg[..., None] * sp4
             rec.update(net_fg=net_fg, y_fg=y_fg)
         else:
-            s4 = s4 + sp4  # CEC: self-weight 1
+            kept = sp4  # CEC: self-weight 1
+        net_c = net[..., R["c"]]  # s(t) = y_fg s(t−1) + y_ig g(net_c)
+        gc = self.g(net_c)
+        s4 = kept + y_ig[..., None] * self._blocks(gc)
         s = s4.reshape(s_prev.shape)
         hs = self.h(s)
         if self.og:
