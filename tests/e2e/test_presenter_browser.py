@@ -5,6 +5,7 @@ fold. Screenshots: presenter-<page>.png."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from app.ui.routes import PAGES
@@ -47,8 +48,20 @@ def test_presenter_mode_puts_the_picture_first(streamlit_server, projector, rout
     main = {"theory": "[data-testid='stTabs']", "lessons": "[data-testid='stRadio']"}.get(
         route.url_path, CHART
     )
+    # waited for as state: under load a chart can be re-attached after the page settled (once on Gradient
+    # flow the main chart was momentarily absent and the first chart found was the one below it)
+    fold = PROJECTOR["height"] - 150
+    try:
+        page.wait_for_function(
+            "([sel, fold]) => { const el = document.querySelector(sel);"
+            " return !!el && el.getBoundingClientRect().top < fold; }",
+            arg=[main, fold],
+            timeout=30_000,
+        )
+    except PlaywrightTimeout:
+        pass  # the assertion below says where it is
     chart = page.locator(main).first.bounding_box()
-    assert chart is not None and chart["y"] < PROJECTOR["height"] - 150, chart
+    assert chart is not None and chart["y"] < fold, chart
     assert lessons or chart["width"] > 0.6 * PROJECTOR["width"], chart  # (a question's choices are short)
     assert "present=1" in page.url
     screenshot(page, f"presenter-{route.url_path}", full_page=False)
