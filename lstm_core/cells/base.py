@@ -30,6 +30,11 @@ import numpy as np
 Array = np.ndarray
 
 
+def transposed(w: Array) -> Array:
+    """Wᵀ over the last two axes (a population's leading K axis stays in front)."""
+    return np.swapaxes(w, -1, -2)
+
+
 def outer_sum(delta: Array, inp: Array) -> Array:
     """Σ over time and batch of outer products: (T, ..., B, n), (T, ..., B, m) -> (..., n, m)."""
     inp = np.broadcast_to(inp, delta.shape[:-1] + inp.shape[-1:])

@@ -20,14 +20,9 @@ import numpy as np
 
 from ..activations import sigmoid
 from . import lstm_fused
-from .base import outer_sum, stack_records, time_batch_sum
+from .base import outer_sum, stack_records, time_batch_sum, transposed
 
 GATES = ("i", "f", "g", "o")  # PyTorch's order, the docstring's (parameter names, rec "net", "dnet")
-
-
-def T(w: np.ndarray) -> np.ndarray:
-    """W^T over the last two axes (a population's leading K axis stays in front)."""
-    return np.swapaxes(w, -1, -2)
 
 
 class LSTMCell:
@@ -58,7 +53,10 @@ class LSTMCell:
     def step(self, P: dict, state: dict, x: np.ndarray, xp: np.ndarray | None = None):
         """One timestep of the equations above: (state(t−1), x(t)) -> (state(t), h(t), rec)."""
         p, h_prev, c_prev = P["p"], state["h"], state["c"]
-        net = {k: x @ T(p[f"W_{k}"]) + h_prev @ T(p[f"U_{k}"]) + p[f"b_{k}"][..., None, :] for k in GATES}
+        net = {
+            k: x @ transposed(p[f"W_{k}"]) + h_prev @ transposed(p[f"U_{k}"]) + p[f"b_{k}"][..., None, :]
+            for k in GATES
+        }
         i = sigmoid(net["i"])  # input gate
         f = sigmoid(net["f"])  # forget gate
         g = np.tanh(net["g"])  # candidate
