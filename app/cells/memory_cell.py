@@ -34,14 +34,16 @@ def snapshot(cfg: lc.ModelConfig, at: dict[str, Any], unit: int, params: dict | 
     return out | values(at, unit, CELLS) | {"block": k}
 
 
+def _peepholes(cfg: lc.ModelConfig) -> tuple[str, str, str]:
+    """The input, forget and output gates' peephole terms (lstm2002), else empty."""
+    if not cfg.has_peepholes:
+        return ("", "", "")
+    return (r" + u^{in} s_c(t-1)", r" + u^{\varphi} s_c(t-1)", r" + u^{out} s_c(t)")
+
+
 def lines(cfg: lc.ModelConfig, s: dict[str, Any]) -> list[Row]:
     n, g, h = num, G_TEX[cfg.cell_input], H_TEX[cfg.cell_output]
-    # the peephole terms, where the variant has peepholes (2002)
-    p_in, p_fg, p_out = (
-        (r" + u^{in} s_c(t-1)", r" + u^{\varphi} s_c(t-1)", r" + u^{out} s_c(t)")
-        if cfg.has_peepholes
-        else ("",) * 3
-    )
+    p_in, p_fg, p_out = _peepholes(cfg)
     rows = [
         (
             r"y^{in}(t)",
@@ -129,16 +131,14 @@ def draw(c: Canvas, cfg: lc.ModelConfig, s: dict[str, Any]) -> None:
 def stages(cfg: lc.ModelConfig, s: dict[str, Any], out_row: Row) -> list[list[Row]]:
     """Slow motion: the step's equations grouped by operation (``slowmo.OPS``)."""
     n, g, h = num, G_TEX[cfg.cell_input], H_TEX[cfg.cell_output]
-    peep = cfg.has_peepholes
-    nets = [
-        (r"net_{in}(t)", r"W^{in} z(t) + b^{in}" + (r" + u^{in} s_c(t-1)" if peep else ""), n(s["net_ig"]))
-    ]
+    p_in, p_fg, p_out = _peepholes(cfg)
+    nets = [(r"net_{in}(t)", r"W^{in} z(t) + b^{in}" + p_in, n(s["net_ig"]))]
     acts = [(r"y^{in}(t)", r"\sigma(net_{in})", n(s["y_ig"]))]
     if "y_fg" in s:
         nets.append(
             (
                 r"net_{\varphi}(t)",
-                r"W^{\varphi} z(t) + b^{\varphi}" + (r" + u^{\varphi} s_c(t-1)" if peep else ""),
+                r"W^{\varphi} z(t) + b^{\varphi}" + p_fg,
                 n(s["net_fg"]),
             )
         )
@@ -148,7 +148,7 @@ def stages(cfg: lc.ModelConfig, s: dict[str, Any], out_row: Row) -> list[list[Ro
         gate = [
             (
                 r"net_{out}(t)",
-                r"W^{out} z(t) + b^{out}" + (r" + u^{out} s_c(t)" if peep else ""),
+                r"W^{out} z(t) + b^{out}" + p_out,
                 n(s["net_og"]),
             ),
             (r"y^{out}(t)", r"\sigma(net_{out})", n(s["y_og"])),
