@@ -1,5 +1,5 @@
-"""The core's texts and errors in both languages: every registry text the app shows is in
-``app/i18n/core_texts.py`` (so the catalogue has it), and the core's ``ValueError`` messages come
+"""The core's texts and errors in both languages: every registry text the app shows is read from
+the registries into the ``core`` catalogue (``app/i18n/registry_texts.py``), and the core's ``ValueError`` messages come
 out in Chinese in a zh-TW session through ``app/i18n/core_errors.py``, unchanged in English.
 """
 
@@ -12,40 +12,22 @@ from streamlit.testing.v1 import AppTest
 
 import lstm_core as lc
 from app import i18n
-from app.i18n import core_errors
-from app.i18n.core_texts import TEXTS
-from lstm_core.training.config import ALGORITHMS
-from lstm_core.training.progress import RULE_GROUPS
-from lstm_core.variants import ALGORITHM_TITLES, REGISTRY
+from app.i18n import catalog, core_errors
+from app.i18n.registry_texts import core_texts
 
 
 def registry_texts() -> list[tuple[str, str]]:
     """(where, text) for every core text the app shows, read from the registries themselves."""
-    out = []
-    for v in REGISTRY.values():
-        for attr in ("title", "description", "paper", "gate_text", "state_text", "no_gates_note"):
-            out.append((f"variant {v.name}.{attr}", getattr(v, attr)))
-        out.append((f"variant {v.name}.state", v.state[1]))
-        out += [(f"variant {v.name}.gates", label) for _, label in v.gates]
-        out += [(f"variant {v.name}.param_groups", g) for g in v.param_groups.values()]
-    out += [("gradient-chart group", g) for g in RULE_GROUPS]
-    out += [(f"algorithm title {k}", t) for k, t in ALGORITHM_TITLES.items()]
-    out += [(f"algorithm {k}", t) for k, t in ALGORITHMS.items()]
-    for name, task in lc.TASKS.items():
-        for attr in ("title", "paper", "setup", "reported"):
-            out.append((f"task {name}.{attr}", getattr(task, attr)))
-        out.append((f"task {name}.criterion", task.criterion.description))
-    # (the paper presets' texts: app/experiments/paper_texts.py, checked by tests/test_i18n_paper_texts.py)
-    return [(where, text) for where, text in out if text]
+    return [(where, text) for text, where in core_texts().items()]
 
 
-def test_every_registry_text_the_app_shows_is_marked_for_the_catalogue():
-    listed = set(TEXTS)
-    missing = [f"{where}: {text[:70]!r}" for where, text in registry_texts() if text not in listed]
-    assert not missing, (
-        f"{len(missing)} core texts are not in app/i18n/core_texts.py (add them as N_(...) "
-        "entries and translate them in core.po):\n" + "\n".join(missing)
-    )
+def test_every_registry_text_is_in_the_core_catalogue_with_no_hand_kept_copy():
+    """The catalogue takes the registries' texts from the registries (a hand copy once went stale
+    silently): each is a message of the core domain and has a finished translation in core.po."""
+    extracted = catalog.extracted("core")
+    assert all((text, None) in extracted for _, text in registry_texts())
+    assert not catalog.problems("core")
+    assert not (Path(catalog.ROOT) / "app/i18n/core_texts.py").exists()
 
 
 def test_every_registry_text_has_a_chinese_translation():

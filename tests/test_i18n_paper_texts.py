@@ -1,6 +1,6 @@
 """The paper presets' texts (``lstm_core.training.PRESETS``) stay English in the core and are
-translated where the app shows them: every shown text is marked in ``app/experiments/paper_texts.py``
-(so the ``experiments`` catalogue holds it), has a zh-TW translation, and the Paper experiments
+translated where the app shows them: every shown text is read from PRESETS into the ``experiments``
+catalogue (``app/i18n/registry_texts.py``), has a zh-TW translation, and the Paper experiments
 page's generated texts (setup table, results notes) come out in Chinese in a zh-TW session."""
 
 from __future__ import annotations
@@ -9,8 +9,7 @@ import pytest
 
 from app import i18n
 from app.experiments import notes as experiment_notes
-from app.experiments import paper_texts
-from app.i18n import catalog
+from app.i18n import catalog, registry_texts
 from lstm_core.training import PRESETS
 
 
@@ -30,14 +29,16 @@ def shown(p) -> list[str]:
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
-def test_every_shown_preset_text_is_in_paper_texts(name):
-    missing = [t for t in shown(PRESETS[name]) if t not in paper_texts.TEXTS]
-    assert not missing, f"preset {name!r}: add to app/experiments/paper_texts.py as N_(…): {missing}"
-
-
-def test_paper_texts_are_extracted_into_the_experiments_catalogue():
+def test_every_shown_preset_text_is_read_into_the_experiments_catalogue(name):
     extracted = catalog.extracted("experiments")
-    assert all((t, None) in extracted for t in paper_texts.TEXTS)  # (msgid, no context)
+    missing = [t for t in shown(PRESETS[name]) if (t, None) not in extracted]
+    assert not missing, f"preset {name!r}: registry_texts.preset_texts misses {missing}"
+
+
+def test_preset_texts_are_taken_from_the_registry_not_copied():
+    texts = registry_texts.preset_texts()
+    assert set(texts) == {t for p in PRESETS.values() for t in shown(p)}
+    assert all(where.startswith("lstm_core.training.PRESETS ") for where in texts.values())
 
 
 def test_every_preset_text_has_a_chinese_translation():

@@ -6,9 +6,10 @@
 
 One domain per part of the app, so that a page's messages live next to each other in one
 ``locale/zh_TW/LC_MESSAGES/<domain>.po`` and two people translating two pages never edit one file.
-Messages are whatever ``_(...)`` and ``N_(...)`` mark in the domain's files; the core's own texts
-that the app shows (variant and task titles, the papers' setups) are marked in
-``app/i18n/core_texts.py``, which the ``core`` domain extracts.
+Messages are whatever ``_(...)`` and ``N_(...)`` mark in the domain's files, plus the core's own
+texts that the app shows (variant and task titles, the papers' setups, the presets' texts), which
+``app/i18n/registry_texts.py`` reads from the core's registries into the ``core`` and ``experiments``
+domains; the core's error templates are extracted from its ``CoreError(...)`` calls.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from pathlib import Path
 
 from babel.messages.extract import extract_from_file
 from babel.messages.frontend import CommandLineInterface
-from babel.messages.pofile import read_po
+from babel.messages.pofile import read_po, write_po
+
+from app.i18n import registry_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -29,7 +32,7 @@ KEYWORDS = {"_": None, "N_": None, "pgettext": ((1, "c"), 2), "CoreError": None}
 # domain -> the files and folders (relative to the repository) whose messages it holds
 DOMAINS: dict[str, tuple[str, ...]] = {
     "ui": ("app/main.py", "app/serve.py", "app/ui", "app/i18n/__init__.py"),
-    "core": ("app/i18n/core_texts.py", "app/i18n/core_errors.py", "lstm_core"),
+    "core": ("app/i18n/core_errors.py", "lstm_core"),
     "home": ("pages/home.py",),
     # app/cells: the cells as the Step page first showed them (Train and Gradient flow use them too)
     "step": ("app/step", "app/cells", "pages/step.py"),
@@ -57,7 +60,28 @@ def extracted(domain: str) -> dict[tuple[str, str | None], list[str]]:
         for lineno, message, _comments, context in extract_from_file("python", str(path), keywords=KEYWORDS):
             if isinstance(message, str) and message:
                 out.setdefault((message, context), []).append(f"{path.relative_to(ROOT)}:{lineno}")
+    for text, where in _registry(domain).items():
+        out.setdefault((text, None), []).append(where)
     return out
+
+
+def _registry(domain: str) -> dict[str, str]:
+    texts = registry_texts.BY_DOMAIN.get(domain)
+    return texts() if texts else {}
+
+
+def _add_registry_texts(domain: str, pot: Path) -> None:
+    """Put the domain's registry texts into the template pybabel extracted from its files."""
+    texts = _registry(domain)
+    if not texts:
+        return
+    with pot.open("rb") as f:
+        template = read_po(f)
+    for text in texts:
+        if template.get(text) is None:
+            template.add(text)
+    with pot.open("wb") as f:
+        write_po(f, template, omit_header=False, sort_output=True, no_location=True)
 
 
 def po_path(domain: str, locale: str = "zh_TW") -> Path:
@@ -113,6 +137,7 @@ def update(only: list[str] | None = None) -> None:
             str(pot),
             *paths,
         )
+        _add_registry_texts(domain, pot)
         for locale in LOCALES:
             po = po_path(domain, locale)
             if po.is_file():
