@@ -19,6 +19,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .errors import CoreError
+
 Array = np.ndarray
 
 
@@ -49,7 +51,11 @@ def get(name: str) -> tuple[Callable[[Array], Array], Callable[[Array, Array], A
     try:
         return ACTIVATIONS[name]
     except KeyError:
-        raise ValueError(f"unknown activation {name!r}; choose one of {sorted(ACTIVATIONS)}") from None
+        raise CoreError(
+            "unknown activation {activation}; choose one of {choices}",
+            activation=repr(name),
+            choices=sorted(ACTIVATIONS),
+        ) from None
 
 
 def softmax(x: Array) -> Array:

@@ -83,7 +83,7 @@ class PerUnit:
     def evenly(self, n: int) -> tuple[float, float]:
         step = self.items[1] - self.items[0] if len(self.items) > 1 else 0.0
         if any(abs(self.items[0] + k * step - v) > 1e-9 for k, v in enumerate(self.items)):
-            raise ValueError(f"{list(self.items)} is not evenly spaced")
+            raise CoreError("{items} is not evenly spaced", items=list(self.items))
         return self.items[0], step
 
     def describe(self) -> str:
@@ -126,7 +126,7 @@ class Uniform:
         return {"uniform": [self.lo, self.hi]}
 
     def evenly(self, n: int) -> tuple[float, float]:
-        raise ValueError(f"drawn at random ({{'uniform': [{self.lo:g}, {self.hi:g}]}})")
+        raise CoreError("drawn at random ({{'uniform': [{lo:g}, {hi:g}]}})", lo=self.lo, hi=self.hi)
 
     def staggered(self) -> Linspace:
         """The same range staggered evenly, highest first (a page without random biases)."""
@@ -168,9 +168,11 @@ def parse_spec(name: str, spec: Any) -> Spec:
                     hi=hi,
                 )
             return Uniform(lo, hi) if kind == "uniform" else Linspace(lo, hi)
-    raise ValueError(
-        f"{name}: cannot read initial value {spec!r}; use a number, a list with one value per "
-        'block/unit, {"uniform": [lo, hi]} or {"linspace": [first, last]}'
+    raise CoreError(
+        "{name}: cannot read initial value {value}; use a number, a list with one value per "
+        'block/unit, {{"uniform": [lo, hi]}} or {{"linspace": [first, last]}}',
+        name=name,
+        value=repr(spec),
     )
 
 
@@ -307,10 +309,11 @@ class ModelConfig:
                     "{name} must be true or false, got {value}", name=k, value=repr(getattr(self, k))
                 )
         if self.input_to_output and "input_to_output" not in self.record.options:
-            with_it = [v for v in VARIANTS if "input_to_output" in variant_record(v).options]
-            raise ValueError(
-                f"input_to_output (the output layer also sees x(t)) exists only for {with_it}; "
-                f"{self.variant} has no such connection — set input_to_output=False"
+            raise CoreError(
+                "input_to_output (the output layer also sees x(t)) exists only for {with_it}; {variant} "
+                "has no such connection — set input_to_output=False",
+                with_it=[v for v in VARIANTS if "input_to_output" in variant_record(v).options],
+                variant=self.variant,
             )
 
     def _check_scales(self) -> None:
@@ -331,18 +334,21 @@ class ModelConfig:
     def _check_absent_and_biases(self) -> None:
         """The connections left out exist in this variant; the gate biases name its gates."""
         if isinstance(self.absent, str) or not isinstance(self.absent, (tuple, list)):
-            raise ValueError(
-                f"absent must be a list of connection names (e.g. ['b_c', 'b_out']), got {self.absent!r}"
+            raise CoreError(
+                "absent must be a list of connection names (e.g. ['b_c', 'b_out']), got {value}",
+                value=repr(self.absent),
             )
         allowed = ABSENT_MEMORY_CELL if self.record.memory_cell else ("b_out",)
-        bad = [a for a in self.absent if a not in allowed]
-        if bad:
-            raise ValueError(
-                f"absent: {self.variant} cannot leave out {bad}; it can leave out {list(allowed)} "
-                "(b_* = a bias, 'recurrent' = every connection from r(t−1))"
+        if bad := [a for a in self.absent if a not in allowed]:
+            raise CoreError(
+                "absent: {variant} cannot leave out {bad}; it can leave out {allowed} (b_* = a bias, "
+                "'recurrent' = every connection from r(t−1))",
+                variant=self.variant,
+                bad=bad,
+                allowed=list(allowed),
             )
         if not self.output_gate and "b_og" in self.absent:
-            raise ValueError("absent: 'b_og' needs an output gate (output_gate=True)")
+            raise CoreError("absent: 'b_og' needs an output gate (output_gate=True)")
         self._set("absent", tuple(sorted(set(self.absent))))
         valid = GATE_BIASES[self.variant]
         for gate, _ in self.bias:
@@ -360,8 +366,8 @@ class ModelConfig:
         try:
             pairs = [(str(k), v) for k, v in items]
         except (TypeError, ValueError):
-            raise ValueError(
-                f"{what} must map names to initial values, e.g. {{'output': [-1, -2]}}"
+            raise CoreError(
+                "{what} must map names to initial values, e.g. {{'output': [-1, -2]}}", what=what
             ) from None
         return tuple(sorted(((k, parse_spec(f"{what}[{k!r}]", v)) for k, v in pairs), key=lambda kv: kv[0]))
 

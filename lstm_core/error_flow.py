@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .errors import CoreError
 from .gradients import backward
 from .model import Model
 from .sequence import forward, loss_and_output_error
@@ -68,7 +69,7 @@ def error_flow(
     T = run.outputs.shape[0]
     at = T - 1 if at is None else int(at)
     if not 0 <= at < T:
-        raise ValueError(f"'at' must be a timestep between 0 and {T - 1}; got {at}")
+        raise CoreError("'at' must be a timestep between 0 and {last}; got {at}", last=T - 1, at=at)
     only_at = np.zeros(run.outputs.shape[:1] + run.outputs.shape[-2:-1])
     only_at[at] = 1.0
     if model.K is not None:
@@ -78,7 +79,7 @@ def error_flow(
 
         act = model.config.output_activation
         if act == "softmax":
-            raise ValueError("error_flow without targets needs a non-softmax output; pass targets")
+            raise CoreError("error_flow without targets needs a non-softmax output; pass targets")
         dnet = only_at[..., None] * activations.get(act)[1](run.internals["net_out"], run.outputs)
         dnet = dnet / run.outputs.shape[-2]
     else:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .cells.base import outer_sum, time_batch_sum
+from .errors import CoreError
 from .model import Model
 from .numerics import NonFiniteError, nonfinite_params
 from .sequence import Run, StepViews, forward, loss_and_output_error
@@ -36,16 +37,21 @@ def backward(
     ``fast=False`` (the generic per-step chain rule; the tests compare the two).
     """
     if method not in METHODS:
-        raise ValueError(f"unknown gradient method {method!r}; choose one of {list(METHODS)}")
+        raise CoreError(
+            "unknown gradient method {method}; choose one of {choices}",
+            method=repr(method),
+            choices=list(METHODS),
+        )
     truncated = method == "truncated"
     if method not in model.config.record.gradient_methods:
-        raise ValueError(
-            f"the 1997 truncated gradient is defined for {', '.join(supporting('truncated'))}, "
-            f"not {model.config.variant}; use method='bptt' or 'tbptt'"
+        raise CoreError(
+            "the 1997 truncated gradient is defined for {variants}, not {variant}; use method='bptt' or 'tbptt'",
+            variants=", ".join(supporting("truncated")),
+            variant=model.config.variant,
         )
     if method == "tbptt":
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-            raise ValueError(f"tbptt needs k, a whole number of steps ≥ 1; got {k!r}")
+            raise CoreError("tbptt needs k, a whole number of steps ≥ 1; got {value}", value=repr(k))
     cell, P = model.cell, run.prepared
     hidden = run.internals["hidden"]
     grads = {"W_out": outer_sum(dnet_out, hidden), "b_out": time_batch_sum(dnet_out)}

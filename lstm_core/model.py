@@ -19,6 +19,7 @@ import numpy as np
 from . import activations
 from .cells import make_cell
 from .config import ModelConfig, Spec
+from .errors import CoreError
 
 Array = np.ndarray
 _STRUCTURE_FREE = ("seed", "bias", "init", "init_range", "recurrent_scale")
@@ -34,9 +35,13 @@ def _resolve_spec(spec: Spec, shape: tuple, name: str, cfg: ModelConfig, rng: np
     if per_block:  # a per-block list for a per-cell vector
         values = np.repeat(values, cfg.block_size)
     elif len(values) != rows:
-        unit = cfg.record.bias_unit
-        raise ValueError(
-            f"{name}: got {len(values)} values but this {cfg.variant} network needs {rows} (one per {unit})"
+        said = {"name": name, "n": len(values), "variant": cfg.variant, "rows": rows}
+        if cfg.record.bias_unit == "block":  # a variant's bias_unit is "block" or "unit"
+            raise CoreError(
+                "{name}: got {n} values but this {variant} network needs {rows} (one per block)", **said
+            )
+        raise CoreError(
+            "{name}: got {n} values but this {variant} network needs {rows} (one per unit)", **said
         )
     return np.broadcast_to(values.reshape((rows,) + (1,) * (len(shape) - 1)), shape).copy()
 
@@ -63,9 +68,12 @@ def init_params(cfg: ModelConfig, cell) -> dict[str, Array]:
     overrides += [(p, f"init[{p!r}]", s) for p, s in cfg.init]
     for pname, label, spec in overrides:
         if pname not in params:
-            raise ValueError(
-                f"{label}: this {cfg.variant} network has no parameter {pname!r}; "
-                f"its parameters are {sorted(params)}"
+            raise CoreError(
+                "{name}: this {variant} network has no parameter {parameter}; its parameters are {valid}",
+                name=label,
+                variant=cfg.variant,
+                parameter=repr(pname),
+                valid=sorted(params),
             )
         params[pname] = _resolve_spec(spec, shapes[pname], label, cfg, rng)
     for pname, mask in connection_masks(cfg, shapes).items():
@@ -87,9 +95,11 @@ def connection_masks(cfg: ModelConfig, shapes: dict[str, tuple]) -> dict[str, Ar
         elif name in shapes:
             masks[name] = np.zeros(shapes[name])
         else:
-            raise ValueError(
-                f"absent: this {cfg.variant} network has no parameter {name!r}; its parameters "
-                f"are {sorted(shapes)}"
+            raise CoreError(
+                "absent: this {variant} network has no parameter {parameter}; its parameters are {valid}",
+                variant=cfg.variant,
+                parameter=repr(name),
+                valid=sorted(shapes),
             )
     return masks
 
@@ -115,7 +125,7 @@ class Model:
 
     def initial_state(self, batch: int = 1) -> dict[str, Array]:
         if not isinstance(batch, (int, np.integer)) or batch < 1:
-            raise ValueError(f"batch must be a positive whole number, got {batch!r}")
+            raise CoreError("batch must be a positive whole number, got {value}", value=repr(batch))
         return self.cell.zero_state(self.lead + (int(batch),))
 
     def check_inputs(self, xs: Array, time_axis: bool = True) -> Array:
@@ -125,22 +135,34 @@ class Model:
         base = 3 if time_axis else 2
         what = "(T, B, n_in)" if time_axis else "(B, n_in)"
         if xs.ndim not in (base, base + (self.K is not None)) or xs.shape[-1] != n_in:
-            raise ValueError(
-                f"inputs must have shape {what}{' or with a population axis K before B' if self.K else ''}"
-                f" with n_in = {n_in}; got {xs.shape}"
+            if self.K:
+                raise CoreError(
+                    "inputs must have shape {shape} or with a population axis K before B with n_in = {n_in}; "
+                    "got {got}",
+                    shape=what,
+                    n_in=n_in,
+                    got=xs.shape,
+                )
+            raise CoreError(
+                "inputs must have shape {shape} with n_in = {n_in}; got {got}",
+                shape=what,
+                n_in=n_in,
+                got=xs.shape,
             )
         if time_axis and xs.shape[0] == 0:
-            raise ValueError("the input sequence is empty (T = 0); give at least one timestep")
+            raise CoreError("the input sequence is empty (T = 0); give at least one timestep")
         if xs.shape[-2] == 0:
-            raise ValueError("the batch is empty (B = 0); give at least one sequence")
+            raise CoreError("the batch is empty (B = 0); give at least one sequence")
         if not np.isfinite(xs).all():
-            raise ValueError("inputs contain NaN or infinity; every input value must be a finite number")
+            raise CoreError("inputs contain NaN or infinity; every input value must be a finite number")
         if self.K is not None:
             if xs.ndim == base:  # shared by all members
                 xs = np.expand_dims(xs, -3)
             if xs.shape[-3] not in (1, self.K):
-                raise ValueError(
-                    f"population axis of the inputs is {xs.shape[-3]} but the model has K = {self.K}"
+                raise CoreError(
+                    "population axis of the inputs is {axis} but the model has K = {K}",
+                    axis=xs.shape[-3],
+                    K=self.K,
                 )
             xs = np.broadcast_to(xs, xs.shape[:-3] + (self.K,) + xs.shape[-2:])
         return xs
@@ -163,7 +185,7 @@ class Model:
     def member(self, k: int) -> Model:
         """Network k of a population, as a standalone model (copies of its parameters)."""
         if self.members is None:
-            raise ValueError("this model is a single network, not a population")
+            raise CoreError("this model is a single network, not a population")
         return Model(self.members[k], {n: p[k].copy() for n, p in self.params.items()}, self.cell)
 
     def copy(self) -> Model:
@@ -200,7 +222,7 @@ def build(variant: str | ModelConfig, n_in: int | None = None, n_out: int | None
         cfg = variant
     else:
         if n_in is None or n_out is None:
-            raise ValueError("build needs n_in and n_out (the sizes of the input and output vectors)")
+            raise CoreError("build needs n_in and n_out (the sizes of the input and output vectors)")
         cfg = ModelConfig(variant=variant, n_in=n_in, n_out=n_out, **settings)
     cell = make_cell(cfg)
     return Model(cfg, init_params(cfg, cell), cell)
@@ -209,16 +231,16 @@ def build(variant: str | ModelConfig, n_in: int | None = None, n_out: int | None
 def stack(models: list[Model]) -> Model:
     """K single networks of the same structure -> one population model (leading axis K)."""
     if not models:
-        raise ValueError("stack needs at least one model")
+        raise CoreError("stack needs at least one model")
     first = models[0].config
     key = lambda c: {k: v for k, v in c.to_dict().items() if k not in _STRUCTURE_FREE}  # noqa: E731
     for m in models:
         if m.members is not None:
-            raise ValueError("stack takes single networks, not populations")
+            raise CoreError("stack takes single networks, not populations")
         if key(m.config) != key(first):
-            raise ValueError(
-                "all members of a population must share variant, sizes and options; "
-                "only seed, biases, init overrides, init_range and recurrent_scale may differ"
+            raise CoreError(
+                "all members of a population must share variant, sizes and options; only seed, biases, "
+                "init overrides, init_range and recurrent_scale may differ"
             )
     params = {n: np.stack([m.params[n] for m in models]) for n in models[0].params}
     return Model(first, params, models[0].cell, tuple(m.config for m in models))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .errors import CoreError
 from .model import Model
 from .numerics import NonFiniteError, nonfinite_params
 from .sequence import loss_and_output_error
@@ -178,8 +179,12 @@ def rtrl_gradients(model: Model, xs: Array, targets: Array, mask: Array | None =
     mask = np.asarray(mask, dtype=float)
     for what, a, want in (("targets", targets, "(T, B, n_out)"), ("mask", mask, "(T, B)")):
         if a.ndim == 0 or a.shape[0] != T:
-            raise ValueError(
-                f"{what} must have shape {want} with T = {T} (one entry per input step); got {a.shape}"
+            raise CoreError(
+                "{what} must have shape {want} with T = {T} (one entry per input step); got {shape}",
+                what=what,
+                want=want,
+                T=T,
+                shape=a.shape,
             )
     r = RTRL(model, batch=xs.shape[-2])
     P = model.cell.prepare(model.params)

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from .errors import CoreError
 from .tasks.names import ALPHABET, decode
 
 
@@ -20,19 +21,19 @@ def sample_names(
     letters. Needs ``model.initial_state(batch)`` and ``model.step(state, x) -> (state, y, rec)``.
     """
     if not isinstance(rng, np.random.Generator):
-        raise ValueError("sample_names: rng must be a numpy Generator, e.g. np.random.default_rng(0)")
+        raise CoreError("sample_names: rng must be a numpy Generator, e.g. np.random.default_rng(0)")
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"sample_names: n must be an integer >= 1 (got {n!r})")
+        raise CoreError("sample_names: n must be an integer >= 1 (got {value})", value=repr(n))
     if isinstance(max_len, bool) or not isinstance(max_len, (int, np.integer)) or max_len < 1:
-        raise ValueError(f"sample_names: max_len must be an integer >= 1 (got {max_len!r})")
+        raise CoreError("sample_names: max_len must be an integer >= 1 (got {value})", value=repr(max_len))
     if not np.isfinite(temperature) or temperature <= 0:
-        raise ValueError(
-            f"sample_names: temperature must be > 0 (got {temperature!r}); "
-            "1 samples the model's own distribution"
+        raise CoreError(
+            "sample_names: temperature must be > 0 (got {value}); 1 samples the model's own distribution",
+            value=repr(temperature),
         )
     V = len(ALPHABET)
     if getattr(task, "n_in", V) != V or getattr(task, "n_out", V) != V:
-        raise ValueError("sample_names: the task must be the names task (27 symbols in and out)")
+        raise CoreError("sample_names: the task must be the names task (27 symbols in and out)")
     state = model.initial_state(batch=n)
     x = np.zeros((n, V))
     x[:, 0] = 1.0  # the start (boundary) token
@@ -42,7 +43,7 @@ def sample_names(
         state, y, _ = model.step(state, x)
         y = np.asarray(y, dtype=np.float64).reshape(-1, V)
         if y.shape[0] != n:
-            raise ValueError(f"sample_names: model output has {y.shape[0]} rows, expected {n}")
+            raise CoreError("sample_names: model output has {rows} rows, expected {n}", rows=y.shape[0], n=n)
         # work in log space so a small temperature cannot underflow every probability to 0
         logp = np.log(np.clip(np.nan_to_num(y, nan=0.0), 1e-300, None)) / temperature
         p = np.exp(logp - logp.max(-1, keepdims=True))

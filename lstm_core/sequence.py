@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import activations
+from .errors import CoreError
 from .model import Model
 from .numerics import NonFiniteError, first_nonfinite
 
@@ -159,25 +160,33 @@ def loss_and_output_error(model: Model, y: Array, net_out: Array, targets: Array
     targets = np.asarray(targets, dtype=float)
     mask = np.asarray(mask, dtype=float)
     if targets.shape[-1] != y.shape[-1] or targets.shape[0] != y.shape[0]:
-        raise ValueError(
-            f"targets must have shape (T, B, n_out) = {(y.shape[0], y.shape[-2], y.shape[-1])}; "
-            f"got {targets.shape}"
+        raise CoreError(
+            "targets must have shape (T, B, n_out) = {expected}; got {shape}",
+            expected=(y.shape[0], y.shape[-2], y.shape[-1]),
+            shape=targets.shape,
         )
     if mask.shape[0] != y.shape[0]:
-        raise ValueError(f"mask must have shape (T, B) with T = {y.shape[0]}; got {mask.shape}")
+        raise CoreError(
+            "mask must have shape (T, B) with T = {T}; got {shape}", T=y.shape[0], shape=mask.shape
+        )
     B = y.shape[-2]
     if targets.ndim < 2 or targets.shape[-2] != B:
-        raise ValueError(
-            f"targets must hold one row per sequence of the batch (B = {B}): shape "
-            f"(T, B, n_out) = {(y.shape[0], B, y.shape[-1])}; got {targets.shape}"
+        raise CoreError(
+            "targets must hold one row per sequence of the batch (B = {B}): shape (T, B, n_out) = "
+            "{expected}; got {shape}",
+            B=B,
+            expected=(y.shape[0], B, y.shape[-1]),
+            shape=targets.shape,
         )
     if mask.ndim < 2 or mask.shape[-1] != B:
-        raise ValueError(
-            f"mask must hold one value per sequence of the batch (B = {B}): shape "
-            f"(T, B) = {(y.shape[0], B)}; got {mask.shape}"
+        raise CoreError(
+            "mask must hold one value per sequence of the batch (B = {B}): shape (T, B) = {expected}; got {shape}",
+            B=B,
+            expected=(y.shape[0], B),
+            shape=mask.shape,
         )
     if not (np.isfinite(targets).all() and np.isfinite(mask).all()):
-        raise ValueError("targets and mask must be finite numbers (no NaN or infinity)")
+        raise CoreError("targets and mask must be finite numbers (no NaN or infinity)")
     if model.K is not None and targets.ndim == 3:  # shared by all members
         targets = targets[:, None]
     if model.K is not None and mask.ndim == 2:

@@ -329,7 +329,12 @@ def check_algorithm(name: Any, algorithm: str) -> None:
     v = variant(name)
     if algorithm not in v.algorithms:
         title = ALGORITHM_TITLES.get(algorithm, algorithm)
-        raise ValueError(
-            f"{title} exists only for {', '.join(supporting(algorithm))}; a {v.name} network "
-            f"trains with {' or '.join(v.algorithms)} — use algorithm={v.algorithms[0]!r}"
+        raise CoreError(
+            "{name} exists only for {variants}; a {variant} network trains with {algorithms} — use "
+            "algorithm={first}",
+            name=title,  # the algorithm's title, a core text itself (translated with the message)
+            variants=", ".join(supporting(algorithm)),
+            variant=v.name,
+            algorithms=" or ".join(v.algorithms),
+            first=repr(v.algorithms[0]),
         )

@@ -18,8 +18,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app.i18n import N_, _
-from app.train import live_state
-from app.train import run as train_run
+from app.train import live_run, live_state
 from app.train import settings as train_settings
 from app.train.controls import current_run, sidebar, superseded
 from app.train.status import task_notes
@@ -69,7 +68,7 @@ def _content(frame: Frame, large: bool) -> None:
     export.io_panel(
         PAGE,
         SCHEMA,
-        csv=lambda: train_run.history_csv(run),
+        csv=lambda: live_run.history_csv(run),
         csv_name="gatelab-training-curves.csv",
         csv_label=_("Training curves (CSV)"),
         doc=export.config_document(PAGE, run.trainer.model.config, shown),

@@ -16,8 +16,7 @@ import pytest
 from starlette.applications import Starlette
 
 from app.train import feed as train_feed
-from app.train import live_state
-from app.train import run as train_run
+from app.train import live_run, live_state
 from app.train import settings as train_settings
 from app.ui import feeds, limits, slots
 
@@ -106,7 +105,7 @@ def test_the_table_keeps_no_feed_alive():
 # ----------------------------------------------------------------------------- Train and watch
 def new_feed(**values) -> train_feed.TrainFeed:
     settings = {**train_settings.DEFAULTS, **values}
-    run = train_run.new_run(train_settings.build_trainer(settings), "key", "label")
+    run = live_run.new_run(train_settings.build_trainer(settings), "key", "label")
     return train_feed.TrainFeed(run, "session-under-test", live_state.TrainState())
 
 
@@ -121,7 +120,7 @@ def test_each_poll_trains_a_chunk_and_answers_only_the_newer_points():
     f = new_feed()
     first = f.poll({})
     assert first["x"] == [] and first["active"] is False  # idle: nothing trained
-    train_run.start(f.run)
+    live_run.start(f.run)
     a = f.poll({})
     assert a["active"] and len(a["x"]) == 1 and a["x"][0] == f.run.sequences > 0
     b = f.poll({"after": str(a["x"][-1])})
@@ -134,7 +133,7 @@ def test_each_poll_trains_a_chunk_and_answers_only_the_newer_points():
 
 def test_the_answer_is_what_the_charts_draw():
     f = new_feed()
-    train_run.start(f.run)
+    live_run.start(f.run)
     for _ in range(3):
         r = f.poll({})
     c = f.run.curves.data
@@ -144,7 +143,7 @@ def test_the_answer_is_what_the_charts_draw():
 
 def test_a_forgotten_run_or_one_without_a_slot_is_not_trained_by_its_feed(monkeypatch):
     f = new_feed()
-    train_run.start(f.run)
+    live_run.start(f.run)
     f.live.last_interaction = time.monotonic() - limits.IDLE_PAUSE_SECONDS - 1
     assert f.poll({})["x"] == [] and f.run.sequences == 0
     f.live.touched()
@@ -157,10 +156,10 @@ def test_a_forgotten_run_or_one_without_a_slot_is_not_trained_by_its_feed(monkey
 
 def test_a_new_run_gets_a_new_feed_and_the_old_token_goes():
     ps = live_state.TrainState()
-    run = train_run.new_run(train_settings.build_trainer(train_settings.DEFAULTS), "k", "l")
+    run = live_run.new_run(train_settings.build_trainer(train_settings.DEFAULTS), "k", "l")
     f = train_feed.feed_for(run, "s", ps)
     assert train_feed.feed_for(run, "s", ps) is f
-    other = train_run.new_run(train_settings.build_trainer(train_settings.DEFAULTS), "k", "l")
+    other = live_run.new_run(train_settings.build_trainer(train_settings.DEFAULTS), "k", "l")
     g = train_feed.feed_for(other, "s", ps)
     assert g is not f and g.token != f.token
     old = f.token

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from train_page_helpers import data, errors, open_page, run_of, start
 
-from app.train import run as train_run
+from app.train import live_run
 
 
 def charts(at) -> dict:
@@ -73,14 +73,14 @@ def test_a_press_the_browser_reported_is_applied_once_as_the_user_saw_it(monkeyp
     from app.train import settings as train_settings
     from app.ui import actions, state
 
-    run = train_run.new_run(train_settings.build_trainer(train_settings.DEFAULTS), "key", "label", "paused")
+    run = live_run.new_run(train_settings.build_trainer(train_settings.DEFAULTS), "key", "label", "paused")
     session: dict = {"_page.train": {"live": live_state.TrainState(run=run)}}
     fake = types.SimpleNamespace(session_state=session)
     monkeypatch.setattr(actions, "st", fake)
     monkeypatch.setattr(state, "st", fake)
     controls.press("start")  # no report from the browser: the drawn action
     assert run.status == "running"
-    train_run.tick(run)  # a first point (Keep as run A keeps curves)
+    live_run.tick(run)  # a first point (Keep as run A keeps curves)
     pause = {"button": "train.go", "action": "pause", "run": run.name, "id": 1_000, "label": "Pause"}
 
     def report(*presses, sent):

@@ -28,7 +28,7 @@ from train_page_helpers import (
 
 import lstm_core as lc
 from app.train import figures as train_figures
-from app.train import run as train_run
+from app.train import live_run
 from app.train import settings as train_settings
 from app.ui import pacing
 from lstm_core.training import PRESETS, Trainer
@@ -178,30 +178,30 @@ def test_tick_adapts_the_chunk_to_the_measured_speed(monkeypatch):
 
         monotonic = staticmethod(__import__("time").monotonic)
 
-    monkeypatch.setattr(train_run, "time", Clock)
-    run = train_run.new_run(
+    monkeypatch.setattr(live_run, "time", Clock)
+    run = live_run.new_run(
         train_settings.build_trainer(train_settings.DEFAULTS), "k", "label", status="running"
     )
     assert run.chunk == 1
-    train_run.tick(run, seconds=0.05)  # 1 sequence in 0.01 s = 100/s -> 5 per 0.05 s
+    live_run.tick(run, seconds=0.05)  # 1 sequence in 0.01 s = 100/s -> 5 per 0.05 s
     assert (run.sequences, run.chunk) == (1, 4)  # ... but a chunk grows at most 4× at a time
-    train_run.tick(run, seconds=0.05)  # 4 in 0.01 s -> 20
+    live_run.tick(run, seconds=0.05)  # 4 in 0.01 s -> 20
     assert (run.sequences, run.chunk) == (5, 16)
-    train_run.tick(run, seconds=0.01)  # 16 in 0.01 s -> 16 per 0.01 s
+    live_run.tick(run, seconds=0.01)  # 16 in 0.01 s -> 16 per 0.01 s
     assert (run.sequences, run.chunk) == (21, 16)
     for _ in range(8):
-        train_run.tick(run, seconds=10.0)  # 1,600/s -> 16,000, but capped
+        live_run.tick(run, seconds=10.0)  # 1,600/s -> 16,000, but capped
     assert run.chunk == pacing.MAX_CHUNK
 
 
 def test_history_stays_bounded_and_keeps_the_newest_point():
-    run = train_run.new_run(
+    run = live_run.new_run(
         train_settings.build_trainer(train_settings.DEFAULTS), "k", "label", status="running"
     )
-    for _ in range(train_run.MAX_POINTS + 50):
+    for _ in range(live_run.MAX_POINTS + 50):
         run.trainer.train(1)
-        train_run.record(run, run.trainer.progress())
-    assert len(run.curves) <= train_run.MAX_POINTS
+        live_run.record(run, run.trainer.progress())
+    assert len(run.curves) <= live_run.MAX_POINTS
     assert run.curves.data["sequences"][-1] == run.sequences
     assert all(len(v) == len(run.curves) for v in run.curves.grads.values())
     seqs = run.curves.array("sequences")
@@ -210,7 +210,7 @@ def test_history_stays_bounded_and_keeps_the_newest_point():
 
 # ============================================================================= figures
 def test_figures_are_valid_and_alt_texts_do_not_change_while_training():
-    run = train_run.new_run(
+    run = live_run.new_run(
         train_settings.build_trainer(train_settings.DEFAULTS), "k", "label", status="running"
     )
 
@@ -226,10 +226,10 @@ def test_figures_are_valid_and_alt_texts_do_not_change_while_training():
             go.Figure(fig.to_dict())  # validation on: no misspelt properties
         return [alt for _, alt in charts]
 
-    train_run.tick(run)
+    live_run.tick(run)
     first = alts()
     for _ in range(3):
-        train_run.tick(run)
+        live_run.tick(run)
     assert alts() == first  # a changing alt text remounts the chart (flicker)
     assert all(a for a in first)
 
@@ -324,14 +324,14 @@ def test_meeting_the_criterion_stops_training_and_says_so():
     settings = {"long_lag.p": 4, "streak": 100}
     at = open_page(link(**settings))
     cfg = {**train_settings.DEFAULTS, **settings}
-    run = train_run.new_run(
+    run = live_run.new_run(
         train_settings.build_trainer(cfg),
         train_settings.effective_key(cfg),
         train_settings.summary(cfg),
         "running",
     )
     while run.status == "running":  # the page's own tick, with longer chunks
-        train_run.tick(run, seconds=0.5)
+        live_run.tick(run, seconds=0.5)
     assert run.status == "solved"
     at.session_state["_page.train"]["live"].run = run  # this session's run, as if trained live
     at.run()

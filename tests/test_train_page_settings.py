@@ -13,7 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 from train_page_helpers import data, errors, link, open_page, run_of, specs, start, values
 
-from app.train import run as train_run
+from app.train import live_run
 from app.train import settings as train_settings
 from app.ui import export, urlstate
 from lstm_core.training import PRESETS
@@ -256,7 +256,7 @@ def test_keep_as_run_a_pressed_before_the_first_point_keeps_nothing_and_says_not
     at = start(open_page())
     run = run_of(at)
     assert run.active and not at.button(key="train.keep_a").disabled
-    run.curves = train_run.Curves(run.label)  # as at the instant training started
+    run.curves = live_run.Curves(run.label)  # as at the instant training started
     at.button(key="train.keep_a").click().run()
     assert not at.exception and at.session_state["_page.train"]["live"].run_a is None
 

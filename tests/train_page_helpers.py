@@ -8,7 +8,7 @@ from helpers import chart_specs
 from streamlit.testing.v1 import AppTest
 
 from app.train import figures as train_figures
-from app.train import run as train_run
+from app.train import live_run
 from app.train import settings as train_settings
 from app.ui import urlstate
 
@@ -59,7 +59,7 @@ def progress_text(at: AppTest) -> str:
     return at.get("progress")[0].proto.text
 
 
-def run_of(at: AppTest) -> train_run.LiveRun:
+def run_of(at: AppTest) -> live_run.LiveRun:
     return at.session_state["_page.train"]["live"].run
 
 

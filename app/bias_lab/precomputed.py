@@ -40,7 +40,7 @@ def _load() -> None:
             if "precomputed" in ps
             else N_("Could not load {name}: {why}. Nothing was changed."),
             name=up.name,
-            why=Lazy(str(e), translate),
+            why=Lazy(str(e), lambda _english, e=e: translate(e)),  # the error's template, translated
         )
 
 

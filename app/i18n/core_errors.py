@@ -20,6 +20,26 @@ SETTING_NAMES = (
     N_("n_out (number of outputs)"),
     N_("n_blocks (memory blocks)"),
     N_("block_size (cells per block)"),
+    # lstm_core/training/config.py
+    N_("lr (learning rate)"),
+    N_("k (tbptt chunk length)"),
+    N_("batch (sequences per update)"),
+    N_("budget (training sequences per network)"),
+    N_("seed (data seed)"),
+    N_("report_every (sequences between progress reports)"),
+    N_("streak (correct sequences in a row to stop)"),
+    N_("grow_window (sequences per window of the 'error stopped decreasing' test)"),
+)
+# The core's reasons and other words passed as a message's {why} or {name} (lstm_core/training/config.py,
+# lstm_core/io/model_files.py), translated inside a message.
+VALUE_TEXTS = (
+    N_("; typical values are 0.01 – 1 (the 2002 timing tasks: 1e-5 – 1e-3)"),
+    N_("; 0 = plain SGD, 0.9 – 0.9999 in the 2002 paper"),
+    N_("; or None to switch clipping off"),
+    N_("; or None for no sequential construction"),
+    N_("the file"),
+    N_("embedding"),
+    N_("output layer"),
 )
 TRANSLATED_PARAMS = ("why", "name")  # values that may be core texts themselves (a reason, a setting's name)
 

@@ -10,8 +10,7 @@ import streamlit as st
 from app import i18n
 from app.i18n import N_, _
 from app.i18n.core_errors import translate
-from app.train import live_state
-from app.train import run as train_run
+from app.train import live_run, live_state
 from app.train import settings as train_settings
 from app.ui import actions, classlink, controls, form, state, task_controls
 from lstm_core.training import PRESETS
@@ -92,9 +91,9 @@ def act(action: str, meant_for: str | None = None) -> None:
     elif run is not None:
         if action == "keep_a":
             if len(run.curves):  # pressed before the first point: nothing to keep yet
-                s.run_a = train_run.keep_as_a(run)
+                s.run_a = live_run.keep_as_a(run)
         elif action in ("start", "pause", "stop"):
-            {"start": train_run.start, "pause": train_run.pause, "stop": train_run.stop}[action](run)
+            {"start": live_run.start, "pause": live_run.pause, "stop": live_run.stop}[action](run)
 
 
 def back_to_previous(s: live_state.TrainState) -> None:
@@ -105,7 +104,7 @@ def back_to_previous(s: live_state.TrainState) -> None:
         return
     s.previous = None
     if run is not None:
-        train_run.pause(run)
+        live_run.pause(run)
         if run.sequences:
             s.previous = run
     s.run = previous
@@ -176,7 +175,7 @@ def sidebar() -> None:
             controls.seed_group(PAGE, SCHEMA)
 
 
-def current_run(values: dict, s: live_state.TrainState) -> train_run.LiveRun:
+def current_run(values: dict, s: live_state.TrainState) -> live_run.LiveRun:
     """The run to show: the session's run, or a new one for "Start again" or when nothing was trained yet.
 
     A run that trained is never replaced by a setting change (nothing the user did asked to throw it
@@ -192,7 +191,7 @@ def current_run(values: dict, s: live_state.TrainState) -> train_run.LiveRun:
         if run.sequences:
             train_settings.build_trainer(values)  # the new settings are checked now, not at the next Start
             if run.active:
-                train_run.pause(run)
+                live_run.pause(run)
                 state.flash(
                     PAGE,
                     _("The settings changed, so this run was paused: it was trained with the earlier ones."),
@@ -200,7 +199,7 @@ def current_run(values: dict, s: live_state.TrainState) -> train_run.LiveRun:
                 )
             return run
     status = "running" if restart or (run is not None and run.active) else "idle"
-    new = train_run.new_run(
+    new = live_run.new_run(
         train_settings.build_trainer(values), key, train_settings.summary(values), status, settings=values
     )
     if restart and run is not None and run.sequences:
@@ -208,7 +207,7 @@ def current_run(values: dict, s: live_state.TrainState) -> train_run.LiveRun:
     return new
 
 
-def superseded(run: train_run.LiveRun, values: dict) -> bool:
+def superseded(run: live_run.LiveRun, values: dict) -> bool:
     """True when the settings on screen are no longer the ones ``run`` was built from."""
     try:
         return run.key != train_settings.effective_key(values)

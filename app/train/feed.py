@@ -2,7 +2,7 @@
 
 The browser's loss and criterion charts send ``{"after": <sequences>}`` over the feed's WebSocket
 (``gatelab/feed/<token>``, ``app/ui/feeds.py``) in a loop (``app/ui/live_chart.js``); each request
-trains one chunk (the same ``train_run.tick`` the fragment timer calls, behind the run's lock, under
+trains one chunk (the same ``live_run.tick`` the fragment timer calls, behind the run's lock, under
 the same server sharing: a training slot, a fair share of the chunk, a pause after
 ``limits.IDLE_PAUSE_SECONDS`` without a click) and answers the curve points recorded after ``after``,
 plus when to ask again (``every``: as soon as it likes when one run trains alone, longer when many
@@ -22,8 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.train import live_state
-from app.train import run as train_run
+from app.train import live_run, live_state
 from app.ui import feeds, slots
 
 FRESH_SECONDS = 3.0  # a poll this recent means the browser is drawing from the feed
@@ -44,7 +43,7 @@ def fragment_every() -> float:
 
 @dataclass(eq=False)
 class TrainFeed:
-    run: train_run.LiveRun
+    run: live_run.LiveRun
     session: str  # the session's id (its training slot)
     live: live_state.TrainState  # the page's state: the last click's time (idle pause)
     last_poll: float = -math.inf  # monotonic time of the last poll
@@ -65,7 +64,7 @@ class TrainFeed:
         # An idle run or one waiting for a slot is not trained here: the fragment shows the pause or
         # the queue (it still runs every fragment_every() seconds).
         if run.active and not live_state.idle_too_long(self.live) and slots.claim(self.session) == 0:
-            train_run.tick(run, slots.tick_seconds(train_run.TICK_SECONDS))
+            live_run.tick(run, slots.tick_seconds(live_run.TICK_SECONDS))
         with run.lock:
             c = run.curves.data
             i = bisect.bisect_right(c["sequences"], after)
@@ -91,7 +90,7 @@ def pulling(feed: TrainFeed, since: float | None, now: float | None = None) -> b
     return feed.fresh(now) or (feeds.served() and since is not None and now - since < FRESH_SECONDS)
 
 
-def feed_for(run: train_run.LiveRun, session: str, live: live_state.TrainState) -> TrainFeed:
+def feed_for(run: live_run.LiveRun, session: str, live: live_state.TrainState) -> TrainFeed:
     """The run's feed, kept in the page's ``live_state.TrainState`` (a new run gets a new feed and token)."""
     feed = live.feed
     if feed is None or feed.run is not run:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from app.i18n import N_, _
-from app.train.run import Curves
+from app.train.live_run import Curves
 from app.ui import figures, run_panels
 from app.ui.figures import Chart
 from lstm_core import variant as variant_record

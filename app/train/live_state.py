@@ -18,7 +18,7 @@ QUEUED_EVERY = 1.0  # a queued run only checks its place in the queue, once a se
 
 @dataclass(eq=False)
 class TrainState:
-    """What the page keeps between script runs (the runs are ``app.train.run.LiveRun``)."""
+    """What the page keeps between script runs (the runs are ``app.train.live_run.LiveRun``)."""
 
     run: Any = None  # the run on screen
     previous: Any = None  # the run "Back to the previous run" brings back

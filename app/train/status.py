@@ -6,28 +6,27 @@ from __future__ import annotations
 import streamlit as st
 
 from app.i18n import _
-from app.train import live_state
-from app.train import run as train_run
+from app.train import live_run, live_state
 from app.train import settings as train_settings
 from app.ui import slots, state, words
 
 
-def status_box(run: train_run.LiveRun, place: int = 0) -> None:
+def status_box(run: live_run.LiveRun, place: int = 0) -> None:
     """The progress bar (sequences, speed, streak, status) and the one message the run's state calls for."""
     _progress(run, place)
     _message(run, place)
 
 
-def _progress(run: train_run.LiveRun, place: int) -> None:
+def _progress(run: live_run.LiveRun, place: int) -> None:
     tr = run.trainer
     budget = tr.config.budget
     streak = int(run.last.streak) if run.last is not None else 0
     # What the user gets, by the wall clock (drawing and other users included): the recent speed
     # while running, the average over the run's running time otherwise.
     if run.active:
-        speed = _("{rate} sequences/s").format(rate=f"{train_run.wall_rate(run):,.1f}")
+        speed = _("{rate} sequences/s").format(rate=f"{live_run.wall_rate(run):,.1f}")
     else:
-        speed = _("{rate} sequences/s on average").format(rate=f"{train_run.average_rate(run):,.1f}")
+        speed = _("{rate} sequences/s on average").format(rate=f"{live_run.average_rate(run):,.1f}")
     st.progress(
         min(run.sequences / budget, 1.0),
         text=_("**{n}** of {budget} sequences · {speed} · {streak} · {status}").format(
@@ -40,7 +39,7 @@ def _progress(run: train_run.LiveRun, place: int) -> None:
     )
 
 
-def _message(run: train_run.LiveRun, place: int) -> None:
+def _message(run: live_run.LiveRun, place: int) -> None:
     tr = run.trainer
     msg = words.message(tr)
     # One slot for the message, drawn whether or not there is one: an element appearing above the
@@ -104,7 +103,7 @@ def _message(run: train_run.LiveRun, place: int) -> None:
         box.info(_("Press **Start**. Until then the probe charts show the untrained network."))
 
 
-def task_notes(run: train_run.LiveRun) -> None:
+def task_notes(run: live_run.LiveRun) -> None:
     task = run.trainer.task
     with st.expander(
         _("The task: {title} — {paper}").format(title=_(task.title or task.name), paper=_(task.paper))

@@ -21,8 +21,7 @@ from app.cells import families
 from app.i18n import N_, _
 from app.train import feed as train_feed
 from app.train import figures as train_figures
-from app.train import live_state
-from app.train import run as train_run
+from app.train import live_run, live_state
 from app.train import settings as train_settings
 from app.train.controls import press, witnessed
 from app.train.status import status_box
@@ -46,7 +45,7 @@ GRADIENT_HOW = {
 }
 
 
-def buttons(run: train_run.LiveRun, has_a: bool) -> None:
+def buttons(run: live_run.LiveRun, has_a: bool) -> None:
     """The run's buttons in one row, every press witnessed (``app/ui/actions.py``)."""
     # One row of buttons each as wide as its label (fixed column widths cut "Clear run A" to
     # "Clear ru…" with large fonts at 1280 × 720); on a narrow window the row wraps.
@@ -68,12 +67,15 @@ def buttons(run: train_run.LiveRun, has_a: bool) -> None:
         )
     actions.witness(
         PAGE,
-        {state.wkey(PAGE, name): {"action": spec[2], "run": run.name} for name, spec in specs.items()},
+        {
+            state.wkey(PAGE, name): {"action": spec[2], "run": run.name, "label": spec[0]}
+            for name, spec in specs.items()
+        },
         witnessed,
     )
 
 
-def _button_specs(run: train_run.LiveRun, s: live_state.TrainState, has_a: bool) -> dict[str, tuple]:
+def _button_specs(run: live_run.LiveRun, s: live_state.TrainState, has_a: bool) -> dict[str, tuple]:
     """Button name -> (label, icon, action, disabled, help, primary) for the run's status."""
     # One button (one key: Streamlit's button identity is its key) that turns from Start to Pause, Resume
     # and Start again. Why not one button per status: a click's fragment run replaces the clicked button by
@@ -166,7 +168,7 @@ def _inside_still(large: bool) -> None:
     inside(large)
 
 
-def share_the_server(run: train_run.LiveRun, s: live_state.TrainState) -> int:
+def share_the_server(run: live_run.LiveRun, s: live_state.TrainState) -> int:
     """0 if this run may train this tick, else its place in the server's queue (app/ui/slots.py).
     A run left alone (no click, no setting changed) for ``limits.IDLE_PAUSE_SECONDS`` is paused,
     so a forgotten tab does not keep a share of the server."""
@@ -175,7 +177,7 @@ def share_the_server(run: train_run.LiveRun, s: live_state.TrainState) -> int:
         slots.release(sid)
         return 0
     if live_state.idle_too_long(s):
-        train_run.pause(run)
+        live_run.pause(run)
         slots.release(sid)
         state.flash(
             PAGE,
@@ -211,7 +213,7 @@ def curves(was_running: bool, large: bool) -> None:
     """The fast fragment: train one chunk (if running), then the progress bar, loss and criterion.
 
     It runs every ``TICK_EVERY`` seconds while training: a short chunk of training (about
-    ``train_run.TICK_SECONDS``), then the two curves that matter most, as live charts that receive
+    ``live_run.TICK_SECONDS``), then the two curves that matter most, as live charts that receive
     only the new points. The probe and gradient charts follow in their own, slower fragment. When
     many runs train on this server at once, each ticks less often and trains less per tick
     (``slots.tick_every`` / ``slots.tick_seconds``), so all of them keep moving.
@@ -230,7 +232,7 @@ def curves(was_running: bool, large: bool) -> None:
 
 
 def _tick(
-    run: train_run.LiveRun, s: live_state.TrainState, feed: train_feed.TrainFeed, was_running: bool
+    run: live_run.LiveRun, s: live_state.TrainState, feed: train_feed.TrainFeed, was_running: bool
 ) -> int:
     """This tick's training (unless queued or the feed trains) and the reruns the timing calls for;
     the run's place in the server's queue (0: not queued)."""
@@ -244,7 +246,7 @@ def _tick(
         if stale:
             st.rerun()  # a whole live-part run re-sets both timers
     if place == 0 and not pulled:
-        train_run.tick(run, slots.tick_seconds(train_run.TICK_SECONDS))
+        live_run.tick(run, slots.tick_seconds(live_run.TICK_SECONDS))
     if was_running and not run.active:
         slots.release(state.session_id())
         st.rerun()  # finished: a full run swaps the buttons and stops both timers
@@ -253,9 +255,9 @@ def _tick(
     return place
 
 
-def _curve_charts(run: train_run.LiveRun, a, pull: dict | None, large: bool) -> None:
+def _curve_charts(run: live_run.LiveRun, a, pull: dict | None, large: bool) -> None:
     """The loss and criterion charts (run A's curves under the run's), fed by ``pull`` while running."""
-    tr, now = run.trainer, train_run.snapshot(run)
+    tr, now = run.trainer, live_run.snapshot(run)
     task = tr.task
     mask = run.probe.mask[:, 0]
     if not state.presenting():
@@ -343,7 +345,7 @@ def inside(large: bool) -> None:
     how = _(GRADIENT_HOW[tr.config.algorithm]).format(k=tr.config.k)
     show(
         c6,
-        train_figures.grad_chart(train_run.snapshot(run), large=large),
+        train_figures.grad_chart(live_run.snapshot(run), large=large),
         "grads",
         _(
             "Norm of the last update's gradient in each parameter group, before clipping ({how}). A group whose "

@@ -14,7 +14,11 @@ fragment as the buttons and sent with them, watches clicks on those buttons (one
 on the window: mouse, Enter, and the keys ``app/ui/keys.py`` binds, which click). On a click it sets its
 state to a report of the presses not answered yet, this one included, each as the browser saw it —
 ``{"button", "action", "run", "id"}``: the action and run the server drew that button with — in
-the same event, so Streamlit sends the button's trigger and the report in one message. The server applies
+the same event, so Streamlit sends the button's trigger and the report in one message. A button whose
+meaning changes with its label (Train's Start / Pause / Resume) is named with its ``label`` too: when the
+button on screen already shows a newer label than the witness's data (drawn after the buttons, that data
+can arrive half a second later on a busy server), the press waits for the data of the label the user saw
+(seen: a Space pressed on a fresh "Pause" reported as "Start", and the run went on). The server applies
 each press once (``claim``: an id it has applied is not applied again) and answers with the ids
 (``answered``) when it draws the buttons again. Until then the browser marks the button busy
 (``aria-busy``) and re-sends the report once the page has been idle for ``RESEND_SECONDS`` (no run in
@@ -49,11 +53,27 @@ function mark(w) {                                     // aria-busy on the butto
       busy.has(name) ? b.setAttribute('aria-busy', 'true') : b.removeAttribute('aria-busy');
 }
 function send(w) {                                     // every press not answered yet, in one report
+  const ready = Object.values(w.pending).filter((p) => !p.waiting);
+  if (!ready.length) return;
   w.sent += 1;
   w.sentAt = Date.now();
-  const presses = Object.values(w.pending).map(({ sent, ...press }) => press);
-  for (const p of Object.values(w.pending)) p.sent = true;
+  const presses = ready.map(({ sent, waiting, seen, at, ...press }) => press);
+  for (const p of ready) p.sent = true;
   w.set('report', { presses, sent: w.sent });
+}
+const shown = (b) => ((b.querySelector('p') || b).innerText || '').trim();  // the label the user saw
+// A press of a button that already shows a newer draw than this witness's data (the witness is drawn after
+// the buttons, and its data can arrive half a second later on a busy server): what that press means is
+// known once the data naming that label arrives (or, failing that, after LONG_MS, as last drawn).
+function resolve(w) {
+  for (const p of Object.values(w.pending)) {
+    const meant = p.waiting && w.data.buttons[p.button];
+    if (meant && (meant.label === p.seen || Date.now() - p.at >= LONG_MS)) {
+      Object.assign(p, meant);
+      p.waiting = false;
+      p.sent = false;
+    }
+  }
 }
 export default function (component) {
   const { data, parentElement, setStateValue } = component;
@@ -66,6 +86,7 @@ export default function (component) {
   w.element = parentElement;
   const answered = new Set(data.answered);
   for (const id of Object.keys(w.pending)) if (answered.has(Number(id))) delete w.pending[id];
+  resolve(w);
   mark(w);
   // A press seen while the witness was being drawn again (not sent then): sent now that it is back.
   if (Object.values(w.pending).some((p) => !p.sent) && w.element.isConnected) send(w);
@@ -79,6 +100,7 @@ export default function (component) {
     if (app && ['running', 'rerunRequested', 'stopRequested'].includes(app.getAttribute('data-test-script-state')))
       w.busy = now;
     if (!w.element.isConnected || !Object.keys(w.pending).length) return;
+    resolve(w);
     if (now - Math.max(w.busy, w.sentAt) >= RESEND_MS || now - w.sentAt >= LONG_MS) send(w);
   }, 250);
   // One listener per page and window, never removed: the server ignores a button's trigger that comes
@@ -95,7 +117,11 @@ export default function (component) {
     const name = Object.keys(w.data.buttons).find((k) => b.closest('.' + cls(k)));
     if (!name) return;
     w.last = Math.max(Date.now(), w.last + 1);
-    w.pending[w.last] = { button: name, ...w.data.buttons[name], id: w.last };
+    const meant = w.data.buttons[name];
+    const press = { button: name, ...meant, id: w.last };
+    if (meant.label !== undefined && shown(b) !== meant.label)
+      Object.assign(press, { waiting: true, seen: shown(b), at: Date.now() });
+    w.pending[w.last] = press;
     // In the same event as the button's own trigger; while the witness is being drawn again, it is sent
     // when the witness is back (mounted again).
     if (w.element.isConnected) send(w);
@@ -121,7 +147,8 @@ def witness_key(page: str) -> str:
 
 def witness(page: str, buttons: dict[str, dict[str, Any]], on_press: Callable[[], None]) -> None:
     """Watch the page's ``buttons`` (widget key -> what a press of it means, e.g. ``{"action": "pause",
-    "run": "…"}``): draw it in the same fragment as the buttons. ``on_press`` runs when a report arrives
+    "run": "…", "label": "Pause"}``; with ``label``, a press is reported once the data of the label the
+    user pressed is here): draw it in the same fragment as the buttons. ``on_press`` runs when a report arrives
     without a button's trigger (presses sent again)."""
     key = witness_key(page)
     _component(

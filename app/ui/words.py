@@ -16,7 +16,7 @@ from app.i18n.core_errors import translate
 from lstm_core.training import Trainer
 from lstm_core.training.bookkeeping import BUDGET, DIVERGED, SOLVED
 
-# a run's status as the progress line says it (app/train/run.py: idle → running ⇄ paused → …)
+# a run's status as the progress line says it (app/train/live_run.py: idle → running ⇄ paused → …)
 STATUS = {
     "idle": N_("idle"),
     "running": N_("running"),

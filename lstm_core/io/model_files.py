@@ -77,9 +77,9 @@ class LoadedModel:
     def encode(self, text: str) -> np.ndarray:
         """Typed characters -> one-hot inputs (T, 1, n_in) in the file's vocabulary."""
         if not self.vocab:
-            raise ValueError(
-                "this model file has no vocabulary, so text cannot be encoded; pick a task "
-                "(or save the model with __metadata__ {\"vocab\": \"…\"})"
+            raise CoreError(
+                "this model file has no vocabulary, so text cannot be encoded; pick a task (or save the "
+                "model with __metadata__ {{\"vocab\": \"…\"}})"
             )
         if not text:
             raise CoreError("type at least one character")
@@ -115,9 +115,9 @@ def _rnn_prefix(keys: list[str]) -> str:
             "direction through time — export an nn.LSTM/nn.GRU with bidirectional=False"
         )
     if any("weight_hr_l0" in k for k in keys):
-        raise ValueError(
-            "the LSTM has proj_size > 0 (weight_hr_l0); Gate Lab shows the standard LSTM — "
-            "export one with proj_size=0"
+        raise CoreError(
+            "the LSTM has proj_size > 0 (weight_hr_l0); Gate Lab shows the standard LSTM — export "
+            "one with proj_size=0"
         )
     deep = sorted({k.rsplit("_l", 1)[1] for k in keys if "_ih_l" in k or "_hh_l" in k} - {"0"})
     if deep:
@@ -129,20 +129,22 @@ def _rnn_prefix(keys: list[str]) -> str:
         )
     prefixes = sorted({k[: -len("weight_ih_l0")] for k in keys if k.endswith("weight_ih_l0")})
     if not prefixes:
-        raise ValueError(
-            f"no 'weight_ih_l0' in the file (it holds {sorted(keys)[:8]}); expected the state_dict "
-            "names of a one-layer nn.LSTM / nn.GRU: weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0 "
-            "(bare or under one prefix such as lstm.)"
+        raise CoreError(
+            "no 'weight_ih_l0' in the file (it holds {keys}); expected the state_dict names of a "
+            "one-layer nn.LSTM / nn.GRU: weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0 (bare or "
+            "under one prefix such as lstm.)",
+            keys=sorted(keys)[:8],
         )
     if len(prefixes) > 1:
-        raise ValueError(
-            f"the file holds {len(prefixes)} recurrent layers ({', '.join(p + 'weight_ih_l0' for p in prefixes)}); "
-            "upload a file with one"
+        raise CoreError(
+            "the file holds {n} recurrent layers ({keys}); upload a file with one",
+            n=len(prefixes),
+            keys=", ".join(p + "weight_ih_l0" for p in prefixes),
         )
     p = prefixes[0]
     if p and not p.endswith("."):
-        raise ValueError(
-            f"cannot read the key {p}weight_ih_l0: a prefix must end with a dot (lstm.weight_ih_l0)"
+        raise CoreError(
+            "cannot read the key {p}weight_ih_l0: a prefix must end with a dot (lstm.weight_ih_l0)", p=p
         )
     return p
 
@@ -152,19 +154,30 @@ def _pick(
 ) -> tuple[str | None, np.ndarray | None]:
     found = [n for n in names if f"{n}.{suffix}" in tensors]
     if len(found) > 1:
-        raise ValueError(f"the file has more than one {what} ({', '.join(found)}); keep one")
+        # name: "embedding" or "output layer", a core text itself (translated in app/i18n/core_errors.py)
+        raise CoreError(
+            "the file has more than one {name} ({found}); keep one", name=what, found=", ".join(found)
+        )
     return (found[0], tensors[f"{found[0]}.{suffix}"]) if found else (None, None)
 
 
-def _check_finite(arrays: dict, keys: list[str], what: str = "") -> None:
+def _check_finite(arrays: dict, keys: list[str], summed: bool = False) -> None:
+    """Every value finite; ``summed``: the arrays are the sums of bias_ih_l0 and bias_hh_l0."""
     for k in keys:
         v = arrays[k]
         if not np.isfinite(v).all():
             bad = np.argwhere(~np.isfinite(v))[0]
-            raise ValueError(
-                f"{k}{what} holds a non-finite value ({v[tuple(bad)]}) at index "
-                f"{tuple(int(i) for i in bad)}; the network diverged in training — export a "
-                "checkpoint from before"
+            where = {"key": k, "value": v[tuple(bad)], "index": tuple(int(i) for i in bad)}
+            if summed:
+                raise CoreError(
+                    "{key} (the sum of bias_ih_l0 and bias_hh_l0) holds a non-finite value ({value}) at "
+                    "index {index}; the network diverged in training — export a checkpoint from before",
+                    **where,
+                )
+            raise CoreError(
+                "{key} holds a non-finite value ({value}) at index {index}; the network diverged in "
+                "training — export a checkpoint from before",
+                **where,
             )
 
 
@@ -184,30 +197,39 @@ def _recurrent_layer(tensors: dict, p: str, max_hidden: int) -> tuple[dict, str,
     variant their shapes say and the hidden size."""
     rnn = {k: tensors[p + k] for k in RNN_KEYS if p + k in tensors}
     if "weight_hh_l0" not in rnn:
-        raise ValueError(f"{p}weight_ih_l0 is there but {p}weight_hh_l0 is missing; both are needed")
+        raise CoreError("{p}weight_ih_l0 is there but {p}weight_hh_l0 is missing; both are needed", p=p)
     w_ih, w_hh = rnn["weight_ih_l0"], rnn["weight_hh_l0"]
     if w_hh.ndim != 2 or w_ih.ndim != 2:
-        raise ValueError(
-            f"{p}weight_ih_l0 and {p}weight_hh_l0 must be matrices; got shapes {w_ih.shape} and {w_hh.shape}"
+        raise CoreError(
+            "{p}weight_ih_l0 and {p}weight_hh_l0 must be matrices; got shapes {ih} and {hh}",
+            p=p,
+            ih=w_ih.shape,
+            hh=w_hh.shape,
         )
     H = w_hh.shape[1]
     gates = {len(g): v for v, g in LAYOUT.items()}
     if H == 0 or w_hh.shape[0] % H or w_hh.shape[0] // H not in gates:
-        raise ValueError(f"{p}weight_hh_l0 has shape {w_hh.shape}: an LSTM needs (4H, H), a GRU (3H, H)")
+        raise CoreError(
+            "{p}weight_hh_l0 has shape {shape}: an LSTM needs (4H, H), a GRU (3H, H)", p=p, shape=w_hh.shape
+        )
     G = w_hh.shape[0] // H
     variant = gates[G]
     _shape(p + "weight_ih_l0", w_ih, (G * H, w_ih.shape[1]), f"an {variant.upper()} with hidden size {H}")
     if ("bias_ih_l0" in rnn) != ("bias_hh_l0" in rnn):
-        raise ValueError(
-            f"only one of {p}bias_ih_l0 / {p}bias_hh_l0 is in the file; PyTorch saves both (or none with bias=False)"
+        raise CoreError(
+            "only one of {p}bias_ih_l0 / {p}bias_hh_l0 is in the file; PyTorch saves both (or none "
+            "with bias=False)",
+            p=p,
         )
     for k in ("bias_ih_l0", "bias_hh_l0"):
         if k in rnn:
             _shape(p + k, rnn[k], (G * H,), f"an {variant.upper()} with hidden size {H}")
     if H > max_hidden:
-        raise ValueError(
-            f"the {variant.upper()} has {H} hidden units; here at most {max_hidden} are allowed — "
-            "train a smaller one"
+        raise CoreError(
+            "the {variant} has {H} hidden units; here at most {max_hidden} are allowed — train a smaller one",
+            variant=variant.upper(),
+            H=H,
+            max_hidden=max_hidden,
         )
     return rnn, variant, H
 
@@ -219,17 +241,23 @@ def _fold_embedding(tensors: dict, rnn: dict, p: str) -> str | None:
     if emb is None:
         return None
     if emb.ndim != 2 or emb.shape[1] != w_ih.shape[1]:
-        raise ValueError(
-            f"{emb_name}.weight has shape {emb.shape}; it must be (vocabulary, {w_ih.shape[1]}) to "
-            f"feed {p}weight_ih_l0 ({w_ih.shape[1]} inputs)"
+        raise CoreError(
+            "{emb_name}.weight has shape {shape}; it must be (vocabulary, {n_in}) to feed "
+            "{p}weight_ih_l0 ({n_in} inputs)",
+            emb_name=emb_name,
+            shape=emb.shape,
+            n_in=w_ih.shape[1],
+            p=p,
         )
     _check_finite(tensors, [f"{emb_name}.weight", p + "weight_ih_l0"])
     with np.errstate(over="ignore", invalid="ignore"):  # checked just below, with a message
         rnn["weight_ih_l0"] = w_ih @ emb.T  # one-hot x: W_ih (E^T x) = (W_ih E^T) x, exactly
     if not np.isfinite(rnn["weight_ih_l0"]).all():
-        raise ValueError(
-            f"folding {emb_name}.weight into {p}weight_ih_l0 overflows (weights near 1e308); "
-            "the network diverged in training — export a checkpoint from before"
+        raise CoreError(
+            "folding {emb_name}.weight into {p}weight_ih_l0 overflows (weights near 1e308); the "
+            "network diverged in training — export a checkpoint from before",
+            emb_name=emb_name,
+            p=p,
         )
     return emb_name
 
@@ -242,13 +270,19 @@ def _output_layer(
     if w_out is None:
         return None, None, None
     if w_out.ndim != 2 or w_out.shape[1] != H:
-        raise ValueError(
-            f"{head_name}.weight has shape {w_out.shape}; an output layer after {H} hidden units "
-            f"needs (n_out, {H}) — the shapes do not fit together"
+        raise CoreError(
+            "{head_name}.weight has shape {shape}; an output layer after {H} hidden units needs "
+            "(n_out, {H}) — the shapes do not fit together",
+            head_name=head_name,
+            shape=w_out.shape,
+            H=H,
         )
     if not 1 <= w_out.shape[0] <= max_outputs:
-        raise ValueError(
-            f"{head_name}.weight has {w_out.shape[0]} outputs; here 1 to {max_outputs} are allowed"
+        raise CoreError(
+            "{head_name}.weight has {n_out} outputs; here 1 to {max_outputs} are allowed",
+            head_name=head_name,
+            n_out=w_out.shape[0],
+            max_outputs=max_outputs,
         )
     b_out = tensors.get(f"{head_name}.bias")
     if b_out is not None:
@@ -260,14 +294,25 @@ def _read_meta(meta: dict[str, str], has_head: bool, n_in: int) -> tuple[str, st
     """The metadata's output activation and vocabulary, checked against the network."""
     act = meta.get("output_activation", "identity")
     if act not in ACTIVATIONS:
-        raise ValueError(f"__metadata__ output_activation is {act!r}; use one of {', '.join(ACTIVATIONS)}")
+        raise CoreError(
+            "__metadata__ output_activation is {act}; use one of {choices}",
+            act=repr(act),
+            choices=", ".join(ACTIVATIONS),
+        )
     if act != "identity" and not has_head:
-        raise ValueError(f"output_activation {act!r} needs an output layer ({'/'.join(HEAD_NAMES)}.weight)")
+        raise CoreError(
+            "output_activation {act} needs an output layer ({heads}.weight)",
+            act=repr(act),
+            heads="/".join(HEAD_NAMES),
+        )
     vocab = meta.get("vocab")
     if vocab is not None and (len(vocab) != n_in or len(set(vocab)) != len(vocab)):
-        raise ValueError(
-            f"the vocabulary has {len(vocab)} characters ({len(set(vocab))} different) but the network "
-            f"has {n_in} inputs; it needs one different character per input"
+        raise CoreError(
+            "the vocabulary has {n} characters ({distinct} different) but the network has "
+            "{n_in} inputs; it needs one different character per input",
+            n=len(vocab),
+            distinct=len(set(vocab)),
+            n_in=n_in,
         )
     return act, vocab
 
@@ -291,26 +336,30 @@ def parse_state(
         used.add(f"{emb_name}.weight")
     n_in = rnn["weight_ih_l0"].shape[1]
     if not 1 <= n_in <= max_inputs:
-        raise ValueError(f"the network has {n_in} inputs; here 1 to {max_inputs} are allowed")
+        raise CoreError(
+            "the network has {n_in} inputs; here 1 to {max_inputs} are allowed",
+            n_in=n_in,
+            max_inputs=max_inputs,
+        )
     head_name, w_out, b_out = _output_layer(tensors, H, max_outputs)
     if head_name is not None:
         used |= {f"{head_name}.weight"} | ({f"{head_name}.bias"} if b_out is not None else set())
     extra = sorted(set(keys) - used)
     if extra:
-        raise ValueError(
-            f"the file has names Gate Lab does not know: {extra[:6]}; it accepts a one-layer "
-            f"nn.LSTM/nn.GRU ({', '.join(RNN_KEYS)}, optionally under one prefix), an output layer "
-            f"{'/'.join(HEAD_NAMES)}.weight/.bias and an embedding {'/'.join(EMBED_NAMES)}.weight"
+        raise CoreError(
+            "the file has names Gate Lab does not know: {extra}; it accepts a one-layer "
+            "nn.LSTM/nn.GRU ({keys}, optionally under one prefix), an output layer {heads}.weight/.bias "
+            "and an embedding {embeddings}.weight",
+            extra=extra[:6],
+            keys=", ".join(RNN_KEYS),
+            heads="/".join(HEAD_NAMES),
+            embeddings="/".join(EMBED_NAMES),
         )
     _check_finite(tensors, sorted(used))
     act, vocab = _read_meta(meta, w_out is not None, n_in)
     with np.errstate(over="ignore"):  # bias_ih + bias_hh of two weights near 1e308: checked below
         model = from_torch(rnn, variant, output_weight=w_out, output_bias=b_out, output_activation=act)
-    _check_finite(
-        model.params,
-        [k for k in model.params if k.startswith("b_")],
-        " (the sum of bias_ih_l0 and bias_hh_l0)",
-    )
+    _check_finite(model.params, [k for k in model.params if k.startswith("b_")], summed=True)
     return LoadedModel(
         model, variant, n_in, H, model.config.n_out, head_name, vocab or None, act, file_format, emb_name
     )
@@ -327,9 +376,11 @@ def load_model_file(
 ) -> LoadedModel:
     """A model from the bytes of an uploaded ``.safetensors`` or ``.npz`` file (``name`` for messages)."""
     if len(data) > max_bytes:
-        raise ValueError(
-            f"the file is {len(data):,} bytes; at most {max_bytes:,} are accepted here — a small "
-            "one-layer network is a few hundred kilobytes"
+        raise CoreError(
+            "the file is {size:,} bytes; at most {max_bytes:,} are accepted here — a small "
+            "one-layer network is a few hundred kilobytes",
+            size=len(data),
+            max_bytes=max_bytes,
         )
     _check_not_pickle(data, name)
     if data[:4] == b"PK\x03\x04" or name.lower().endswith(".npz"):
@@ -339,7 +390,11 @@ def load_model_file(
         tensors, meta = read_safetensors(data)
         fmt = "safetensors"
     else:
-        raise ValueError(f"{name or 'the file'} is neither safetensors nor .npz; {HOW_TO_EXPORT}")
+        raise CoreError(
+            "{name} is neither safetensors nor .npz; {how}",
+            name=name or "the file",
+            how=HOW_TO_EXPORT,
+        )
     return parse_state(
         tensors, meta, fmt, max_hidden=max_hidden, max_inputs=max_inputs, max_outputs=max_outputs
     )

@@ -77,7 +77,7 @@ def read_safetensors(data: bytes) -> tuple[dict[str, np.ndarray], dict[str, str]
         raise CoreError("the safetensors header must be a JSON object of tensor names")
     meta = header.pop("__metadata__", None) or {}
     if not isinstance(meta, dict) or not all(isinstance(v, str) for v in meta.values()):
-        raise ValueError("the safetensors __metadata__ must map names to strings, e.g. {\"vocab\": \"abc\"}")
+        raise CoreError('the safetensors __metadata__ must map names to strings, e.g. {{"vocab": "abc"}}')
     body = memoryview(data)[8 + n :]
     return {key: _tensor(key, info, body) for key, info in header.items()}, meta
 
@@ -85,12 +85,15 @@ def read_safetensors(data: bytes) -> tuple[dict[str, np.ndarray], dict[str, str]
 def _tensor(key: str, info: object, body: memoryview) -> np.ndarray:
     """One tensor of a safetensors file, its header entry checked against the data part."""
     if not isinstance(info, dict) or not {"dtype", "shape", "data_offsets"} <= set(info):
-        raise ValueError(f"tensor {key!r}: the header entry needs dtype, shape and data_offsets")
+        raise CoreError("tensor {key}: the header entry needs dtype, shape and data_offsets", key=repr(key))
     dt = DTYPES.get(info["dtype"]) if isinstance(info["dtype"], str) else None
     if dt is None:
-        raise ValueError(
-            f"tensor {key!r} has dtype {info['dtype']!r}; Gate Lab reads float weights "
-            f"({', '.join(DTYPES)}) — convert with .float() before saving"
+        raise CoreError(
+            "tensor {key} has dtype {dtype}; Gate Lab reads float weights ({choices}) — convert with "
+            ".float() before saving",
+            key=repr(key),
+            dtype=repr(info["dtype"]),
+            choices=", ".join(DTYPES),
         )
     shape, offs = info["shape"], info["data_offsets"]
     if (
@@ -98,20 +101,32 @@ def _tensor(key: str, info: object, body: memoryview) -> np.ndarray:
         or len(shape) > 4
         or not all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d <= 10**8 for d in shape)
     ):
-        raise ValueError(f"tensor {key!r}: shape {shape!r} is not a list of sizes")
+        raise CoreError(
+            "tensor {key}: shape {shape} is not a list of sizes", key=repr(key), shape=repr(shape)
+        )
     if (
         not isinstance(offs, list)
         or len(offs) != 2
         or not all(isinstance(o, int) and not isinstance(o, bool) for o in offs)
         or not 0 <= offs[0] <= offs[1]
     ):
-        raise ValueError(f"tensor {key!r}: data_offsets {offs!r} must be [begin, end] with begin ≤ end")
+        raise CoreError(
+            "tensor {key}: data_offsets {offs} must be [begin, end] with begin ≤ end",
+            key=repr(key),
+            offs=repr(offs),
+        )
     size = math.prod(shape) * dt.itemsize
     if offs[1] - offs[0] != size or offs[1] > len(body):
-        raise ValueError(
-            f"tensor {key!r}: {info['dtype']} {shape} needs {size:,} bytes but its data_offsets "
-            f"{offs} give {offs[1] - offs[0]:,} (the data part has {len(body):,}); the file is "
-            "truncated or damaged"
+        raise CoreError(
+            "tensor {key}: {dtype} {shape} needs {size:,} bytes but its data_offsets {offs} give "
+            "{given:,} (the data part has {data:,}); the file is truncated or damaged",
+            key=repr(key),
+            dtype=info["dtype"],
+            shape=shape,
+            size=size,
+            offs=offs,
+            given=offs[1] - offs[0],
+            data=len(body),
         )
     raw = np.frombuffer(body[offs[0] : offs[1]], dtype=dt)
     if info["dtype"] == "BF16":  # bfloat16 = the top 16 bits of a float32
@@ -146,31 +161,41 @@ def _npy(key: str, raw: bytes) -> np.ndarray:
     try:
         version = np.lib.format.read_magic(f)
         if version not in ((1, 0), (2, 0)):
-            raise ValueError(f"format version {version}")
+            raise CoreError("format version {version}", version=version)
         read_header = (
             np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
         )
         shape, fortran, dtype = read_header(f)
     except (ValueError, SyntaxError, RecursionError, MemoryError) as e:
-        raise ValueError(
-            f"array {key!r} in the .npz has a damaged NumPy header ({e}); save it again with np.savez"
+        raise CoreError(
+            "array {key} in the .npz has a damaged NumPy header ({why}); save it again with np.savez",
+            key=repr(key),
+            why=str(e),
         ) from None
     if dtype.hasobject:
-        raise ValueError(
-            "the .npz holds an object array (e.g. strings or a dict), which needs pickle to "
-            "read; Gate Lab refuses pickle — save only float arrays, and a vocabulary as "
-            "uint32 code points `vocab_codepoints`"
+        raise CoreError(
+            "the .npz holds an object array (e.g. strings or a dict), which needs pickle to read; "
+            "Gate Lab refuses pickle — save only float arrays, and a vocabulary as uint32 code "
+            "points `vocab_codepoints`"
         )
     if dtype.fields is not None or dtype.subdtype is not None or min(shape, default=0) < 0:
-        raise ValueError(
-            f"array {key!r} has dtype {dtype} and shape {shape}; weights must be plain floating point arrays"
+        raise CoreError(
+            "array {key} has dtype {dtype} and shape {shape}; weights must be plain floating point arrays",
+            key=repr(key),
+            dtype=dtype,
+            shape=shape,
         )
     data = raw[f.tell() :]
     need = math.prod(shape) * dtype.itemsize
     if need != len(data):
-        raise ValueError(
-            f"array {key!r} says it holds {dtype} {shape} ({need:,} bytes) but has {len(data):,} "
-            "bytes of data; the .npz is truncated or damaged"
+        raise CoreError(
+            "array {key} says it holds {dtype} {shape} ({need:,} bytes) but has {size:,} bytes of "
+            "data; the .npz is truncated or damaged",
+            key=repr(key),
+            dtype=dtype,
+            shape=shape,
+            need=need,
+            size=len(data),
         )
     return np.frombuffer(data, dtype=dtype).reshape(shape, order="F" if fortran else "C")
 
@@ -186,9 +211,11 @@ def read_npz(data: bytes, max_bytes: int = MAX_BYTES) -> tuple[dict[str, np.ndar
         infos = zf.infolist()
         names = [i.filename for i in infos]
         if any(n.endswith(".pkl") for n in names):
-            raise ValueError(
-                f"this zip holds pickled data ({[n for n in names if n.endswith('.pkl')][0]}): it is a "
-                f"torch.save file, which Gate Lab never unpickles — {HOW_TO_EXPORT}"
+            raise CoreError(
+                "this zip holds pickled data ({pkl}): it is a torch.save file, which Gate Lab never "
+                "unpickles — {how}",
+                pkl=[n for n in names if n.endswith(".pkl")][0],
+                how=HOW_TO_EXPORT,
             )
         # A zip bomb would expand far past the upload size: check before decompressing.
         total = sum(i.file_size for i in infos)
@@ -200,37 +227,43 @@ def read_npz(data: bytes, max_bytes: int = MAX_BYTES) -> tuple[dict[str, np.ndar
             )
         bad = [n for n in names if not n.endswith(".npy")]
         if bad:
-            raise ValueError(
-                f"the .npz holds {bad[0]!r}, which is not a NumPy array (.npy); save with np.savez"
+            raise CoreError(
+                "the .npz holds {bad}, which is not a NumPy array (.npy); save with np.savez",
+                bad=repr(bad[0]),
             )
         for info in infos:
             # Checked here, not left to zipfile: its NotImplementedError / RuntimeError say less.
             if info.flag_bits & 0x61 or info.compress_type not in ZIP_METHODS:
-                raise ValueError(
-                    f"{info.filename!r} in the .npz is encrypted or compressed in a way NumPy never "
-                    f"writes (zip method {info.compress_type}); save it again with np.savez"
+                raise CoreError(
+                    "{filename} in the .npz is encrypted or compressed in a way NumPy never writes (zip "
+                    "method {compress_type}); save it again with np.savez",
+                    filename=repr(info.filename),
+                    compress_type=info.compress_type,
                 )
             try:
                 raw = zf.read(info)
             except ZIP_ERRORS as e:
-                raise ValueError(
-                    f"{info.filename!r} in the .npz could not be read ({e or type(e).__name__}); "
-                    "the file is truncated or damaged"
+                raise CoreError(
+                    "{filename} in the .npz could not be read ({why}); the file is truncated or damaged",
+                    filename=repr(info.filename),
+                    why=str(e or type(e).__name__),
                 ) from None
             out[info.filename[:-4]] = _npy(info.filename[:-4], raw)
     cps = out.pop("vocab_codepoints", None)
     if cps is not None:
         if cps.ndim != 1 or cps.dtype.kind not in "ui" or cps.size == 0:
-            raise ValueError(
-                "vocab_codepoints must be a 1-D integer array of Unicode code points "
-                "(np.array([ord(c) for c in vocab], dtype=np.uint32))"
+            raise CoreError(
+                "vocab_codepoints must be a 1-D integer array of Unicode code points (np.array([ord(c) "
+                "for c in vocab], dtype=np.uint32))"
             )
         if cps.min() < 0 or cps.max() > 0x10FFFF or ((cps >= 0xD800) & (cps <= 0xDFFF)).any():
-            raise ValueError("vocab_codepoints holds a number that is not a Unicode character")
+            raise CoreError("vocab_codepoints holds a number that is not a Unicode character")
         meta["vocab"] = "".join(map(chr, cps.tolist()))
     for key, v in list(out.items()):
         if v.dtype.kind != "f":
-            raise ValueError(f"array {key!r} has dtype {v.dtype}; weights must be floating point")
+            raise CoreError(
+                "array {key} has dtype {dtype}; weights must be floating point", key=repr(key), dtype=v.dtype
+            )
         out[key] = _float64(v)
     return out, meta
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import CoreError
 from ..model import Model, build
 from ..variants import REGISTRY, TORCH_VARIANTS
 
@@ -31,23 +32,32 @@ def _recurrent_weights(state_dict: dict, variant: str | None) -> tuple[np.ndarra
     try:
         w_ih, w_hh = _np(state_dict["weight_ih_l0"]), _np(state_dict["weight_hh_l0"])
     except KeyError as e:
-        raise ValueError(
-            f"state_dict is missing {e.args[0]!r}; expected the keys of a one-layer "
-            "nn.LSTM / nn.GRU (weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0)"
+        raise CoreError(
+            "state_dict is missing {key}; expected the keys of a one-layer nn.LSTM / nn.GRU "
+            "(weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0)",
+            key=repr(e.args[0]),
         ) from None
     H = w_hh.shape[1]
     if variant is None:
         variant = {len(g) * H: name for name, g in LAYOUT.items()}.get(w_ih.shape[0])
     if variant not in LAYOUT:
-        raise ValueError(
-            f"cannot tell an LSTM from a GRU: weight_ih_l0 has {w_ih.shape[0]} rows for hidden size {H}; "
-            f"pass variant= one of {list(LAYOUT)}"
+        raise CoreError(
+            "cannot tell an LSTM from a GRU: weight_ih_l0 has {rows} rows for hidden size {H}; pass "
+            "variant= one of {choices}",
+            rows=w_ih.shape[0],
+            H=H,
+            choices=list(LAYOUT),
         )
     G = len(LAYOUT[variant])
     if w_ih.shape[0] != G * H or w_hh.shape != (G * H, H):
-        raise ValueError(
-            f"{variant}: expected weight_ih_l0 ({G * H}, n_in) and weight_hh_l0 ({G * H}, {H}); "
-            f"got {w_ih.shape} and {w_hh.shape}"
+        raise CoreError(
+            "{variant}: expected weight_ih_l0 ({rows}, n_in) and weight_hh_l0 ({rows}, {H}); got {ih} "
+            "and {hh}",
+            variant=variant,
+            rows=G * H,
+            H=H,
+            ih=w_ih.shape,
+            hh=w_hh.shape,
         )
     return w_ih, w_hh, variant
 
@@ -107,7 +117,11 @@ def to_torch(model: Model, params: dict | None = None) -> dict[str, np.ndarray]:
     """
     variant = model.config.variant
     if variant not in LAYOUT:
-        raise ValueError(f"to_torch converts the {' and '.join(LAYOUT)} variants, not {variant!r}")
+        raise CoreError(
+            "to_torch converts the {variants} variants, not {variant}",
+            variants=" and ".join(LAYOUT),
+            variant=repr(variant),
+        )
     p = model.params if params is None else params
     gates = LAYOUT[variant]
     out = {

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from .. import activations
+from ..errors import CoreError
 from ..model import Model
 from ..sequence import forward
 from ..tasks import Task
@@ -105,7 +106,7 @@ def _per_member(a: np.ndarray, where: np.ndarray | None, K: int | None, reduce: 
 def diagnose(model: Model, task: Task, rng: np.random.Generator, batch: int = 32) -> list[dict[str, Any]]:
     """Per-network symptoms on ``batch`` fresh sequences of ``task`` (see the module docstring)."""
     if isinstance(batch, bool) or not isinstance(batch, (int, np.integer)) or batch < 1:
-        raise ValueError(f"diagnose: batch must be a whole number ≥ 1, got {batch!r}")
+        raise CoreError("diagnose: batch must be a whole number ≥ 1, got {value}", value=repr(batch))
     # a diverged or saturated network may have huge outputs: their spread overflows to inf (a valid
     # answer: "not at the mean") — without a RuntimeWarning in the command's log
     with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):

@@ -27,6 +27,7 @@ import pandas as pd
 from .. import activations
 from ..config import ModelConfig
 from ..error_flow import error_flow
+from ..errors import CoreError
 from ..gradients import gradients
 from ..model import Model, build_population
 from ..sequence import forward
@@ -44,9 +45,11 @@ PROBE_BATCH = 32  # sequences in the abuse measurement's probe batch
 
 def _memory(cfg: ModelConfig) -> None:
     if not is_memory_cell(cfg):
-        raise ValueError(
-            f"this measurement needs an LSTM-1997-family network (cell states s, output "
-            f"gates y_og), not {cfg.variant}; choose one of {list(MEMORY_CELL_VARIANTS)}"
+        raise CoreError(
+            "this measurement needs an LSTM-1997-family network (cell states s, output gates y_og), "
+            "not {variant}; choose one of {choices}",
+            variant=cfg.variant,
+            choices=list(MEMORY_CELL_VARIANTS),
         )
 
 
@@ -208,11 +211,13 @@ def forget_flow(base: ModelConfig, biases: list[float], xs: np.ndarray, method: 
     """
     if not base.has_forget_gate:
         with_forget = [n for n, v in REGISTRY.items() if "forget_gate" in v.options]
-        raise ValueError(
-            f"the forget-gate story needs {' or '.join(with_forget)} with a forget gate, not {base.variant}"
+        raise CoreError(
+            "the forget-gate story needs {variants} with a forget gate, not {variant}",
+            variants=" or ".join(with_forget),
+            variant=base.variant,
         )
     if not 1 <= len(biases) <= 12:
-        raise ValueError("give between 1 and 12 forget-gate biases")
+        raise CoreError("give between 1 and 12 forget-gate biases")
     d = base.to_dict()
     configs = [ModelConfig.from_dict({**d, "bias": {**d["bias"], "forget": float(b)}}) for b in biases]
     pop = build_population(configs)

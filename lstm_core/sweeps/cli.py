@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ..config import ModelConfig
+from ..errors import CoreError
 from ..numerics import finite_number
 from ..tasks import get_task
 from ..training import TrainConfig
@@ -140,33 +141,43 @@ def _read_document(data: bytes | str) -> dict:
     """The file's JSON object, checked to be a sweep results file of this version."""
     if isinstance(data, bytes):
         if len(data) > MAX_FILE_BYTES:
-            raise ValueError(
-                f"the file is {len(data):,} bytes; a sweep results file is at most {MAX_FILE_BYTES:,}"
+            raise CoreError(
+                "the file is {size:,} bytes; a sweep results file is at most {max_bytes:,}",
+                size=len(data),
+                max_bytes=MAX_FILE_BYTES,
             )
         try:
             data = data.decode("utf-8")
         except UnicodeDecodeError:
-            raise ValueError(
+            raise CoreError(
                 "the file is not text (UTF-8); upload the .json file `python -m lstm_core.sweep` wrote"
             ) from None
     try:
         doc = json.loads(data)
     except json.JSONDecodeError as e:
-        raise ValueError(f"the file is not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
+        raise CoreError(
+            "the file is not valid JSON: {why} (line {lineno}, column {colno})",
+            why=e.msg,
+            lineno=e.lineno,
+            colno=e.colno,
+        ) from None
     except RecursionError:
-        raise ValueError("the file's JSON is nested too deeply to be a sweep results file") from None
+        raise CoreError("the file's JSON is nested too deeply to be a sweep results file") from None
     except ValueError:  # json reads an integer of over 4,300 digits with int(), which refuses it
-        raise ValueError(
+        raise CoreError(
             "the file holds a number thousands of digits long; no sweep setting is that big"
         ) from None
     if not isinstance(doc, dict) or doc.get("kind") != KIND:
-        raise ValueError(
-            f"not a sweep results file: expected a JSON object with \"kind\": \"{KIND}\" "
-            "(written by python -m lstm_core.sweep --out FILE)"
+        raise CoreError(
+            'not a sweep results file: expected a JSON object with "kind": "{kind}" (written by '
+            "python -m lstm_core.sweep --out FILE)",
+            kind=KIND,
         )
     if doc.get("version") != VERSION:
-        raise ValueError(
-            f"results file version {doc.get('version')!r}; this Gate Lab reads version {VERSION}"
+        raise CoreError(
+            "results file version {version}; this Gate Lab reads version {expected}",
+            version=repr(doc.get("version")),
+            expected=VERSION,
         )
     return doc
 
@@ -181,8 +192,10 @@ def _checked_settings(d: dict) -> tuple[dict, ModelConfig, Axis, Axis | None]:
         _task(d)
         seeds = d["seeds"]
     except (KeyError, TypeError) as e:
-        raise ValueError(
-            f"the sweep settings are incomplete or malformed ({type(e).__name__}: {e})"
+        raise CoreError(
+            "the sweep settings are incomplete or malformed ({error}: {why})",
+            error=type(e).__name__,
+            why=str(e),
         ) from None
     if (
         not isinstance(seeds, list)
@@ -190,7 +203,7 @@ def _checked_settings(d: dict) -> tuple[dict, ModelConfig, Axis, Axis | None]:
         or not all(finite_number(s) and s == int(s) and s >= 0 for s in seeds)
         or len(set(map(int, seeds))) != len(seeds)
     ):
-        raise ValueError("'seeds' must be a list of distinct whole numbers ≥ 0")
+        raise CoreError("'seeds' must be a list of distinct whole numbers ≥ 0")
     seeds = [int(s) for s in seeds]
     # The page reads the settings back (variant, algorithm, lr, budget, seeds): keep them as the
     # checked objects write them, with every default filled in, not as the file spelled them.
@@ -210,22 +223,31 @@ def _checked_row(n: int, r: object, d: dict, x: Axis, y: Axis | None, units: int
     """networks[n] checked against the grid and seeds, with its axis labels."""
     nx, ny = len(x), len(y) if y is not None else 1
     if not isinstance(r, dict):
-        raise ValueError(f"networks[{n}] is not an object")
+        raise CoreError("networks[{n}] is not an object", n=n)
     row = {}
     for k, typ in ROW_FIELDS.items():
         v = r.get(k)
         if typ is int and (not finite_number(v) or v != int(v) or v < 0):
-            raise ValueError(f"networks[{n}].{k} must be a whole number ≥ 0, got {v!r}")
+            raise CoreError(
+                "networks[{n}].{k} must be a whole number ≥ 0, got {value}", n=n, k=k, value=repr(v)
+            )
         if typ is str and not isinstance(v, str):
-            raise ValueError(f"networks[{n}].{k} must be text, got {v!r}")
+            raise CoreError("networks[{n}].{k} must be text, got {value}", n=n, k=k, value=repr(v))
         row[k] = typ(v)
     if row["status"] not in STATUSES:
-        raise ValueError(f"networks[{n}].status must be one of {list(STATUSES)}, got {row['status']!r}")
+        raise CoreError(
+            "networks[{n}].status must be one of {choices}, got {value}",
+            n=n,
+            choices=list(STATUSES),
+            value=repr(row["status"]),
+        )
     if row["i"] >= nx or row["j"] >= ny or row["seed"] not in d["seeds"]:
-        raise ValueError(f"networks[{n}] lies outside the grid (i < {nx}, j < {ny}, seed in 'seeds')")
+        raise CoreError(
+            "networks[{n}] lies outside the grid (i < {nx}, j < {ny}, seed in 'seeds')", n=n, nx=nx, ny=ny
+        )
     at = r.get("solved_at")
     if row["status"] == "solved" and (not finite_number(at) or at < 1):
-        raise ValueError(f"networks[{n}] is solved but 'solved_at' is {at!r}")
+        raise CoreError("networks[{n}] is solved but 'solved_at' is {value}", n=n, value=repr(at))
     row["solved_at"] = float(at) if row["status"] == "solved" else np.nan
     row["message"] = str(r.get("message", ""))[:500]
     row["x"], row["y"] = x.label(row["i"], units), y.label(row["j"], units) if y is not None else ""
@@ -237,9 +259,9 @@ def load_results(data: bytes | str) -> SweepResults:
     doc = _read_document(data)
     d, rows = doc.get("sweep"), doc.get("networks")
     if not isinstance(d, dict) or not isinstance(rows, list) or not rows:
-        raise ValueError("the file needs a 'sweep' object (the settings) and a non-empty 'networks' list")
+        raise CoreError("the file needs a 'sweep' object (the settings) and a non-empty 'networks' list")
     if len(rows) > MAX_ROWS:
-        raise ValueError(f"{len(rows):,} networks; at most {MAX_ROWS:,} can be shown")
+        raise CoreError("{n:,} networks; at most {max_rows:,} can be shown", n=len(rows), max_rows=MAX_ROWS)
     d, base, x, y = _checked_settings(d)
     units = n_bias_units(base)
     return SweepResults(d, pd.DataFrame([_checked_row(n, r, d, x, y, units) for n, r in enumerate(rows)]))

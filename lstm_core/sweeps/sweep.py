@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ..config import ModelConfig
+from ..errors import CoreError
 from ..model import Model, build, build_population
 from ..sequence import forward
 from ..tasks import Criterion, Task, get_task
@@ -62,23 +63,32 @@ class Axis:
 
     def __post_init__(self) -> None:
         if not isinstance(self.gate, str) or not self.gate:
-            raise ValueError(f"an axis needs a gate name (e.g. 'input'), got {self.gate!r}")
+            raise CoreError("an axis needs a gate name (e.g. 'input'), got {value}", value=repr(self.gate))
         try:
             pairs = tuple((float(v), float(s)) for v, s in self.settings)
         except (TypeError, ValueError):
-            raise ValueError(
-                f"{self.gate} axis: settings must be (value, change per block) pairs, got {self.settings!r}"
+            raise CoreError(
+                "{gate} axis: settings must be (value, change per block) pairs, got {value}",
+                gate=self.gate,
+                value=repr(self.settings),
             ) from None
         except OverflowError:  # an integer of hundreds of digits (from a JSON file)
-            raise ValueError(f"{self.gate} axis: every bias value must be a finite number") from None
+            raise CoreError("{gate} axis: every bias value must be a finite number", gate=self.gate) from None
         if not 1 <= len(pairs) <= MAX_AXIS_VALUES:
-            raise ValueError(
-                f"{self.gate} axis: give between 1 and {MAX_AXIS_VALUES} values, got {len(pairs)}"
+            raise CoreError(
+                "{gate} axis: give between 1 and {most} values, got {n}",
+                gate=self.gate,
+                most=MAX_AXIS_VALUES,
+                n=len(pairs),
             )
         if not np.isfinite(np.array(pairs)).all():
-            raise ValueError(f"{self.gate} axis: every bias value must be a finite number")
+            raise CoreError("{gate} axis: every bias value must be a finite number", gate=self.gate)
         if len(set(pairs)) != len(pairs):
-            raise ValueError(f"{self.gate} axis: the values repeat ({self.labels()}); give distinct values")
+            raise CoreError(
+                "{gate} axis: the values repeat ({labels}); give distinct values",
+                gate=self.gate,
+                labels=self.labels(),
+            )
         object.__setattr__(self, "settings", pairs)
 
     @classmethod
@@ -126,7 +136,7 @@ class Axis:
     @classmethod
     def from_dict(cls, d: dict) -> Axis:
         if not isinstance(d, dict) or set(d) != {"gate", "settings"}:
-            raise ValueError("an axis is a JSON object with 'gate' and 'settings'")
+            raise CoreError("an axis is a JSON object with 'gate' and 'settings'")
         return cls(d["gate"], tuple(tuple(p) for p in d["settings"]))
 
 
@@ -141,7 +151,10 @@ def with_goal(task: Task, mae_below: float | None) -> Task:
     if mae_below == base.mean_abs_error_below:
         return task
     if mae_below is not None and not (np.isfinite(mae_below) and mae_below > 0):
-        raise ValueError(f"the mean-abs-error goal must be a positive number or None, got {mae_below!r}")
+        raise CoreError(
+            "the mean-abs-error goal must be a positive number or None, got {value}",
+            value=repr(mae_below),
+        )
     note = "no mean-abs-error goal" if mae_below is None else f"mean abs error < {mae_below:g}"
     old = base.mean_abs_error_below
     how = "RELAXED" if old is not None and (mae_below is None or mae_below > old) else "CHANGED"
@@ -165,20 +178,32 @@ def grid_configs(
     """The member configs of a grid (order: x value, y value, seed) and their coordinates."""
     seeds = [int(s) for s in seeds]
     if not 1 <= len(seeds) <= MAX_SEEDS or len(set(seeds)) != len(seeds) or min(seeds) < 0:
-        raise ValueError(f"give between 1 and {MAX_SEEDS} distinct seeds ≥ 0, got {seeds}")
+        raise CoreError(
+            "give between 1 and {most} distinct seeds ≥ 0, got {seeds}", most=MAX_SEEDS, seeds=seeds
+        )
     gates = base.record.gate_biases
     axes = [x] + ([y] if y is not None else [])
     for a in axes:
         if a.gate not in gates:
-            raise ValueError(f"a {base.variant} network has no '{a.gate}' bias; sweep one of {list(gates)}")
+            raise CoreError(
+                "a {variant} network has no '{gate}' bias; sweep one of {gates}",
+                variant=base.variant,
+                gate=a.gate,
+                gates=list(gates),
+            )
     if y is not None and y.gate == x.gate:
-        raise ValueError(f"both axes sweep the {x.gate} bias; choose two different gates")
+        raise CoreError("both axes sweep the {gate} bias; choose two different gates", gate=x.gate)
     ny = len(y) if y is not None else 1
     n = len(x) * ny * len(seeds)
     if n > MAX_MEMBERS:
-        raise ValueError(
-            f"{len(x)} × {ny} settings × {len(seeds)} seeds = {n} networks; at most "
-            f"{MAX_MEMBERS} train together — use fewer values or seeds"
+        raise CoreError(
+            "{nx} × {ny} settings × {seeds} seeds = {n} networks; at most {most} train "
+            "together — use fewer values or seeds",
+            nx=len(x),
+            ny=ny,
+            seeds=len(seeds),
+            n=n,
+            most=MAX_MEMBERS,
         )
     units = n_bias_units(base)
     d = base.to_dict()
@@ -325,13 +350,13 @@ class Sweep:
     def member_index(self, i: int, j: int, seed: int) -> int:
         hit = self.coords[(self.coords.i == i) & (self.coords.j == j) & (self.coords.seed == seed)]
         if hit.empty:
-            raise ValueError(f"no network at grid cell ({i}, {j}) with seed {seed}")
+            raise CoreError("no network at grid cell ({i}, {j}) with seed {seed}", i=i, j=j, seed=seed)
         return int(hit.member.iloc[0])
 
     def probe(self, k: int) -> dict[str, Trace]:
         """Network k on the probe sequence before training (its initial weights) and now."""
         if not 0 <= k < self.K:
-            raise ValueError(f"member must be between 0 and {self.K - 1}, got {k}")
+            raise CoreError("member must be between 0 and {last}, got {k}", last=self.K - 1, k=k)
         batch = probe_batch(self.task, self.train_config.seed)
         return {
             "before": trace(build(self.configs[k]), batch),

@@ -254,9 +254,10 @@ class Task:
         if settings:
             return self.with_settings(**settings).generate(rng, batch)
         if not isinstance(rng, np.random.Generator):
-            raise ValueError(
-                f"{self.name}: rng must be a numpy Generator, e.g. "
-                f"np.random.default_rng(0) (got {type(rng).__name__})"
+            raise CoreError(
+                "{task}: rng must be a numpy Generator, e.g. np.random.default_rng(0) (got {type})",
+                task=self.name,
+                type=type(rng).__name__,
             )
         batch = check_int(self.name, "batch", batch, 1, "the number of sequences to generate")
         return self._generate(rng, batch)
@@ -278,10 +279,13 @@ class Task:
         )
         if not ok:
             want = (T,) + (("K",) if shared else batch.xs.shape[1:-2]) + (B, self.n_out)
-            raise ValueError(
-                f"{self.name}: outputs must have shape (T, B, n_out) = "
-                f"{(T, B, self.n_out)} or with population axes {want} "
-                f"(got {out.shape})"
+            raise CoreError(
+                "{task}: outputs must have shape (T, B, n_out) = {expected} or with population axes {want} "
+                "(got {shape})",
+                task=self.name,
+                expected=(T, B, self.n_out),
+                want=want,
+                shape=out.shape,
             )
         ex = npop if shared else 0  # axes to insert for a shared batch
 

@@ -9,6 +9,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from ..errors import CoreError
 from .base import Aligned, Batch, Criterion, Report, Task, check_float, check_int, one_hot, pack, pad_rows
 
 BOUNDARY = "."  # start token when fed, end token when predicted
@@ -27,7 +28,9 @@ def encode(name: str) -> np.ndarray:
     """'ada' -> [0, 1, 4, 1, 0]: boundary, letters, boundary."""
     bad = sorted({c for c in name.lower() if c not in _IX or c == BOUNDARY})
     if bad:
-        raise ValueError(f"names: only the letters a-z can be encoded (got {bad} in {name!r})")
+        raise CoreError(
+            "names: only the letters a-z can be encoded (got {bad} in {word})", bad=bad, word=repr(name)
+        )
     return np.array([0] + [_IX[c] for c in name.lower()] + [0], dtype=np.int64)
 
 
@@ -91,7 +94,7 @@ class Names(Task):
             "the fraction of characters a 'correct' name must get right",
         )
         if t > 1.0:
-            raise ValueError(f"names: accuracy_threshold must be in [0, 1] (got {t})")
+            raise CoreError("names: accuracy_threshold must be in [0, 1] (got {t})", t=t)
         self._set("accuracy_threshold", t)
 
     @property

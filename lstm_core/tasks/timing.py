@@ -18,6 +18,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from ..errors import CoreError
 from .base import Aligned, Batch, Criterion, Report, Task, check_choice, check_float, check_int, pack
 
 _SETUP = (
@@ -274,7 +275,11 @@ class Periodic(Task):
             ),
         )
         if not isinstance(self.start_pulse, (bool, np.bool_)):
-            raise ValueError(f"{t}: start_pulse must be True or False (got {self.start_pulse!r})")
+            raise CoreError(
+                "{task}: start_pulse must be True or False (got {value})",
+                task=t,
+                value=repr(self.start_pulse),
+            )
         self._set("start_pulse", bool(self.start_pulse))
 
     n_in = property(lambda self: 1)

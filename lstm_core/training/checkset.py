@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import CoreError
 from ..model import Model
 from ..sequence import forward
 from ..tasks import Criterion, Task
@@ -21,9 +22,11 @@ class FixedSetCheck:
         self.task, self.every = task, int(task.criterion.check_every)
         self.batch = task.check_set()
         if self.batch is None:
-            raise ValueError(
-                f"{task.name}: its criterion is checked every {self.every} sequences but the task has "
-                "no fixed set to check (check_set() gave None)"
+            raise CoreError(
+                "{task}: its criterion is checked every {every} sequences but the task has no fixed set "
+                "to check (check_set() gave None)",
+                task=task.name,
+                every=self.every,
             )
         self.size = int(self.batch.xs.shape[-2])
 

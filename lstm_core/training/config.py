@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import CoreError
 from ..numerics import finite_number
 from ..variants import check_algorithm
 
@@ -39,18 +40,36 @@ def _number(
     if ok and hi is not None:
         ok = value < hi
     if not ok:
-        rng = []
+        # one sentence per kind of range, so that a translation words "and" itself
+        op, said = (">" if strict_lo else "≥"), {"name": name, "value": repr(value), "why": why}
+        if lo is not None and hi is not None:
+            raise CoreError(
+                "{name} must be a finite number {op} {lo:g} and < {hi:g}, got {value}{why}",
+                op=op,
+                lo=lo,
+                hi=hi,
+                **said,
+            )
         if lo is not None:
-            rng.append(f"{'>' if strict_lo else '≥'} {lo:g}")
+            raise CoreError(
+                "{name} must be a finite number {op} {lo:g}, got {value}{why}", op=op, lo=lo, **said
+            )
         if hi is not None:
-            rng.append(f"< {hi:g}")
-        raise ValueError(f"{name} must be a finite number {' and '.join(rng)}, got {value!r}{why}")
+            raise CoreError("{name} must be a finite number < {hi:g}, got {value}{why}", hi=hi, **said)
+        raise CoreError("{name} must be a finite number , got {value}{why}", **said)
     return float(value)
 
 
 def _whole(name: str, value: Any, lo: int, hi: int, why: str = "") -> int:
     if not finite_number(value) or value != int(value) or not lo <= int(value) <= hi:
-        raise ValueError(f"{name} must be a whole number between {lo:,} and {hi:,}, got {value!r}{why}")
+        raise CoreError(
+            "{name} must be a whole number between {lo:,} and {hi:,}, got {value}{why}",
+            name=name,
+            lo=lo,
+            hi=hi,
+            value=repr(value),
+            why=why,
+        )
     return int(value)
 
 
@@ -105,8 +124,10 @@ class TrainConfig:
     def _check_update(self) -> None:
         """How the weights are updated: algorithm, learning rate, momentum, tbptt's k, batch, clipping."""
         if self.algorithm not in ALGORITHMS:
-            raise ValueError(
-                f"unknown training algorithm {self.algorithm!r}; choose one of {list(ALGORITHMS)}"
+            raise CoreError(
+                "unknown training algorithm {algorithm}; choose one of {choices}",
+                algorithm=repr(self.algorithm),
+                choices=list(ALGORITHMS),
             )
         self._set(
             "lr",
@@ -126,15 +147,16 @@ class TrainConfig:
         )
         if self.algorithm == "tbptt":
             if self.k is None:
-                raise ValueError(
-                    "tbptt needs k, the chunk length in steps (e.g. k=10); "
-                    "or use algorithm='bptt' for the exact gradient"
+                raise CoreError(
+                    "tbptt needs k, the chunk length in steps (e.g. k=10); or use algorithm='bptt' for the "
+                    "exact gradient"
                 )
             self._set("k", _whole("k (tbptt chunk length)", self.k, 1, 100_000))
         elif self.k is not None:
-            raise ValueError(
-                f"k (the chunk length) is only used by algorithm='tbptt', not {self.algorithm!r}; "
-                "leave k=None or switch to tbptt"
+            raise CoreError(
+                "k (the chunk length) is only used by algorithm='tbptt', not {algorithm}; leave k=None "
+                "or switch to tbptt",
+                algorithm=repr(self.algorithm),
             )
         self._set("batch", _whole("batch (sequences per update)", self.batch, 1, MAX_BATCH))
         for name in ("clip_value", "clip_norm"):
@@ -157,7 +179,7 @@ class TrainConfig:
                 "streak", _whole("streak (correct sequences in a row to stop)", self.streak, 1, MAX_BUDGET)
             )
         if not isinstance(self.probe, bool):
-            raise ValueError(f"probe must be true or false, got {self.probe!r}")
+            raise CoreError("probe must be true or false, got {value}", value=repr(self.probe))
         if self.grow_window is not None:
             self._set(
                 "grow_window",
@@ -170,12 +192,16 @@ class TrainConfig:
                 ),
             )
         if not isinstance(self.reset_on_error, bool):
-            raise ValueError(f"reset_on_error must be true or false, got {self.reset_on_error!r}")
+            raise CoreError(
+                "reset_on_error must be true or false, got {value}",
+                value=repr(self.reset_on_error),
+            )
         if self.reset_on_error and (self.algorithm != "rtrl" or self.batch != 1):
-            raise ValueError(
+            raise CoreError(
                 "reset_on_error (stop a stream at its first too-large error, the 2002 protocol) needs "
-                f"algorithm='rtrl' with batch=1 (online updates), got {self.algorithm!r} with batch "
-                f"{self.batch}"
+                "algorithm='rtrl' with batch=1 (online updates), got {algorithm} with batch {batch}",
+                algorithm=repr(self.algorithm),
+                batch=self.batch,
             )
 
     def check_model(self, model_config) -> None:
@@ -189,12 +215,14 @@ class TrainConfig:
     @classmethod
     def from_dict(cls, d: dict) -> TrainConfig:
         if not isinstance(d, dict):
-            raise ValueError("a training configuration must be a JSON object (a dict of settings)")
+            raise CoreError("a training configuration must be a JSON object (a dict of settings)")
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = set(d) - names
         if unknown:
-            raise ValueError(
-                f"unknown training setting(s) {sorted(unknown)}; valid settings are {sorted(names)}"
+            raise CoreError(
+                "unknown training setting(s) {names}; valid settings are {valid}",
+                names=sorted(unknown),
+                valid=sorted(names),
             )
         return cls(**d)
 
@@ -206,7 +234,7 @@ class TrainConfig:
         try:
             d = json.loads(text)
         except (json.JSONDecodeError, TypeError) as e:
-            raise ValueError(f"training configuration is not valid JSON: {e}") from None
+            raise CoreError("training configuration is not valid JSON: {why}", why=str(e)) from None
         return cls.from_dict(d)
 
     def replace(self, **changes: Any) -> TrainConfig:

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import CoreError
+
 Array = np.ndarray
 IMPROVEMENT = 0.01
 
@@ -29,15 +31,16 @@ class Grower:
     def __init__(self, model, window: int) -> None:
         cfg = model.config
         if cfg.record.family != "memory_cell":
-            raise ValueError(
-                f"sequential construction (grow_window) adds memory cells: it needs an LSTM 1997, "
-                f"2000 or 2002 network, not {cfg.variant}; set grow_window=None"
+            raise CoreError(
+                "sequential construction (grow_window) adds memory cells: it needs an LSTM 1997, 2000 or "
+                "2002 network, not {variant}; set grow_window=None",
+                variant=cfg.variant,
             )
         if not cfg.input_to_output:
-            raise ValueError(
-                "sequential construction (grow_window) adds the memory cells to a network that "
-                "starts with input → output connections only: build it with input_to_output=True "
-                "(the 1997 experiment 2a net), or set grow_window=None"
+            raise CoreError(
+                "sequential construction (grow_window) adds the memory cells to a network that starts "
+                "with input → output connections only: build it with input_to_output=True (the 1997 "
+                "experiment 2a net), or set grow_window=None"
             )
         self.model, self.window, self.K = model, int(window), model.K
         self.n = model.K or 1

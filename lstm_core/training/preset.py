@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import ModelConfig
+from ..errors import CoreError
 from ..model import Model, build, build_population
 from ..tasks import Task, get_task
 from .config import TrainConfig
@@ -59,7 +60,7 @@ class Preset:
     def build_population(self, trials: int, first_seed: int = 0, reduced: bool = False) -> Model:
         """``trials`` networks with model seeds first_seed, first_seed + 1, ..."""
         if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
-            raise ValueError(f"trials must be a whole number ≥ 1, got {trials!r}")
+            raise CoreError("trials must be a whole number ≥ 1, got {value}", value=repr(trials))
         return build_population([self.model_config(first_seed + i, reduced) for i in range(trials)])
 
     def trainer(

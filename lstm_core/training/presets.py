@@ -17,6 +17,7 @@ The papers' lists are in ``presets_reber`` (1997, experiment 1), ``presets_1997`
 
 from __future__ import annotations
 
+from ..errors import CoreError
 from .config import TrainConfig
 from .preset import Preset, _mc, _preset
 from .presets_1997 import LIST_1997
@@ -71,5 +72,7 @@ PRESETS: dict[str, Preset] = {p.name: p for p in _LIST}
 
 def get_preset(name: str) -> Preset:
     if name not in PRESETS:
-        raise ValueError(f"unknown preset {name!r}; valid presets are {sorted(PRESETS)}")
+        raise CoreError(
+            "unknown preset {preset}; valid presets are {valid}", preset=repr(name), valid=sorted(PRESETS)
+        )
     return PRESETS[name]

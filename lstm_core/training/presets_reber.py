@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from ..errors import CoreError
 from .config import TrainConfig
 from .preset import _NO_BIAS_ASSISTED, H97, Preset, _mc, _preset
 
@@ -46,7 +47,11 @@ def reber_reported(blocks: int, cells: int, lr: float) -> tuple[str, int]:
         (r for b, c, r in REBER_TABLE_1 if (b, c) == (blocks, cells)), key=lambda r: (abs(r - lr), r)
     )
     if not rates:
-        raise ValueError(f"Table 1 of the 1997 paper has no line for {blocks} blocks × {cells} cells")
+        raise CoreError(
+            "Table 1 of the 1997 paper has no line for {blocks} blocks × {cells} cells",
+            blocks=blocks,
+            cells=cells,
+        )
     net = f"LSTM (RTRL), {blocks} blocks × {cells} cell{'s' if cells > 1 else ''}"
     if rates[0] == lr:
         words = f"{net}, lr {lr:g}: {_table_1_line(blocks, cells, lr)}"

@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import CoreError
 from ..model import Model
 from ..numerics import first_nonfinite
 from ..rtrl import RTRL
@@ -60,28 +61,44 @@ def _checked(
 ) -> tuple[Task, TrainConfig]:
     """The task and the settings, checked against each other and the model (ValueError: what to change)."""
     if not isinstance(model, Model):
-        raise ValueError(f"Trainer needs a model from lc.build / lc.stack, got {type(model).__name__}")
+        raise CoreError(
+            "Trainer needs a model from lc.build / lc.stack, got {type}", type=type(model).__name__
+        )
     try:
         config = (config or TrainConfig()).replace(**settings) if settings else (config or TrainConfig())
     except TypeError as e:
-        raise ValueError(
-            f"{e}; valid training settings are {list(TrainConfig.__dataclass_fields__)}"
+        raise CoreError(
+            "{why}; valid training settings are {valid}",
+            why=str(e),
+            valid=list(TrainConfig.__dataclass_fields__),
         ) from None
     task_ = get_task(task) if isinstance(task, str) else task
     if not isinstance(task_, Task):
-        raise ValueError(f"task must be a task name or a Task, got {type(task).__name__}")
+        raise CoreError("task must be a task name or a Task, got {type}", type=type(task).__name__)
     config.check_model(model.config)
     mc = model.config
-    for what, m, t in (("inputs (n_in)", mc.n_in, task_.n_in), ("outputs (n_out)", mc.n_out, task_.n_out)):
-        if m != t:
-            raise ValueError(
-                f"the model has {m} {what} but the task {task_.name} needs {t}; "
-                f"build the model with n_in={task_.n_in}, n_out={task_.n_out}"
-            )
+    sizes = {"task": task_.name, "n_in": task_.n_in, "n_out": task_.n_out}
+    if mc.n_in != task_.n_in:
+        raise CoreError(
+            "the model has {m} inputs (n_in) but the task {task} needs {t}; build the model with "
+            "n_in={n_in}, n_out={n_out}",
+            m=mc.n_in,
+            t=task_.n_in,
+            **sizes,
+        )
+    if mc.n_out != task_.n_out:
+        raise CoreError(
+            "the model has {m} outputs (n_out) but the task {task} needs {t}; build the model with "
+            "n_in={n_in}, n_out={n_out}",
+            m=mc.n_out,
+            t=task_.n_out,
+            **sizes,
+        )
     if config.reset_on_error and task_.step_tolerance is None:
-        raise ValueError(
-            f"reset_on_error needs a task with a per-step tolerance (spike_delay, spike_generation, "
-            f"periodic); {task_.name} has none — set reset_on_error=False"
+        raise CoreError(
+            "reset_on_error needs a task with a per-step tolerance (spike_delay, spike_generation, "
+            "periodic); {task} has none — set reset_on_error=False",
+            task=task_.name,
         )
     return task_, config
 
@@ -145,7 +162,7 @@ class Trainer:
         """Train until every network stopped, yielding a Progress every ``report_every`` sequences."""
         every = self.config.report_every if report_every is None else report_every
         if isinstance(every, bool) or not isinstance(every, (int, np.integer)) or every < 1:
-            raise ValueError(f"report_every must be a whole number ≥ 1, got {every!r}")
+            raise CoreError("report_every must be a whole number ≥ 1, got {value}", value=repr(every))
         since = 0
         while not self.done:
             self._train_batch()
@@ -159,7 +176,7 @@ class Trainer:
     def train(self, n_sequences: int) -> Progress:
         """Train ``n_sequences`` more sequences per network (whole batches), or until stopped."""
         if isinstance(n_sequences, bool) or not isinstance(n_sequences, (int, np.integer)) or n_sequences < 0:
-            raise ValueError(f"n_sequences must be a whole number ≥ 0, got {n_sequences!r}")
+            raise CoreError("n_sequences must be a whole number ≥ 0, got {value}", value=repr(n_sequences))
         trained = 0
         while trained < n_sequences and not self.done:
             self._train_batch()

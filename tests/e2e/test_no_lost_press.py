@@ -107,3 +107,59 @@ def test_the_click_torture_short_form_loses_nothing(streamlit_server, browser):
     out = click_torture.torture(browser, streamlit_server, actions=16, seed=7, answer_seconds=60.0)
     assert out["lost"] == 0, out
     assert out["answered"] == 16, out
+
+
+class LateWitness:
+    """Routes the page's Streamlit WebSocket and, once armed, holds back the server's messages from the
+    first one that draws the press witness on (order kept) until ``release``: the button's new label is
+    on screen while the witness still has its previous data, as on a busy server."""
+
+    def __init__(self, page) -> None:
+        self.armed, self.held, self.ws = False, None, None
+        page.route_web_socket(re.compile(r".*/_stcore/stream$"), self.route)
+
+    def route(self, ws) -> None:
+        self.ws = ws
+        server = ws.connect_to_server()
+        server.on_message(self.down)
+        ws.on_message(server.send)
+
+    def down(self, message) -> None:
+        if (
+            self.held is None
+            and self.armed
+            and isinstance(message, bytes)
+            and b"gatelab-witness-train" in message
+        ):
+            self.held = []
+        if self.held is not None:
+            self.held.append(message)
+        else:
+            self.ws.send(message)
+
+    def release(self) -> None:
+        held, self.held, self.armed = self.held or [], None, False
+        for message in held:
+            self.ws.send(message)
+
+
+def test_a_press_on_a_label_newer_than_the_witness_data_does_what_the_label_says(streamlit_server, page):
+    """The witness is drawn after the buttons, and on a busy server its new data arrived up to half a
+    second after the button showed its new label: Space pressed on a fresh "Pause" went out as "Start"
+    and the run went on (about one time in ten under load). Made certain here: the witness's new data is
+    held back while the button reads "Pause". The press must pause."""
+    late = LateWitness(page)
+    page.goto(f"{streamlit_server}/train?cfg=" + quote(json.dumps({"streak": 5000})))
+    wait_for_app(page)
+    go = page.locator(GO).filter(visible=True).first
+    expect(go).to_have_accessible_name(re.compile("^Start"))
+    late.armed = True
+    go.click()
+    expect(go).to_have_accessible_name(re.compile("^Pause"))  # drawn; the witness's data held back
+    assert late.held, "the witness's new data came before the button's label"
+    go.click()
+    late.release()
+    expect(go).to_have_accessible_name(re.compile("^Resume"), timeout=60_000)
+    bar = page.locator("[data-testid='stProgress']").first
+    expect(bar).to_have_text(re.compile(r"paused\s*$"), timeout=60_000)
+    expect(page.locator("[data-testid='stException']")).to_have_count(0)
