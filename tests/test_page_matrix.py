@@ -54,17 +54,20 @@ def choose(at: AppTest, page: str, variant: str, task: str | None = None) -> App
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_step_page_every_task_then_forward_and_play(variant, lang):
     at = open_page("step", lang)
-    for task in TASKS:
+    for i, task in enumerate(TASKS):
         where = f"step × {variant} × {task} ({lang})"
         choose(at, "step", variant, task)
         check(at, where, charts=4)
         before = at.metric[0].value
-        at.button(key="step.fwd").click().run()
+        at.button(key="step.fwd").click().run()  # a step of this task's own sequence
         check(at, where + " (Forward)", charts=4)
         assert at.metric[0].value != before, where  # the cursor moved on
-        at.segmented_control(key="step.play").set_value("play").run()
-        check(at, where + " (Play)", charts=4)
-        at.segmented_control(key="step.play").set_value("pause").run()
+        # Play and Pause do not depend on the task (Forward, which steps the task's own sequence, does):
+        # each variant plays one task, a different one for each variant, not all thirteen
+        if i == VARIANTS.index(variant) % len(TASKS):
+            at.segmented_control(key="step.play").set_value("play").run()
+            check(at, where + " (Play)", charts=4)
+            at.segmented_control(key="step.play").set_value("pause").run()
         at.button(key="step.reset").click().run()
 
 
