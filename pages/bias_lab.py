@@ -16,11 +16,10 @@ from app.bias_lab import sections as lab_sections
 from app.bias_lab import settings as lab_settings
 from app.bias_lab.controls import sidebar
 from app.bias_lab.grid import grid_section, results_csv
+from app.bias_lab.settings import PAGE, SCHEMA
 from app.i18n import _
 from app.ui import export, state
 from app.ui.page_frame import page_frame
-
-PAGE, SCHEMA = lab_settings.PAGE, lab_settings.SCHEMA
 
 
 def page() -> None:

@@ -79,7 +79,7 @@ def _sidebar() -> tuple[str, object]:
             if src == "uploaded":
                 byo = upload.network_group()
             else:
-                variant = controls.model_group(PAGE, SCHEMA)
+                variant = controls.model_group(SPEC)
         with st.expander(_("Input sequence"), expanded=True):
             if byo is not None:
                 upload.input_group(byo)
@@ -89,9 +89,9 @@ def _sidebar() -> tuple[str, object]:
                 st.caption(_("Upload a model first."))
         if src == "built":
             with st.expander(_("Gate biases"), expanded=True):
-                controls.bias_group(PAGE, SCHEMA, variant)
+                controls.bias_group(SPEC, variant)
         with st.expander(_("Seed")):
-            controls.seed_group(PAGE, SCHEMA)
+            controls.seed_group(SPEC)
     return src, byo
 
 

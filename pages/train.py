@@ -21,12 +21,11 @@ from app.i18n import N_, _
 from app.train import live_run, live_state
 from app.train import settings as train_settings
 from app.train.controls import current_run, sidebar, superseded
+from app.train.settings import PAGE, SCHEMA
 from app.train.status import task_notes
 from app.train.view import live_part
 from app.ui import export, keys, limits, state
 from app.ui.page_frame import Frame, page_frame
-
-PAGE, SCHEMA = train_settings.PAGE, train_settings.SCHEMA
 
 
 def page() -> None:

@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app.bias_lab import settings as lab_settings
+from app.bias_lab.settings import DEFAULTS, PAGE, SCHEMA, SPEC
 from app.i18n import _
 from app.ui import controls, form, state, task_controls
 from lstm_core.variants import variant as variant_record
-
-PAGE, SCHEMA, DEFAULTS = lab_settings.PAGE, lab_settings.SCHEMA, lab_settings.DEFAULTS
 
 
 # ----------------------------------------------------------------------------- controls
@@ -32,7 +30,7 @@ def axis_gate_control(ax: str, variant: str) -> str:
     why = _("{variant} has {gates}").format(
         variant=_(rec.title), gates=", ".join(_(controls.GATE_LABELS[g]) for g in rec.gate_biases)
     )
-    return controls.restricted_choice(PAGE, SCHEMA, f"{ax}_gate", offered, why)
+    return controls.restricted_choice(SPEC, f"{ax}_gate", offered, why)
 
 
 def sweep_group(values_view: str, variant: str) -> None:
@@ -61,7 +59,7 @@ def sweep_group(values_view: str, variant: str) -> None:
     with st.expander(_("Seeds and training"), expanded=values_view != "forget"):
         names = ["n_seeds", "first_seed", "algorithm", "lr", "budget", "streak", "goal", "seed"]
         form.render_fields(PAGE, SCHEMA, names[:2])
-        controls.algorithm_control(PAGE, SCHEMA, variant)
+        controls.algorithm_control(SPEC, variant)
         form.render_fields(PAGE, SCHEMA, names[3:])
         form.reset_button(PAGE, SCHEMA, "training", lambda: names, lambda: DEFAULTS)
 
@@ -69,11 +67,11 @@ def sweep_group(values_view: str, variant: str) -> None:
 def sidebar(view: str) -> str:
     with st.sidebar:
         with st.expander(_("Network"), expanded=view == "grid"):
-            variant = controls.model_group(PAGE, SCHEMA)
+            variant = controls.model_group(SPEC)
         if view != "forget":
             with st.expander(_("Task"), expanded=False):
                 task_controls.task_group(PAGE, SCHEMA, allow_typed=False)
             with st.expander(_("Fixed gate biases (not swept)")):
-                controls.bias_group(PAGE, SCHEMA, variant)
+                controls.bias_group(SPEC, variant)
         sweep_group(view, variant)
     return variant

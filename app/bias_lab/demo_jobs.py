@@ -13,6 +13,7 @@ import streamlit as st
 
 from app.bias_lab import figures as lab_figures
 from app.bias_lab import settings as lab_settings
+from app.bias_lab.settings import PAGE, SCHEMA
 from app.i18n import N_, _
 from app.i18n.core_errors import translate
 from app.ui import actions, jobs, live, netconfig, saving, state
@@ -20,7 +21,6 @@ from lstm_core.sweeps import bias_demos as bd
 from lstm_core.sweeps.sweep import Sweep
 from lstm_core.training import PRESETS
 
-PAGE, SCHEMA = lab_settings.PAGE, lab_settings.SCHEMA
 RECORD_POINTS = 40  # training-curve points per demo run
 
 

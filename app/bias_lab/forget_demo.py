@@ -11,12 +11,11 @@ import streamlit as st
 from app.bias_lab import figures as lab_figures
 from app.bias_lab import settings as lab_settings
 from app.bias_lab.demo_jobs import show_chart
+from app.bias_lab.settings import PAGE, SCHEMA
 from app.i18n import N_, _
 from app.ui import flow_figures, form, live, netconfig, saving, state
 from lstm_core.sweeps import bias_demos as bd
 from lstm_core.variants import REGISTRY
-
-PAGE, SCHEMA = lab_settings.PAGE, lab_settings.SCHEMA
 
 FORGET_TEXT = N_(
     "**The forget gate's bias.** With a forget gate the carousel becomes s(t) = y_fg·s(t−1) + y_ig·g, so error "

@@ -9,12 +9,12 @@ import streamlit as st
 from app.bias_lab import figures as lab_figures
 from app.bias_lab import heatmap, precomputed
 from app.bias_lab import settings as lab_settings
+from app.bias_lab.settings import PAGE
 from app.i18n import N_, _
 from app.i18n.core_errors import translate
 from app.ui import actions, figures, jobs, live, saving, state, theme, words
 from lstm_core.sweeps.sweep import Sweep
 
-PAGE, SCHEMA, DEFAULTS = lab_settings.PAGE, lab_settings.SCHEMA, lab_settings.DEFAULTS
 CELL_KEY, SEED_KEY = state.wkey(PAGE, "cell"), state.wkey(PAGE, "cell_seed")
 
 

@@ -19,12 +19,12 @@ from app.bias_lab import figures as lab_figures
 from app.bias_lab import settings as lab_settings
 from app.bias_lab.demo_jobs import demo_buttons, show_chart, success_table
 from app.bias_lab.forget_demo import forget
+from app.bias_lab.settings import PAGE, SCHEMA
 from app.i18n import N_, _
 from app.ui import figures, form, jobs, state, words
 from lstm_core.sweeps import bias_demos as bd
 from lstm_core.sweeps.sweep import Sweep
 
-PAGE, SCHEMA = lab_settings.PAGE, lab_settings.SCHEMA
 WHEN = {"before": N_("before"), "after": N_("after")}  # the abuse table's "training" column
 INPUT_BIAS = {"before": N_("input bias {label} (before)"), "after": N_("input bias {label} (after)")}
 

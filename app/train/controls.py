@@ -12,11 +12,11 @@ from app.i18n import N_, _
 from app.i18n.core_errors import translate
 from app.train import live_run, live_state
 from app.train import settings as train_settings
+from app.train.settings import PAGE, SCHEMA, SPEC
 from app.ui import actions, classlink, controls, form, state, task_controls
 from lstm_core.training import PRESETS
 from lstm_core.variants import variant as variant_record
 
-PAGE, SCHEMA, DEFAULTS = train_settings.PAGE, train_settings.SCHEMA, train_settings.DEFAULTS
 NO_PRESET = "—"
 
 
@@ -116,7 +116,7 @@ def back_to_previous(s: live_state.TrainState) -> None:
 # ----------------------------------------------------------------------------- controls
 def training_group(variant: str) -> None:
     f = SCHEMA.fields
-    controls.algorithm_control(PAGE, SCHEMA, variant)
+    controls.algorithm_control(SPEC, variant)
     if SCHEMA["algorithm"].read(PAGE) == "tbptt":
         f["k"].render(PAGE)
     for name in ("lr", "momentum"):  # %g: 1e-05 and 0.9999 must be readable, not "0.00" / "1.00"
@@ -161,7 +161,7 @@ def sidebar() -> None:
             ),
         )
         with st.expander(_("Network"), expanded=True):
-            variant = controls.model_group(PAGE, SCHEMA)
+            variant = controls.model_group(SPEC)
             if "input_to_output" in variant_record(variant).options:
                 SCHEMA["input_to_output"].render(PAGE)
             SCHEMA["out_bias"].render(PAGE)
@@ -170,9 +170,9 @@ def sidebar() -> None:
         with st.expander(_("Training"), expanded=True):
             training_group(variant)
         with st.expander(_("Gate biases")):
-            controls.bias_group(PAGE, SCHEMA, variant)
+            controls.bias_group(SPEC, variant)
         with st.expander(_("Seed")):
-            controls.seed_group(PAGE, SCHEMA)
+            controls.seed_group(SPEC)
 
 
 def current_run(values: dict, s: live_state.TrainState) -> live_run.LiveRun:

@@ -22,12 +22,10 @@ from app.i18n import N_, _
 from app.train import feed as train_feed
 from app.train import figures as train_figures
 from app.train import live_run, live_state
-from app.train import settings as train_settings
 from app.train.controls import press, witnessed
+from app.train.settings import PAGE, SCHEMA
 from app.train.status import status_box
 from app.ui import actions, feeds, figures, form, live, saving, slots, state, words
-
-PAGE, SCHEMA, DEFAULTS = train_settings.PAGE, train_settings.SCHEMA, train_settings.DEFAULTS
 
 # The fragment timer's period while training (the browser asks for a tick this often, however long
 # a tick takes). At 0.02 s, shorter than a tick (~35 ms), the requests queued back to back and the

@@ -19,6 +19,7 @@ from app.i18n import N_, _
 from app.ui import classlink, limits, netconfig, state
 from app.ui.form import PERSIST, Field, Schema, render_fields, reset_button
 from app.ui.netconfig import SELF_WEIGHT_FIELDS, active_gates
+from app.ui.page_frame import PageSpec
 from lstm_core.config import CELL_INPUT, CELL_OUTPUT
 from lstm_core.variants import GATE_BIASES, REGISTRY
 from lstm_core.variants import variant as variant_record
@@ -256,8 +257,9 @@ def _current(page: str, name: str, schema: Schema) -> Any:
     return schema[name].read(page)
 
 
-def model_group(page: str, schema: Schema, where: Any = st, variants: Iterable[str] | None = None) -> str:
+def model_group(spec: PageSpec, where: Any = st, variants: Iterable[str] | None = None) -> str:
     """Variant + sizes + cell options; returns the variant."""
+    page, schema = spec.name, spec.schema
     variant = schema["variant"].render(page, where)
     if variants is not None and variant not in variants:
         where.warning(_("{variant} is not available here.").format(variant=variant))
@@ -279,8 +281,9 @@ def model_group(page: str, schema: Schema, where: Any = st, variants: Iterable[s
     return variant
 
 
-def bias_group(page: str, schema: Schema, variant: str, where: Any = st) -> None:
+def bias_group(spec: PageSpec, variant: str, where: Any = st) -> None:
     """One optional bias per gate of ``variant`` plus its per-block stagger."""
+    page, schema = spec.name, spec.schema
     where.caption(_("Unset = random like the other weights. Staggered: block k gets value + k × change."))
     current = {n: _current(page, n, schema) for n in ("output_gate", "forget_gate")}
     for gate in active_gates({"variant": variant, **current}):
@@ -299,13 +302,14 @@ def bias_group(page: str, schema: Schema, variant: str, where: Any = st) -> None
 
 
 def restricted_choice(
-    page: str, schema: Schema, name: str, offered: tuple, why: str, where: Any = st, fallback: Any = None
+    spec: PageSpec, name: str, offered: tuple, why: str, where: Any = st, fallback: Any = None
 ) -> Any:
     """A choice field drawn with only the ``offered`` values. A current value that is not offered
     (another control just changed, or a link asks for it) is switched to ``fallback`` (default:
     the first offered) before the widget is drawn, with a note: "<why>, not X: switched to Y". ``why`` is
     in this session's language already (the caller translates it)."""
-    f, key = schema[name], state.wkey(page, name)
+    page = spec.name
+    f, key = spec.schema[name], state.wkey(page, name)
     current = st.session_state.get(key, f.default)
     if current not in offered:
         new = fallback if fallback in offered else offered[0]
@@ -329,17 +333,18 @@ def restricted_choice(
     return where.selectbox(_(f.label), offered, **common)
 
 
-def algorithm_control(page: str, schema: Schema, variant: str, where: Any = st) -> str:
+def algorithm_control(spec: PageSpec, variant: str, where: Any = st) -> str:
     """The training algorithm, offering only those ``variant`` supports (the registry says which)."""
-    rec, f = variant_record(variant), schema["algorithm"]
+    rec, f = variant_record(variant), spec.schema["algorithm"]
     offered = tuple(a for a in f.choices if a in rec.algorithms)
     why = _("{variant} trains with {algorithms}").format(
         variant=_(rec.title), algorithms=_(" or ").join(f.shown(a) for a in offered)
     )
-    return restricted_choice(page, schema, "algorithm", offered, why, where, fallback=rec.default_algorithm())
+    return restricted_choice(spec, "algorithm", offered, why, where, fallback=rec.default_algorithm())
 
 
-def seed_group(page: str, schema: Schema, where: Any = st) -> int:
+def seed_group(spec: PageSpec, where: Any = st) -> int:
+    page, schema = spec.name, spec.schema
     seed = schema["seed"].render(page, where)
     reset_button(page, schema, "seed", lambda: ["seed"], lambda: {"seed": schema["seed"].default}, where)
     return seed
