@@ -41,7 +41,7 @@ def build_pages() -> list:
 
 def main() -> None:
     previews.settle()  # a slider's preview goes out before this run's elements (app/ui/previews.py)
-    i18n.from_url()  # ?lang=zh-TW, else this session's choice, else the browser's language
+    i18n.from_url()  # ?lang=zh-TW / zh-CN, else this session's choice, else the browser's language
     state.display_from_url()  # ?present=1 folds the sidebar away from the first view on
     st.set_page_config(
         page_title="Gate Lab",

@@ -91,3 +91,28 @@ def chart_specs(at) -> list[dict]:
 
     walk(at._tree)
     return out
+
+
+# Streamlit calls whose first argument (or label=) is a label a user reads
+LABELLED_WIDGETS = frozenset(
+    {
+        "button", "download_button", "link_button", "page_link", "form_submit_button", "toggle", "checkbox",
+        "selectbox", "multiselect", "slider", "select_slider", "number_input", "text_input", "text_area",
+        "radio", "segmented_control", "pills", "file_uploader", "expander", "popover", "tabs",
+    }
+)  # fmt: skip
+
+
+def translated_messages(locale: str = "zh_TW") -> list[tuple[str, str, str]]:
+    """(domain, msgid, msgstr) of every translated message of ``locale``'s catalogues."""
+    from babel.messages.pofile import read_po
+
+    from app.i18n import catalog
+
+    out = []
+    for po in sorted((catalog.LOCALE_DIR / locale / "LC_MESSAGES").glob("*.po")):
+        with po.open("rb") as f:
+            for m in read_po(f, locale=locale):
+                if m.id and m.string and isinstance(m.id, str):
+                    out.append((po.stem, m.id, m.string))
+    return out

@@ -1,5 +1,5 @@
-"""English / 繁體中文: the catalogues are complete, nothing a user reads bypasses the translator,
-the translations use the notes' terms (docs/glossary.md), and the language is per session.
+"""English / 繁體中文 / 简体中文: the catalogues are complete, nothing a user reads bypasses the
+translator, and the language is per session (the glossary's checks: tests/test_i18n_glossary.py).
 
 The source check reads the app's code (``ast``): a text handed to a Streamlit call (labels, help,
 captions, messages), to a figure (titles, axis titles, trace names, hover and annotation texts), a
@@ -12,12 +12,11 @@ says why with ``# i18n: kept``.
 from __future__ import annotations
 
 import ast
-import functools
 import re
 from pathlib import Path
 
 import pytest
-from babel.messages.pofile import read_po
+from helpers import LABELLED_WIDGETS
 
 from app import i18n
 from app.i18n import catalog
@@ -26,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 from i18n_measure import NAMES  # noqa: E402 — names that stay as they are in both languages
 
-UI_CALLS = {
+UI_CALLS = LABELLED_WIDGETS | {
     "title",
     "header",
     "subheader",
@@ -39,28 +38,7 @@ UI_CALLS = {
     "error",
     "success",
     "toast",
-    "button",
-    "download_button",
-    "link_button",
-    "page_link",
-    "form_submit_button",
-    "toggle",
-    "checkbox",
-    "selectbox",
-    "multiselect",
-    "slider",
-    "select_slider",
-    "number_input",
-    "text_input",
-    "text_area",
-    "radio",
-    "segmented_control",
-    "pills",
-    "expander",
-    "popover",
-    "tabs",
     "metric",
-    "file_uploader",
     "status",
     "spinner",
     "progress",
@@ -216,68 +194,6 @@ def test_every_file_of_the_app_belongs_to_a_domain():
     assert not missing, f"files no translation domain extracts: {missing}"
 
 
-def glossary() -> list[tuple[str, str, list[str]]]:
-    rows = []
-    for line in (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").split("\n"):
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 4 and cells[0] not in ("English", "---"):
-            rows.append((cells[0], cells[1], [w.strip() for w in cells[2].split(",") if w.strip()]))
-    return rows
-
-
-def translations() -> list[tuple[str, str, str]]:
-    out = []
-    for po in sorted((catalog.LOCALE_DIR / "zh_TW" / "LC_MESSAGES").glob("*.po")):
-        with po.open("rb") as f:
-            for m in read_po(f, locale="zh_TW"):
-                if m.id and m.string:
-                    out.append((po.stem, m.id, m.string))
-    return out
-
-
-def test_the_glossary_has_the_notes_terms():
-    table = {en: zh for en, zh, _ in glossary()}
-    for en, zh in [
-        ("memory cell", "記憶單元"),
-        ("memory cell block", "記憶單元區塊"),
-        ("input gate", "輸入閘門"),
-        ("output gate", "輸出閘門"),
-        ("forget gate", "遺忘閘門"),
-        ("bias", "偏差項"),
-        ("internal state", "內部狀態"),
-        ("vanishing gradient", "梯度消失"),
-        ("exploding gradient", "梯度爆炸"),
-        ("time lag", "時間差"),
-    ]:
-        assert table.get(en) == zh
-
-
-def test_translations_use_the_glossarys_terms():
-    """No word the glossary rules out (e.g. 偏置 for 偏差項), no bare 門 for gate."""
-    banned = {w: (en, zh) for en, zh, nots in glossary() for w in nots}
-    bad = []
-    terms = [zh for _en, zh, _nots in glossary()]
-    for domain, _msgid, msgstr in translations():
-        for word, (en, zh) in banned.items():
-            # a ruled-out word inside one of the glossary's own terms is that term (算法 in 演算法)
-            if word in functools.reduce(
-                lambda text, term, word=word: text.replace(term, "") if word in term else text, terms, msgstr
-            ):
-                bad.append(f"{domain}: {word!r} in {msgstr[:40]!r} — the glossary says {zh} for {en}")
-        if re.search(r"(?<!閘)門(?!檻)", msgstr) and not re.search(r"入門|專門|部門", msgstr):
-            bad.append(f"{domain}: a bare 門 in {msgstr[:40]!r} — a gate is 閘門")
-    assert not bad, "\n".join(bad[:40])
-
-
-def test_translations_keep_their_placeholders():
-    bad = [
-        f"{d}: {i[:50]!r}"
-        for d, i, s in translations()
-        if sorted(re.findall(r"\{[^{}]*\}", i)) != sorted(re.findall(r"\{[^{}]*\}", s))
-    ]
-    assert not bad, "translations that lose or add a {placeholder}:\n" + "\n".join(bad[:40])
-
-
 @pytest.mark.parametrize(
     "locale, lang",
     [
@@ -286,8 +202,8 @@ def test_translations_keep_their_placeholders():
         ("zh-HK", "zh-TW"),
         ("zh-Hant-HK", "zh-TW"),
         ("zh_TW", "zh-TW"),
-        ("zh-CN", "en"),
-        ("zh", "en"),
+        ("zh-CN", "zh-CN"),  # 简体中文: tests/test_i18n_zh_cn.py
+        ("zh", "zh-CN"),
         ("en-GB", "en"),
         ("", "en"),
         (None, "en"),

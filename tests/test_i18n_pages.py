@@ -91,8 +91,9 @@ def visible_text(at: AppTest) -> str:
 
 def chinese_words_in_english(at: AppTest) -> int:
     """Chinese words on an English page, less the language switch (its label and help say
-    "繁體中文" and "語言" in every language, so a reader of either can find it)."""
-    return chinese_share(visible_text(at).replace("繁體中文", "").replace("語言", ""))[1]
+    "繁體中文", "简体中文" and "語言" in every language, so a reader of any can find it)."""
+    text = visible_text(at).replace("繁體中文", "").replace("简体中文", "").replace("語言", "")
+    return chinese_share(text)[1]
 
 
 def open_in(route, lang: str | None, locale: str | None = None) -> AppTest:

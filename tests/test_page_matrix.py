@@ -3,9 +3,9 @@
 Each page is opened once and then driven through every variant (from the registry) and every
 task it offers: no exception, no ``st.error``, its charts drawn; on Step through a cell also
 Forward and Play; on Train and watch one training tick (the sequence counter advances). A new
-variant or task is covered here without editing this file. Every combination runs in both
-languages (?lang=en and ?lang=zh-TW: a translation's placeholder or a label lookup that breaks
-only in Chinese fails here).
+variant or task is covered here without editing this file. Every combination runs in every
+language (?lang=en, ?lang=zh-TW and ?lang=zh-CN: a translation's placeholder or a label lookup that
+breaks only in Chinese fails here).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import lstm_core as lc
 ENTRY = Path(__file__).resolve().parents[1] / "app" / "main.py"
 VARIANTS = list(lc.VARIANTS)
 TASKS = list(lc.TASKS)
-LANGS = ["en", "zh-TW"]
+LANGS = ["en", "zh-TW", "zh-CN"]
 
 
 def open_page(page: str, lang: str) -> AppTest:

@@ -57,7 +57,7 @@ def _flow(at: AppTest) -> dict:
 def test_the_demo_reads_in_chinese_whatever_its_settings(query, verdict):
     at = open_zh(query)
     assert not at.error
-    alt = next(c.value for c in at.caption if "對數尺度" in c.value)
+    alt = next(c.value for c in at.caption if "對數刻度" in c.value)
     assert verdict in alt
     assert ("不畫在對數軸上" in alt) == (query == cfg(w=0.0, amp=0.0, T=5))
     names = [t.get("name", "") for t in _flow(at)["data"]]

@@ -1,4 +1,4 @@
-"""English / 繁體中文: one translator per browser session, gettext catalogues managed with Babel.
+"""English / 繁體中文 / 简体中文: one translator per browser session, gettext catalogues (Babel).
 
     from app.i18n import _, N_
     st.button(_("Reset to paper defaults"))
@@ -10,16 +10,18 @@ every student's language at once. ``_`` therefore reads *this session's* languag
 (``st.session_state``) at each call and looks the message up in that language's catalogue; the
 catalogues themselves are read-only and shared (loaded once per process).
 
-The catalogues are ``locale/zh_TW/LC_MESSAGES/<domain>.po``, one domain per part of the app
-(``catalog.DOMAINS``), kept with ``python -m app.i18n.catalog`` (``pybabel extract`` / ``update``
-/ ``compile``). ``make run`` / ``make test`` compile them to ``.mo``; where nothing compiled them
+The catalogues are ``locale/<zh_TW|zh_CN>/LC_MESSAGES/<domain>.po``, one domain per part of the
+app (``catalog.DOMAINS``), kept with ``python -m app.i18n.catalog`` (``pybabel extract`` / ``update``
+/ ``compile``); zh_CN is derived from zh_TW (``catalog derive``, ``app/i18n/simplified.py``) and
+reviewed. ``make run`` / ``make test`` compile them to ``.mo``; where nothing compiled them
 (a host that only installs requirements.txt, a wheel) the ``.po`` is compiled in memory with
 Babel at the first use. English is the source language: an English session gets the message
 itself.
 
-The language comes from ``?lang=`` in the link (``en`` / ``zh-TW``, written into every link the
-app makes), else from the sidebar switch, else from the browser (``st.context.locale``: zh-Hant,
-zh-TW, zh-HK → 繁體中文).
+The language comes from ``?lang=`` in the link (``en`` / ``zh-TW`` / ``zh-CN``, written into every
+link the app makes), else from the sidebar switch, else from the browser (``st.context.locale``,
+``from_browser``: zh-Hant, zh-TW, zh-HK, zh-MO → 繁體中文; zh-Hans, zh-CN, zh-SG, zh-MY and a bare
+zh → 简体中文).
 """
 
 from __future__ import annotations
@@ -34,15 +36,20 @@ from typing import Any
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-LANGUAGES = {"en": "English", "zh-TW": "繁體中文"}
+LANGUAGES = {"en": "English", "zh-TW": "繁體中文", "zh-CN": "简体中文"}
 DEFAULT = "en"
 PARAM = "lang"  # the URL parameter
 KEY = "gatelab.lang"  # this session's language (session state)
 CHOSEN = "gatelab.lang_chosen"  # True once a link or the switch chose it (not the browser)
 SWITCH_KEY = "gatelab.lang_switch"  # the sidebar radio's own key (set from KEY before it is drawn)
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-_GETTEXT = {"zh-TW": "zh_TW"}  # our language code -> gettext's
-_CHINESE_TRADITIONAL = ("zh-hant", "zh-tw", "zh-hk", "zh-mo")
+# the switch's help: every language names itself, so it is the same text in all of them
+SWITCH_HELP = "English / 繁體中文 / 简体中文 — also in the link (?lang=en, ?lang=zh-TW, ?lang=zh-CN)"
+_GETTEXT = {"zh-TW": "zh_TW", "zh-CN": "zh_CN"}  # our language code -> gettext's
+# a browser locale's script, else its region, decides between the two Chinese (zh-Hant-CN is
+# Traditional, zh-Hans-HK Simplified); chs / cht: the old Windows tags
+_TRADITIONAL = {"hant", "cht", "tw", "hk", "mo"}
+_SIMPLIFIED = {"hans", "chs", "cn", "sg", "my"}
 
 
 def N_(message: str) -> str:
@@ -121,9 +128,22 @@ def _load(po: Path) -> gettext.GNUTranslations:
 
 
 def from_browser(locale: str | None) -> str:
-    """The language for a browser locale such as "zh-TW", "zh-Hant-HK", "en-GB" (None: English)."""
-    tag = (locale or "").strip().lower().replace("_", "-")
-    return "zh-TW" if tag.startswith(_CHINESE_TRADITIONAL) else DEFAULT
+    """The language for a browser locale such as "zh-TW", "zh-Hant-HK", "zh-CN", "en-GB" (None:
+    English).
+
+    A bare "zh" (a browser set to just "Chinese") reads 简体中文: the script Unicode's CLDR gives
+    "zh" when nothing else is said (its likely subtags: zh → zh-Hans-CN), and the one most readers
+    of such a browser use; a Taiwan, Hong Kong or Macau browser says its region (zh-TW, zh-HK,
+    zh-MO), so it gets 繁體中文. The switch and the link correct either."""
+    parts = (locale or "").strip().lower().replace("_", "-").split("-")
+    if parts[0] != "zh":
+        return DEFAULT
+    for part in parts[1:3]:  # the script (zh-Hant-…) first, then the region (zh-TW)
+        if part in _TRADITIONAL:
+            return "zh-TW"
+        if part in _SIMPLIFIED:
+            return "zh-CN"
+    return "zh-CN"
 
 
 def from_url() -> None:
@@ -133,6 +153,8 @@ def from_url() -> None:
     seen = st.session_state.setdefault("_i18n.seen", {})
     if raw is not None and raw != seen.get("url"):
         wanted = next((code for code in LANGUAGES if code.lower() == raw.strip().lower()), None)
+        if wanted is None and raw.strip().lower().replace("_", "-").split("-")[0] == "zh":
+            wanted = from_browser(raw)  # ?lang=zh-Hans, zh_CN, zh-HK, zh: as a browser's locale
         if wanted is not None:
             st.session_state[KEY] = wanted
             st.session_state[CHOSEN] = True
@@ -158,7 +180,7 @@ def _chosen() -> None:
 
 
 def switch(where=None) -> None:
-    """The language switch (English / 繁體中文), in the sidebar of every page.
+    """The language switch (English / 繁體中文 / 简体中文), in the sidebar of every page.
 
     The language itself lives in ``KEY``, plain session state; the radio has a key of its own and is
     set from ``KEY`` before it is drawn. A widget on a page it was not drawn on before starts anew
@@ -166,7 +188,7 @@ def switch(where=None) -> None:
     for the first run after a page change."""
     where = where if where is not None else st.sidebar
     st.session_state[SWITCH_KEY] = current()
-    # Both languages in the label: whoever opened the page in the wrong one can read it.
+    # English and Chinese in the label: whoever opened the page in the wrong language can read it.
     where.radio(
         "Language · 語言",  # i18n: kept (both languages)
         list(LANGUAGES),
@@ -174,5 +196,5 @@ def switch(where=None) -> None:
         key=SWITCH_KEY,
         horizontal=True,
         on_change=_chosen,
-        help="English / 繁體中文 — also in the link (?lang=en, ?lang=zh-TW)",  # i18n: kept (both)
+        help=SWITCH_HELP,
     )

@@ -1,11 +1,16 @@
 """Keep the translation catalogues: extract, update, compile (Babel's own commands, per domain).
 
     python -m app.i18n.catalog update [DOMAIN …]   # pybabel extract + update: new messages into the .po
+    python -m app.i18n.catalog derive     # zh_CN from zh_TW (OpenCC + the glossary), reviewed entries kept
     python -m app.i18n.catalog compile    # pybabel compile: .po -> .mo (make run / make test do it)
     python -m app.i18n.catalog check      # every message translated, not fuzzy (what the test checks)
 
 One domain per part of the app, so that a page's messages live next to each other in one
-``locale/zh_TW/LC_MESSAGES/<domain>.po`` and two people translating two pages never edit one file.
+``locale/<locale>/LC_MESSAGES/<domain>.po`` and two people translating two pages never edit one file.
+繁體中文 (zh_TW) is translated by hand; 简体中文 (zh_CN) is derived from it (``app/i18n/simplified.py``:
+OpenCC tw2sp, then the terms of docs/glossary.md's 简体中文 section) and reviewed entry by entry. The
+order after a change of the app's texts: ``update`` (both locales), translate the new zh_TW entries,
+``derive``, ``check``.
 Messages are whatever ``_(...)`` and ``N_(...)`` mark in the domain's files, plus the core's own
 texts that the app shows (variant and task titles, the papers' setups, the presets' texts), which
 ``app/i18n/registry_texts.py`` reads from the core's registries into the ``core`` and ``experiments``
@@ -25,7 +30,7 @@ from app.i18n import registry_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-LOCALES = ("zh_TW",)
+LOCALES = ("zh_TW", "zh_CN")  # the first is translated by hand, the second derived from it
 # CoreError: the core's error templates (lstm_core/errors.py), extracted from its raise calls
 KEYWORDS = {"_": None, "N_": None, "pgettext": ((1, "c"), 2), "CoreError": None}
 
@@ -110,7 +115,10 @@ def _pybabel(*args: str) -> None:
 
 
 def update(only: list[str] | None = None) -> None:
-    (LOCALE_DIR / LOCALES[0] / "LC_MESSAGES").mkdir(parents=True, exist_ok=True)
+    """New messages into every locale's .po (empty; ``derive`` then fills zh_CN from zh_TW). pybabel
+    update keeps translator comments, so zh_CN's derived / reviewed marks survive it."""
+    for locale in LOCALES:
+        (LOCALE_DIR / locale / "LC_MESSAGES").mkdir(parents=True, exist_ok=True)
     for domain in only or DOMAINS:
         pot = LOCALE_DIR / f"{domain}.pot"
         paths = [str(p) for p in files(domain)]
@@ -159,6 +167,18 @@ def update(only: list[str] | None = None) -> None:
         pot.unlink()
 
 
+def derive(only: list[str] | None = None) -> dict[str, dict[str, int]]:
+    """zh_CN/<domain>.po from zh_TW/<domain>.po for every domain (``simplified.derive_file``)."""
+    from app.i18n import simplified  # noqa: PLC0415 — needs OpenCC, a development dependency
+
+    out = {}
+    for domain in only or DOMAINS:
+        source = po_path(domain, simplified.SOURCE)
+        if source.is_file():
+            out[domain] = simplified.derive_file(source, po_path(domain, simplified.TARGET))
+    return out
+
+
 def compile_all() -> None:
     for domain in DOMAINS:
         for locale in LOCALES:
@@ -168,22 +188,29 @@ def compile_all() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     cmd = (argv if argv is not None else sys.argv[1:]) or ["check"]
-    if cmd[0] == "update":
+    if cmd[0] in ("update", "derive"):
         unknown = [d for d in cmd[1:] if d not in DOMAINS]
         if unknown:
             print(f"unknown domain(s) {unknown}; the domains are {list(DOMAINS)}", file=sys.stderr)
             return 2
-        update(cmd[1:])
+        if cmd[0] == "update":
+            update(cmd[1:])
+        else:
+            for domain, counts in derive(cmd[1:]).items():
+                print(f"zh_CN/{domain}: " + ", ".join(f"{n} {what}" for what, n in counts.items() if n))
     elif cmd[0] == "compile":
         compile_all()
     elif cmd[0] == "check":
-        missing = {d: problems(d) for d in DOMAINS}
-        for domain, found in missing.items():
+        missing = {(loc, d): problems(d, loc) for loc in LOCALES for d in DOMAINS}
+        for (locale, domain), found in missing.items():
             for line in found:
-                print(f"{domain}: {line}")
+                print(f"{locale}/{domain}: {line}")
         return 1 if any(missing.values()) else 0
     else:
-        print("usage: python -m app.i18n.catalog update [DOMAIN ...] | compile | check", file=sys.stderr)
+        print(
+            "usage: python -m app.i18n.catalog update [DOMAIN ...] | derive [DOMAIN ...] | compile | check",
+            file=sys.stderr,
+        )
         return 2
     return 0
 
