@@ -1,4 +1,5 @@
-"""Suite-wide guard: tests never modify tracked files.
+"""Suite-wide guards: tests never modify tracked files; each test starts with the interpreter's own
+``__main__``.
 
 The tracked tree's state (``git diff HEAD`` plus the list of deleted files) is fingerprinted when
 the session starts and compared when it ends; any difference fails the run and names the files.
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -120,3 +122,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if left_out:
             config.hook.pytest_deselected(items=left_out)
             items[:] = [i for i in items if not i.get_closest_marker(marker)]
+
+
+# The interpreter's own __main__, taken when pytest loads this file. An AppTest run leaves its temporary
+# script as sys.modules["__main__"]; a later test in the same worker that starts processes with
+# multiprocessing's spawn (Dask's LocalCluster in the reproduction and sweep commands) then re-runs that
+# script in every new process: "name '__args' is not defined", "Nanny failed to start" (seen in
+# test_distributed and test_experiments_cli, each once in a full run). The commands never run a
+# Streamlit script first, so this is the suite's state, set back before every test.
+_MAIN = sys.modules["__main__"]
+
+
+@pytest.fixture(autouse=True)
+def _interpreters_main():
+    sys.modules["__main__"] = _MAIN
+    yield

@@ -62,18 +62,6 @@ def members(report, units) -> list[dict]:
     return [m for u in units for m in report.results[u.key]["members"]]
 
 
-# The interpreter's own __main__, taken when this file is collected: an AppTest run earlier in the same
-# pytest worker leaves its temporary script as sys.modules["__main__"], and Dask's nanny starts workers
-# with multiprocessing's spawn, which re-runs __main__ in each new process ("name '__args' is not defined",
-# "Nanny failed to start", seen once in a full run). The command line never runs a Streamlit script first.
-_MAIN = sys.modules["__main__"]
-
-
-@pytest.fixture(autouse=True)
-def _real_main(monkeypatch):
-    monkeypatch.setitem(sys.modules, "__main__", _MAIN)
-
-
 @pytest.fixture(scope="module")
 def serial():
     units = table_units(None)

@@ -56,23 +56,28 @@ def stray_markers(msgid: str, msgstr: str) -> dict[str, tuple[int, int]]:
     return {m: (en.count(m), zh.count(m)) for m in MARKERS if zh.count(m) > en.count(m)}
 
 
-def messages() -> list[tuple[str, str, str]]:
-    return translated_messages("zh_TW")
+def messages(locale: str) -> list[tuple[str, str, str]]:
+    return translated_messages(locale)
 
 
-def test_no_translation_shows_a_stray_emphasis_marker():
+LOCALES = ("zh_TW", "zh_CN")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_no_translation_shows_a_stray_emphasis_marker(locale):
     bad = [
         f"{domain}: {msgstr[:70]!r} shows {found} (English, Chinese) — from {msgid[:50]!r}"
-        for domain, msgid, msgstr in messages()
+        for domain, msgid, msgstr in messages(locale)
         if (found := stray_markers(msgid, msgstr))
     ]
     assert not bad, "emphasis markers that show on screen in Chinese:\n" + "\n".join(bad)
 
 
-def test_every_translation_keeps_the_englishs_emphasis():
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_translation_keeps_the_englishs_emphasis(locale):
     bad = [
         f"{domain}: {msgstr[:70]!r} renders {emphasis(msgstr)}, the English {emphasis(msgid)}"
-        for domain, msgid, msgstr in messages()
+        for domain, msgid, msgstr in messages(locale)
         if emphasis(msgid) != emphasis(msgstr)
     ]
     assert not bad, "translations that lose or add bold, italics or code:\n" + "\n".join(bad)

@@ -1,10 +1,12 @@
-"""繁體中文 in a real browser (Debian chromium with fonts-noto-cjk): every page opened with
-?lang=zh-TW reads in Chinese — at least 90 % of the visible words (page text, widget labels, chart
+"""繁體中文 and 简体中文 in a real browser (Debian chromium with fonts-noto-cjk): every page opened with
+?lang=zh-TW or ?lang=zh-CN reads in Chinese, in its own script only (OpenCC's tables: no Simplified-only
+character on a 繁體中文 page, no Traditional-only one on a 简体中文 page, the language switch's own
+names of the languages aside) — at least 90 % of the visible words (page text, widget labels, chart
 titles, axes and legends; typeset equations, code and the names that stay as they are left out, see
 tests/i18n_measure.py) — at 1366 × 768 and in presenter mode; ?lang=en stays English; the language
 switch is on every page and keeps the page's link. The figures per page are recorded
-(docs/measurements.json under `make screenshots`) and the screenshots are zh-<page>.png and
-zh-presenter-<page>.png.
+(docs/measurements.json under `make screenshots`) and the screenshots are zh-<page>.png,
+zh-cn-<page>.png and zh-presenter-<page>.png.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import pytest
 from i18n_measure import chinese_share
 from playwright.sync_api import expect
 
+from app.i18n import simplified
 from app.ui.routes import PAGES
 
 from .conftest import CHART, LOADED, record_measurement, screenshot, settle, wait_for_app
@@ -58,22 +61,35 @@ def _url(base: str, route, query: str) -> str:
     return f"{base}/{'' if route.url_path == 'home' else route.url_path}?{query}"
 
 
+# the language switch names each language in its own script ("Language · 語言", 繁體中文, 简体中文)
+SWITCH_WORDS = ("Language · 語言", "繁體中文", "简体中文")
+SCRIPTS = {"zh-TW": ("zh_TW", "zh"), "zh-CN": ("zh_CN", "zh-cn")}  # lang -> (catalogue, screenshot prefix)
+
+
+@pytest.mark.parametrize("lang", list(SCRIPTS))
 @pytest.mark.parametrize("route", PAGES, ids=[r.url_path for r in PAGES])
-def test_every_page_reads_in_chinese(streamlit_server, browser, route):
-    context, page = _open(browser, _url(streamlit_server, route, "lang=zh-TW"), LAPTOP)
+def test_every_page_reads_in_chinese(streamlit_server, browser, route, lang):
+    locale, prefix = SCRIPTS[lang]
+    context, page = _open(browser, _url(streamlit_server, route, f"lang={lang}"), LAPTOP)
     try:
         share, zh, en = _drawn_share(page, route)
+        suffix = "" if lang == "zh-TW" else "_zh_cn"
         record_measurement(
-            f"zh_share_{route.url_path}",
+            f"zh_share_{route.url_path}{suffix}",
             {"share": round(share, 3), "chinese_words": zh, "english_words": en, "goal": GOAL},
         )
-        print(f"\n{route.url_path}: {share:.1%} Chinese ({zh} Chinese words, {en} English words)")
-        screenshot(page, f"zh-{route.url_path}", full_page=False)
+        print(f"\n{route.url_path} ({lang}): {share:.1%} Chinese ({zh} Chinese words, {en} English words)")
+        screenshot(page, f"{prefix}-{route.url_path}", full_page=False)
         assert share >= GOAL, f"{route.url_path}: {share:.1%} Chinese ({zh} Chinese words, {en} English)"
-        # the switch is on the page and shows the language; the link keeps the language
+        text = page.evaluate(VISIBLE_TEXT)
+        for word in SWITCH_WORDS:
+            text = text.replace(word, "")
+        assert not simplified.script_slips(text, locale), (lang, simplified.script_slips(text, locale))
+        # the switch is on the page and offers the three languages; the link keeps the language
         sidebar = page.locator("[data-testid='stSidebar']")
-        expect(sidebar.get_by_text("繁體中文")).to_be_attached()
-        assert "lang=zh-TW" in page.url
+        for name in ("English", "繁體中文", "简体中文"):
+            expect(sidebar.get_by_text(name, exact=True)).to_be_attached()
+        assert f"lang={lang}" in page.url
     finally:
         context.close()
 
