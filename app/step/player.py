@@ -22,6 +22,7 @@ from app.i18n import N_, _
 from app.step import diagram, slowmo
 from app.step.settings import DEFAULTS, PAGE, SCHEMA, compute
 from app.ui import actions, figures, form, previews, run_panels, saving, state
+from lstm_core.variants import variant as variant_record
 
 PLAY_KEY = state.wkey(PAGE, "play")
 T_KEY = state.wkey(PAGE, "t")  # the cursor (a setting, not a widget: see slider_key)
@@ -190,7 +191,7 @@ def _diagram_and_equations(
     with right:
         st.markdown(
             _("**{variant} equations at step t = {t}** ({unit})").format(
-                variant=cfg.variant, t=t, unit=unit_label
+                variant=_(variant_record(cfg.variant).title), t=t, unit=unit_label
             )
         )
         if op is None:

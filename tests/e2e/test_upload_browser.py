@@ -34,7 +34,7 @@ def test_upload_the_example_type_a_name_and_step(streamlit_server, page, tmp_pat
         page.get_by_role("button", name="Forward").click()
         expect(page.get_by_test_id("stMetricValue").first).to_have_text(f"{k + 2} / 7")
     wait_for_app(page)
-    expect(page.get_by_text("LSTM equations at step t = 4", exact=False)).to_be_visible()
+    expect(page.get_by_text("LSTM (PyTorch) equations at step t = 4", exact=False)).to_be_visible()
     expect(page.get_by_text("Error flow of the uploaded network")).to_have_count(1)
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
     screenshot(page, "step-upload-names", full_page=False)
@@ -42,7 +42,7 @@ def test_upload_the_example_type_a_name_and_step(streamlit_server, page, tmp_pat
     screenshot(page, "step-upload-flow", full_page=False)
     page.get_by_text("Play", exact=True).click()  # plays on to the end of ".olivia"
     expect(page.get_by_test_id("stMetricValue").first).to_have_text("7 / 7", timeout=30_000)
-    expect(page.get_by_text("LSTM equations at step t = 7", exact=False)).to_be_visible()
+    expect(page.get_by_text("LSTM (PyTorch) equations at step t = 7", exact=False)).to_be_visible()
     page.get_by_text("Pause", exact=True).click()
     wait_for_app(page)
     for shown in ("6 / 7", "5 / 7", "4 / 7"):  # one Back at a time: a click during a rerun can be lost
