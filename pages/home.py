@@ -94,7 +94,10 @@ def page() -> None:
     try:
         data = headline()
         curves = [
-            flow_figures.relative_flow(f"{name} ({flow_state(name)})", *data[name]) for name in HEADLINE
+            flow_figures.relative_flow(
+                name, *data[name], label=f"{figures.variant_label(name)} ({flow_state(name)})"
+            )
+            for name in HEADLINE
         ]
         fig, alt = flow_figures.flow_chart(
             curves,

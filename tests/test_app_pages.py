@@ -26,7 +26,7 @@ def test_home_shows_the_real_error_flow_of_rnn_and_lstm1997():
     at = open_page("home")
     assert any(t.value == "Gate Lab" for t in at.title)
     spec = fig(at, "home-flow")
-    rnn, lstm = trace(spec, "rnn (h)"), trace(spec, "lstm1997 (s)")
+    rnn, lstm = trace(spec, "RNN (h)"), trace(spec, "LSTM 1997 (s)")  # the variants' titles
     # the same computation, straight from the core
     home = page_module("home")
     xs = np.random.default_rng(home.SEED).uniform(-1, 1, size=(home.T, 1, 2))

@@ -15,13 +15,14 @@ from page_helpers import errors, fig, open_page, trace, ys
 from streamlit.testing.v1 import AppTest
 
 import lstm_core as lc
-from app.ui import controls, export, netconfig, urlstate
+from app.ui import controls, export, figures, netconfig, urlstate
 from app.ui.form import Field, Schema
 
 
 # ============================================================================= Gradient flow
 def flow_curve(at: AppTest, which: str, name: str) -> np.ndarray:
-    return trace(fig(at, which), name)
+    """The curve of variant ``name`` (the legend names it by its title: figures.variant_label)."""
+    return trace(fig(at, which), figures.variant_label(name))
 
 
 def test_gradient_flow_default_curves_are_the_cores_error_flow():
@@ -76,17 +77,17 @@ def test_gradient_flow_defaults_tell_the_cec_story_and_forget_gates_are_one_clic
     assert cec[50] / rnn[50] >= 1e4  # the CEC story, measured
     assert f"keeps {cec[50] / rnn[50]:.2g} times more error" in text
     names = [d["name"] for d in fig(at, "flow-main")["data"]]
-    assert "rnn (upper bound Π‖J‖)" in names and "rnn (theory)" not in names  # a bound, never a prediction
-    assert "σ(1) = 0.73" in text and "lstm2000" not in names
+    assert "RNN (upper bound Π‖J‖)" in names and "RNN (theory)" not in names  # a bound, never a prediction
+    assert "σ(1) = 0.73" in text and "LSTM 2000" not in names
     # a slider that would change nothing is greyed out, and says why
     assert at.slider(key="gradient_flow.forget_bias").disabled
     assert any("no chosen network has a forget gate" in c.value for c in at.caption)
     at.button(key="gradient_flow.add_forget").click().run()
-    assert {"lstm2000", "lstm"} <= {d["name"] for d in fig(at, "flow-main")["data"]}
+    assert {"LSTM 2000", "LSTM (PyTorch)"} <= {d["name"] for d in fig(at, "flow-main")["data"]}
     assert not at.slider(key="gradient_flow.forget_bias").disabled
     at.slider(key="gradient_flow.forget_bias").set_value(2.0).run()
     text = " ".join(m.value for m in at.markdown)
-    assert "σ(2) = 0.88" in text and "Measured per step: lstm2000" in text
+    assert "σ(2) = 0.88" in text and "Measured per step: LSTM 2000" in text
 
 
 def test_gradient_flow_truncation_makes_the_cec_exactly_flat_and_u_v_condition_is_checked():

@@ -77,8 +77,8 @@ def test_url_round_trip_reproduces_the_picture():
     again = open_theory({k: v[-1] if isinstance(v, list) else v for k, v in link.items()})
     assert not again.error
     assert shown_settings(again) == shown_settings(at) == dict(w=-2.5, f="tanh", amp=0.5, T=80, seed=3)
-    picture = ys(trace(figure(again, "theory-flow"), "rnn ‖"))
-    np.testing.assert_array_equal(picture, ys(trace(figure(at, "theory-flow"), "rnn ‖")))
+    picture = ys(trace(figure(again, "theory-flow"), "RNN ‖"))
+    np.testing.assert_array_equal(picture, ys(trace(figure(at, "theory-flow"), "RNN ‖")))
     np.testing.assert_allclose(picture, expected_rnn_flow(-2.5, "tanh", 0.5, 80, 3), rtol=1e-12)
     assert dict(again.query_params) == link
 
@@ -110,7 +110,7 @@ def test_old_style_links_are_still_read():
     assert not at.error
     assert shown_settings(at) == dict(w=-2.5, f="tanh", amp=0.5, T=80, seed=3)
     np.testing.assert_allclose(
-        ys(trace(figure(at, "theory-flow"), "rnn ‖")), expected_rnn_flow(-2.5, "tanh", 0.5, 80, 3), rtol=1e-12
+        ys(trace(figure(at, "theory-flow"), "RNN ‖")), expected_rnn_flow(-2.5, "tanh", 0.5, 80, 3), rtol=1e-12
     )
     assert dict(at.query_params) == cfg(w=-2.5, f="tanh", amp=0.5, T=80, seed=3)  # rewritten as ?cfg=
 
@@ -172,7 +172,7 @@ def test_import_configuration_json():
     assert any("Loaded mine.json" in m.value for m in at.success)
     assert shown_settings(at) == dict(w=-4.0, f="tanh", amp=0.0, T=30, seed=5)
     np.testing.assert_allclose(
-        ys(trace(figure(at, "theory-flow"), "rnn ‖")), 4.0 ** np.arange(30), rtol=1e-12
+        ys(trace(figure(at, "theory-flow"), "RNN ‖")), 4.0 ** np.arange(30), rtol=1e-12
     )
 
 
@@ -180,12 +180,12 @@ def test_json_round_trip_download_then_upload(media):
     at = open_theory(cfg(w=-1.5, f="tanh", amp=0.2, T=20, seed=9))
     saved = downloaded(at, media, "theory.dl_json")
     assert json.loads(saved)["page"] == "theory"
-    picture = ys(trace(figure(at, "theory-flow"), "rnn ‖"))
+    picture = ys(trace(figure(at, "theory-flow"), "RNN ‖"))
     other = open_theory()  # a fresh session with the defaults
     upload(other, "gatelab-theory.json", saved)
     assert not other.error
     assert shown_settings(other) == shown_settings(at) == dict(w=-1.5, f="tanh", amp=0.2, T=20, seed=9)
-    np.testing.assert_array_equal(ys(trace(figure(other, "theory-flow"), "rnn ‖")), picture)
+    np.testing.assert_array_equal(ys(trace(figure(other, "theory-flow"), "RNN ‖")), picture)
     assert dict(other.query_params) == dict(at.query_params)
 
 

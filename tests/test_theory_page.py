@@ -160,12 +160,12 @@ def test_charts_show_numbers_from_the_core():
     flow = figure(at, "theory-flow")
     d = demo.DEFAULTS
     np.testing.assert_allclose(
-        ys(trace(flow, "rnn ‖")), expected_rnn_flow(d.w, d.f, d.amp, d.T, d.seed), rtol=1e-12
+        ys(trace(flow, "RNN ‖")), expected_rnn_flow(d.w, d.f, d.amp, d.T, d.seed), rtol=1e-12
     )
-    np.testing.assert_allclose(ys(trace(flow, "lstm1997 ‖∂L/∂s(t−q)‖, 1997")), 1.0, rtol=1e-12)
+    np.testing.assert_allclose(ys(trace(flow, "LSTM 1997 ‖∂L/∂s(t−q)‖, 1997")), 1.0, rtol=1e-12)
     bound = ys(trace(flow, "bound"))
     np.testing.assert_allclose(bound, (abs(d.w) / 4) ** np.arange(d.T), rtol=1e-12)
-    assert np.all(ys(trace(flow, "rnn ‖")) <= bound * (1 + 1e-12))  # σ' ≤ ¼ in action
+    assert np.all(ys(trace(flow, "RNN ‖")) <= bound * (1 + 1e-12))  # σ' ≤ ¼ in action
 
 
 @pytest.mark.parametrize(
@@ -180,11 +180,11 @@ def test_charts_show_numbers_from_the_core():
 )
 def test_each_control_changes_the_chart_and_the_url(name, kind, value):
     at = open_theory()
-    before = ys(trace(figure(at, "theory-flow"), "rnn ‖"))
+    before = ys(trace(figure(at, "theory-flow"), "RNN ‖"))
     widget = next(w for w in at.get(kind) if w.key == f"theory.{name}")
     widget.set_value(value).run()
     assert not at.exception, [e.value for e in at.exception]
-    after = ys(trace(figure(at, "theory-flow"), "rnn ‖"))
+    after = ys(trace(figure(at, "theory-flow"), "RNN ‖"))
     assert after.shape != before.shape or not np.allclose(after, before, equal_nan=True)
     assert url_settings(at) == {**asdict(demo.DEFAULTS), name: value}
 
@@ -194,7 +194,7 @@ def test_moving_w_gives_the_core_curve_for_that_w():
     slider(at, "theory.w").set_value(-1.5).run()
     flow = figure(at, "theory-flow")
     np.testing.assert_allclose(
-        ys(trace(flow, "rnn ‖")), expected_rnn_flow(-1.5, "sigmoid", 1.0, 50, 0), rtol=1e-12
+        ys(trace(flow, "RNN ‖")), expected_rnn_flow(-1.5, "sigmoid", 1.0, 50, 0), rtol=1e-12
     )
 
 
@@ -209,7 +209,7 @@ def test_moving_w_gives_the_core_curve_for_that_w():
 def test_extreme_settings_stay_finite_and_honest(q):
     at = open_theory(cfg(**q))
     assert not at.error
-    rnn = ys(trace(figure(at, "theory-flow"), "rnn ‖"))
+    rnn = ys(trace(figure(at, "theory-flow"), "RNN ‖"))
     assert np.all(np.isnan(rnn) | (rnn > 0))  # zeros are gaps on the log axis, never -inf
     if q["w"] == 8 and q["amp"] == 0:  # tanh at net = 0: factor exactly |w|
         np.testing.assert_allclose(rnn, 8.0 ** np.arange(150), rtol=1e-12)

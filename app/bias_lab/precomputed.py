@@ -55,8 +55,8 @@ def draw_results(res: SweepResults, title: str, key: str) -> None:
         ).format(
             title=title,
             n=f"{len(res.results):,}",
-            variant=s["base"]["variant"],
-            task=s["task"],
+            variant=figures.variant_label(s["base"]["variant"]),  # the titles, not the code names
+            task=figures.task_label(s["task"]),
             algorithm=s["train"]["algorithm"].upper(),
             lr=f"{s['train']['lr']:g}",
             budget=f"{res.budget:,}",

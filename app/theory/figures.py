@@ -16,6 +16,7 @@ from plotly.subplots import make_subplots
 
 from app.i18n import _
 from app.theory.demo import CURVES, DemoResult
+from app.ui.figures import variant_label
 
 OKABE_ITO = {
     "black": "#000000",
@@ -132,6 +133,11 @@ def activation_figure(curves: pd.DataFrame, bounds: dict[str, float], large_font
     return _style(fig, large_font, 420, "theory-activations")
 
 
+def _tag(name: str) -> str:
+    """Plotly's side box of a hover label, naming the curve (short: the trace's legend name is long)."""
+    return f"<extra>{name}</extra>"
+
+
 def _positive(a: pd.Series) -> np.ndarray:
     """Values for a log axis: exact zeros (underflow, or w = 0) become gaps instead of -inf."""
     a = np.asarray(a, dtype=float)
@@ -170,10 +176,12 @@ def _flow_rnn_norms(fig: go.Figure, result: DemoResult, width: float, msize: int
             x=q,
             y=_positive(d["rnn_norm"]),
             mode="lines",
-            name=f"rnn ‖∂L/∂h(t−q)‖, w = {s.w:g}, f = {fname}",
+            name=_("{rnn} ‖∂L/∂h(t−q)‖, w = {w}, f = {f}").format(
+                rnn=variant_label("rnn"), w=f"{s.w:g}", f=fname
+            ),
             line=dict(color=OKABE_ITO["blue"], width=width),
             legendgroup="rnn",
-            hovertemplate=_("q=%{x}<br>measured %{y:.3e}<extra>rnn</extra>"),
+            hovertemplate=_("q=%{x}<br>measured %{y:.3e}") + _tag(variant_label("rnn")),
         ),
         row=1,
         col=1,
@@ -215,7 +223,7 @@ def _flow_cec_norms(fig: go.Figure, result: DemoResult, width: float) -> None:
             x=q,
             y=_positive(d["cec_truncated"]),
             mode="lines",
-            name=_("lstm1997 ‖∂L/∂s(t−q)‖, 1997 truncation (CEC)"),
+            name=_("{lstm} ‖∂L/∂s(t−q)‖, 1997 truncation (CEC)").format(lstm=variant_label("lstm1997")),
             line=dict(color=OKABE_ITO["green"], width=width),
             legendgroup="cec",
             hovertemplate=_("q=%{x}<br>CEC %{y:.6f}<extra></extra>"),
@@ -228,7 +236,7 @@ def _flow_cec_norms(fig: go.Figure, result: DemoResult, width: float) -> None:
             x=q,
             y=_positive(d["cec_bptt"]),
             mode="lines",
-            name=_("lstm1997 ‖∂L/∂s(t−q)‖, full BPTT"),
+            name=_("{lstm} ‖∂L/∂s(t−q)‖, full BPTT").format(lstm=variant_label("lstm1997")),
             line=dict(color=OKABE_ITO["purple"], dash="dashdot", width=width * 0.8),
             legendgroup="cec",
             hovertemplate=_("q=%{x}<br>full BPTT %{y:.6f}<extra></extra>"),
@@ -246,12 +254,12 @@ def _flow_factors(fig: go.Figure, result: DemoResult, width: float, msize: int, 
             x=q,
             y=d["rnn_factor"],
             mode="lines+markers",
-            name=_("rnn factor |w f'(net)| of that step"),
+            name=_("{rnn} factor |w f'(net)| of that step").format(rnn=variant_label("rnn")),
             line=dict(color=OKABE_ITO["blue"], width=width * 0.6),
             marker=dict(size=msize - 2),
             legendgroup="rnn",
             showlegend=False,
-            hovertemplate=_("step back %{x}<br>|w f'(net)| = %{y:.4f}<extra>rnn</extra>"),
+            hovertemplate=_("step back %{x}<br>|w f'(net)| = %{y:.4f}") + _tag(variant_label("rnn")),
         ),
         row=1,
         col=2,
@@ -319,15 +327,17 @@ def flow_alt(result: DemoResult) -> str:
             "stays far below its maximum"
         )
     return _(
-        "Log-scale error norm against q = 0…{steps} steps back. rnn (w = {w}, f = {f}): "
+        "Log-scale error norm against q = 0…{steps} steps back. {rnn} (w = {w}, f = {f}): "
         "after {steps} steps the error is {norm} of its starting value; the product "
         "of the measured factors gives {product} and the bound (|w| · max {f}')^q "
-        "= {factor}^q gives {bound}: {verdict}. lstm1997 cell state with "
+        "= {factor}^q gives {bound}: {verdict}. {lstm} cell state with "
         "the 1997 truncation: {cec} (constant: every factor ∂s(t)/∂s(t−1) is "
         "1); with full BPTT: {cec_bptt}. Right panel: the factor each step back "
         "multiplies by, against the bound line."
     ).format(
         steps=s.T - 1,
+        rnn=variant_label("rnn"),
+        lstm=variant_label("lstm1997"),
         w=f"{s.w:g}",
         f=fname,
         norm=f"{last['rnn_norm']:.3g}",
@@ -339,9 +349,9 @@ def flow_alt(result: DemoResult) -> str:
         cec_bptt=f"{last['cec_bptt']:.3g}",
     ) + (
         _(
-            " {n} rnn values are exactly 0 (w = 0, or smaller than float64 can hold)"
+            " {n} {rnn} values are exactly 0 (w = 0, or smaller than float64 can hold)"
             " and are not drawn on the log axis."
-        ).format(n=result.underflow)
+        ).format(n=result.underflow, rnn=variant_label("rnn"))
         if result.underflow
         else ""
     )

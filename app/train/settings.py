@@ -14,7 +14,7 @@ from typing import Any
 
 import lstm_core as lc
 from app.i18n import N_, _
-from app.ui import classlink, controls, limits, netconfig, task_controls
+from app.ui import classlink, controls, figures, limits, netconfig, task_controls
 from app.ui.form import Field, Schema
 from app.ui.page_frame import PageSpec
 from lstm_core.training import PRESETS, Preset, TrainConfig, Trainer
@@ -244,10 +244,19 @@ def effective_key(values: dict) -> str:
 
 
 def summary(values: dict) -> str:
-    """A short legend label, e.g. 'lstm1997 · rtrl · lr 1'."""
-    algo = values["algorithm"] + (f"({values['k']})" if values["algorithm"] == "tbptt" else "")
-    extra = f" · μ {values['momentum']:g}" if values["momentum"] else ""
-    return f"{values['variant']} · {algo} · lr {values['lr']:g}{extra}"
+    """A run's short legend label in this session's language, e.g. 'LSTM 1997 · RTRL · lr 1': the
+    variant and the algorithm by their registry titles (``figures.variant_label``), not their code names."""
+    k = values["k"] if values["algorithm"] == "tbptt" else None
+    words = dict(
+        variant=figures.variant_label(values["variant"]),
+        algorithm=figures.algorithm_label(values["algorithm"], k),
+        lr=f"{values['lr']:g}",
+    )
+    if values["momentum"]:
+        return _("{variant} · {algorithm} · lr {lr} · μ {momentum}").format(
+            **words, momentum=f"{values['momentum']:g}"
+        )
+    return _("{variant} · {algorithm} · lr {lr}").format(**words)
 
 
 # ----------------------------------------------------------------------------- paper values

@@ -9,11 +9,15 @@ Conventions for every chart:
 - ``layout.uirevision`` is a constant per chart, so a live update (the cursor moving, a slider
   changing the data) keeps the user's zoom and hidden traces;
 - the alt text describes what is plotted and does not depend on the cursor (Streamlit
-  remounts a chart whose alt text changes, which would flicker while playing).
+  remounts a chart whose alt text changes, which would flicker while playing);
+- a legend or hover text names a variant, a task or a training algorithm as the page's controls do,
+  by its registry title in the session's language (``variant_label`` and friends), never by its
+  code name (``lstm1997``, ``two_sequence``, ``rtrl``).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +25,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from app.i18n import N_, _
+from lstm_core.tasks import TASKS
+from lstm_core.variants import ALGORITHM_TITLES, REGISTRY
 
 # Okabe & Ito (2008); yellow last because it is faint on white.
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#F0E442"]
@@ -37,6 +43,53 @@ Chart = tuple[go.Figure, str]
 
 def make_figure(spec: dict) -> go.Figure:
     return go.Figure(spec, _validate=False)
+
+
+# A title's closing note in parentheses: " (CEC, no forget gate)" in English, "（CEC，無遺忘閘門）" in
+# Chinese. "BPTT(k)" has no space before its parenthesis: it is a name, not a note.
+_NOTE = re.compile(r"(?: \(([^()]*)\)|\s*（[^（）]*）)$")
+_NAME = re.compile(r"[A-Z][A-Za-z]*|\d{4}")  # a note that is a name or a year: (PyTorch), (1992)
+
+
+def short_title(title: str) -> str:
+    """A registry title (English) as a legend shows it: in this session's language, without its
+    closing note ("LSTM 1997 (CEC, no forget gate)" → "LSTM 1997"; 「LSTM 1997（CEC，無遺忘閘門）」 →
+    「LSTM 1997」), unless the note is a name or a year ("LSTM (PyTorch)", "Local feedback (1992)").
+    The note tells the choices apart in the page's controls; a legend beside a chart has no room for
+    it (two runs' labels would wrap over the chart's title)."""
+    text = _(title)
+    note = _NOTE.search(title)
+    if note is None or (note.group(1) is not None and _NAME.fullmatch(note.group(1))):
+        return text
+    return _NOTE.sub("", text) or text
+
+
+def variant_label(name: str, short: bool = True) -> str:
+    """A cell variant (``lstm1997``) as the page names it: its registry title, translated (short:
+    without the title's note). An unknown name is shown as it is."""
+    rec = REGISTRY.get(name)
+    if rec is None:
+        return name
+    return short_title(rec.title) if short else _(rec.title)
+
+
+def algorithm_label(name: str, k: int | None = None, short: bool = True) -> str:
+    """A training algorithm (``rtrl``, ``tbptt``) by its title, translated; truncated BPTT with its
+    chunk length ``k`` ("truncated BPTT(10)")."""
+    title = ALGORITHM_TITLES.get(name)
+    if title is None:
+        return name
+    text = short_title(title) if short else _(title)
+    return text.replace("(k)", f"({k})") if k is not None else text
+
+
+def task_label(name: str, short: bool = False) -> str:
+    """A task (``two_sequence``) by its registry title, translated (short: without its note)."""
+    task = TASKS.get(name)
+    title = getattr(task, "title", "") if task is not None else ""
+    if not title:
+        return name
+    return short_title(title) if short else _(title)
 
 
 def colour(i: int) -> str:

@@ -14,12 +14,15 @@ from typing import Any
 import numpy as np
 
 from app.i18n import N_, _
-from app.ui.figures import SYMBOLS, Chart, colour, font_size, layout, make_figure
+from app.ui.figures import SYMBOLS, Chart, colour, font_size, layout, make_figure, variant_label
+from lstm_core.variants import REGISTRY
 
 
 @dataclass(frozen=True)
 class FlowCurve:
-    """One measured error-flow curve, its theory line and an optional reference bound."""
+    """One measured error-flow curve, its theory line and an optional reference bound. ``name`` is
+    the curve's identity (a variant's code name on the Gradient flow page, or an English text marked
+    for the catalogue); ``label``, if given, is what the legend and the text call it (``shown``)."""
 
     name: str
     back: np.ndarray  # steps back in time, q = at − t
@@ -27,6 +30,15 @@ class FlowCurve:
     theory: np.ndarray | None = None
     bound: np.ndarray | None = None
     bound_name: str = N_("bound")
+    label: str = ""
+
+
+def shown(c: FlowCurve) -> str:
+    """What the legend and the text call a curve: its ``label``; a variant by its title (never its code
+    name); any other name through the catalogue."""
+    if c.label:
+        return c.label
+    return variant_label(c.name) if c.name in REGISTRY else _(c.name)
 
 
 def _positive(a: np.ndarray) -> np.ndarray:
@@ -46,7 +58,7 @@ def _curve_traces(i: int, c: FlowCurve, w: float, large: bool) -> list[dict]:
             type="scatter",
             x=c.back,
             y=_positive(c.measured),
-            name=_(c.name),
+            name=shown(c),
             legendgroup=c.name,
             mode="lines+markers",
             line=dict(color=col, width=w),
@@ -65,7 +77,7 @@ def _curve_traces(i: int, c: FlowCurve, w: float, large: bool) -> list[dict]:
                 type="scatter",
                 x=c.back,
                 y=_positive(extra),
-                name=_("{curve} ({line})").format(curve=_(c.name), line=_(label)),
+                name=_("{curve} ({line})").format(curve=shown(c), line=_(label)),
                 legendgroup=f"{c.name}-bound" if loose else c.name,
                 showlegend=loose,
                 visible="legendonly" if loose else True,
@@ -136,7 +148,7 @@ def flow_chart(
     lay = _flow_layout(curves, title=title, large=large, uirevision=uirevision, height=height)
     ends = _("; ").join(
         _("{curve} keeps {kept} of the error after {q} steps").format(
-            curve=_(c.name), kept=f"{_last(c.measured):.2g}", q=int(c.back[-1])
+            curve=shown(c), kept=f"{_last(c.measured):.2g}", q=int(c.back[-1])
         )
         for c in curves
     )
@@ -156,12 +168,13 @@ def relative_flow(
     theory: np.ndarray | None = None,
     bound: np.ndarray | None = None,
     bound_name: str = "bound",
+    label: str = "",
 ) -> FlowCurve:
     """Norms over t (loss at the last step) -> a curve over q = steps back, relative to q = 0."""
     n = np.asarray(norms, dtype=float)[::-1]
     scale = 1.0 / n[0] if n[0] > 0 else np.nan
     th = None if theory is None else np.asarray(theory, dtype=float)[::-1] * scale
-    return FlowCurve(name, np.arange(len(n)), n * scale, th, bound, bound_name)
+    return FlowCurve(name, np.arange(len(n)), n * scale, th, bound, bound_name, label)
 
 
 def per_step(c: FlowCurve) -> float:
@@ -178,7 +191,7 @@ def kept_at(c: FlowCurve, q: int) -> float:
 def _flow_table(curves: list[FlowCurve], q: int, last: int) -> str:
     """Markdown table of what each curve keeps ``q`` steps back, at the end, and per step."""
     rows = "\n".join(
-        f"| {c.name} | {kept_at(c, q):.2g} | {_last(c.measured):.2g} | {per_step(c):.3f} |" for c in curves
+        f"| {shown(c)} | {kept_at(c, q):.2g} | {_last(c.measured):.2g} | {per_step(c):.3f} |" for c in curves
     )
     return (
         _("| network | kept {q} steps back | after {last} | per step |").format(q=q, last=last)
@@ -236,12 +249,12 @@ def _forget_gate_text(curves: list[FlowCurve], v: dict, q: int, forget_names: tu
     """The forget gate's per-step factor σ(bias), with the measured factors of the drawn LSTMs."""
     fb = float(v["forget_bias"])
     y_fg = 1.0 / (1.0 + np.exp(-fb))
-    shown = [c for c in curves if c.name in forget_names]
+    drawn = [c for c in curves if c.name in forget_names]
     measured = (
         _(" Measured per step: {values}.").format(
-            values=", ".join(f"{c.name} {per_step(c):.2f}" for c in shown)
+            values=", ".join(f"{shown(c)} {per_step(c):.2f}" for c in drawn)
         )
-        if shown
+        if drawn
         else _(" Add the forget-gate LSTMs (the button under the chart) to see it.")
     )
     return _(

@@ -22,12 +22,20 @@ file serving. Why not the full ``plotly.min.js`` the Python package carries: the
 of a page's first second evaluating a Plotly bundle, and the full one is 3.2 times larger (4.8 MB
 vs 1.5 MB; measured in ``docs/benchmarks.md``). A chart never depends on whether another
 ``st.plotly_chart`` happened to load Streamlit's own copy first.
+
+Plotly's own words (toolbar buttons, notices) are in the session's language: a Chinese session's
+config names the locale (``app.ui.saving.locale``), the script registers plotly.js's own locale file
+for it (``locale_file``: ``app/static/plotly-locale-zh-tw.js`` / ``-zh-cn.js``, from the npm package
+``plotly.js`` at the bundle's version) before the chart's first draw in that language, and the
+config's ``locales`` carries only the words Gate Lab says otherwise (``_own_words``).
 """
 
 from __future__ import annotations
 
 import base64
+import functools
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,7 +46,7 @@ import streamlit as st
 from plotly.offline import get_plotlyjs_version
 from plotly.utils import PlotlyJSONEncoder
 
-from app.ui import feeds, theme
+from app.ui import feeds, saving, theme
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 PLOTLY_JS = STATIC_DIR / "plotly-cartesian.min.js"
@@ -102,12 +110,54 @@ _component = st.components.v2.component(
 )
 
 
+def locale_file(name: str) -> Path:
+    """plotly.js's locale file for the Plotly locale ``name`` ("zh-TW"), where the script loads it from."""
+    return STATIC_DIR / f"plotly-locale-{name.lower()}.js"
+
+
+@functools.cache
+def plotly_words(name: str) -> dict[str, str]:
+    """The dictionary of plotly.js's own locale file for ``name`` (``var locale={…dictionary:{…},
+    format:{…}}``: keys bare or quoted, values quoted with JavaScript escapes); {} without a file."""
+    path = locale_file(name)
+    if not path.is_file():
+        return {}
+    src = path.read_text(encoding="utf-8")
+    body = src[src.index("dictionary:{") + len("dictionary:{") : src.index("},format:")]
+
+    def text(s: str) -> str:  # a JavaScript string's body: \xNN is \u00NN in JSON
+        return json.loads('"' + re.sub(r"\\x([0-9a-fA-F]{2})", r"\\u00\1", s) + '"')
+
+    pairs = re.finditer(r'(?:"((?:[^"\\]|\\.)*)"|([A-Za-z_$][\w$]*)):"((?:[^"\\]|\\.)*)"', body)
+    return {text(m[1]) if m[1] is not None else m[2]: text(m[3]) for m in pairs}
+
+
+def _own_words(config: dict) -> dict:
+    """``config`` less the words plotly.js's own locale file says the same way: the script registers
+    that file, so a live chart carries only what Gate Lab says differently (the glossary's 重設,
+    按兩下 …), not all of ``saving.PLOTLY_WORDS`` with every whole figure (~1 kB each; a Step page
+    run sends five). ``st.plotly_chart`` keeps the whole dictionary: Streamlit's plotly.js has none."""
+    name = config.get("locale")
+    words = ((config.get("locales") or {}).get(name) or {}).get("dictionary")
+    if not words:
+        return config
+    known = plotly_words(name)
+    own = {w: t for w, t in words.items() if known.get(w) != t}
+    out = {k: v for k, v in config.items() if k != "locales"}
+    if own:
+        out["locales"] = {name: {"dictionary": own}}
+    return out
+
+
 def _raw(fig: go.Figure, config: dict | None) -> dict:
     """The figure as a dict whose arrays are private NumPy copies (what the next diff compares)."""
     raw = fig.to_plotly_json()
     raw["data"] = [_copy_arrays(t) for t in raw.get("data", [])]
     raw["layout"] = raw.get("layout", {})
-    raw["config"] = {"displaylogo": False, "responsive": True, **(config or {})}
+    # every live chart speaks the session's language, also one drawn without a saving.config
+    raw["config"] = _own_words(
+        {"displaylogo": False, "responsive": True, **saving.locale(), **(config or {})}
+    )
     return theme.recolour(raw) if theme.dark() else raw
 
 

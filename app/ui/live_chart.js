@@ -4,6 +4,22 @@
 const SRC = 'app/static/__FILE__?v=__VERSION__';
 const plotly = () => (__LOADER__)(SRC);
 
+// Plotly's own words in the chart's language (config.locale, app/ui/saving.py): plotly.js's locale file
+// (app/static/plotly-locale-zh-tw.js …), loaded once per tab and registered on this page's Plotly. The
+// file registers itself on the global Plotly, Streamlit's copy (or none) at other times, so ours stands
+// there while it runs. Should the file not load, Plotly's words stay English but for those the chart's
+// config.locales carries (app/ui/live.py: the ones Gate Lab says otherwise).
+function locale(P, name) {
+  const all = window.__gatelabLocales || (window.__gatelabLocales = {});
+  return all[name] || (all[name] = new Promise((ok) => {
+    const before = window.Plotly, s = document.createElement('script');
+    s.src = new URL('app/static/plotly-locale-' + name.toLowerCase() + '.js?v=__VERSION__', document.baseURI).href;
+    s.onload = s.onerror = () => { if (window.Plotly === P) window.Plotly = before; ok(); };
+    window.Plotly = P;
+    document.head.appendChild(s);
+  }));
+}
+
 const TYPED = { f8: Float64Array, f4: Float32Array, i1: Int8Array, u1: Uint8Array, i2: Int16Array,
                 u2: Uint16Array, i4: Int32Array, u4: Uint32Array, i8: BigInt64Array, u8: BigUint64Array };
 function plain(v) {
@@ -248,6 +264,7 @@ function draw(div) {
         } else { div.__set('need_full', m.rev); continue; }   // e.g. after a reconnect
         if (div.__token) mergeKept(div, spec);
         if (spec.layout.height) div.style.minHeight = spec.layout.height + 'px';   // no jump while drawing
+        if (spec.config && spec.config.locale) await locale(P, spec.config.locale);
         await P.react(div, spec.data, spec.layout, spec.config || {});
         div.__shown = same;
         count(div, what);

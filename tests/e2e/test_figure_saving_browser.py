@@ -45,7 +45,7 @@ def test_live_chart_saves_a_named_svg_with_title_and_legend(streamlit_server, pa
     svg = save(page, plot, "gatelab-gradient-flow-rnn-lstm1997-t100-bptt.svg", tmp_path)
     assert svg.lstrip().startswith("<svg")
     assert "Error flowing back from the last step" in svg  # the title
-    assert "lstm1997" in svg and "rnn" in svg  # the legend's entries
+    assert "LSTM 1997" in svg and "RNN" in svg  # the legend's entries (the variants' titles)
     assert "legend" in svg
     screenshot(page, "figure-save-gradient-flow", full_page=False)
 

@@ -122,14 +122,16 @@ def test_gradient_flow_tells_the_cec_story_first(streamlit_server, page):
         r.locator("td").nth(0).inner_text(): number(r.locator("td").nth(1).inner_text())
         for r in main.locator("table tbody tr").all()
     }
-    assert set(cells) == {"rnn", "lstm1997"} and cells["lstm1997"] / cells["rnn"] >= 1e4, cells
+    assert set(cells) == {"RNN", "LSTM 1997"} and cells["LSTM 1997"] / cells["RNN"] >= 1e4, cells
     expect(main.get_by_text("σ(1) = 0.73")).to_be_visible()  # the forget gate, from the bias
     # The forget-gate LSTMs are one click away, and then their measured decay is in the text.
     main.get_by_role("button", name=re.compile("Add the forget-gate LSTMs")).click()
     wait_for_app(page)
-    expect(main.get_by_text(re.compile(r"Measured per step: lstm2000 0\.7\d, lstm 0\.7\d"))).to_be_visible()
+    expect(
+        main.get_by_text(re.compile(r"Measured per step: LSTM 2000 0\.7\d, LSTM \(PyTorch\) 0\.7\d"))
+    ).to_be_visible()
     rows = [r.locator("td").nth(0).inner_text() for r in main.locator("table tbody tr").all()]
-    assert rows == ["rnn", "lstm1997", "lstm2000", "lstm"], rows
+    assert rows == ["RNN", "LSTM 1997", "LSTM 2000", "LSTM (PyTorch)"], rows  # the variants' titles
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
 
 
@@ -152,7 +154,7 @@ def test_home_shows_vanishing_vs_the_carousel_and_a_path_through_the_lessons(str
     url = f"{streamlit_server}/"
     shoot(page, url, "home", charts_drawn(1))
     lines = drawn(page, "An error injected at the last step")
-    rnn, cec = lines["rnn (h)"]["y"], lines["lstm1997 (s)"]["y"]
+    rnn, cec = lines["RNN (h)"]["y"], lines["LSTM 1997 (s)"]["y"]
     assert rnn[0] == pytest.approx(1) and min(rnn) < 1e-3  # the RNN's error fades …
     assert min(cec) > 0.99  # … the carousel keeps it
     cards = page.locator("[data-testid='stMain'] [data-testid='stPageLink']")

@@ -195,8 +195,8 @@ def test_train_page_trains_live_and_redraws(streamlit_server, tall_page):
     )
     pause_and_settle(page)
     loss = page.locator(CHART).first
-    expect(loss).to_contain_text("A: lstm1997 · rtrl · lr 1")
-    expect(loss).to_contain_text("B: lstm1997 · rtrl · lr 0.3")
+    expect(loss).to_contain_text("A: LSTM 1997 · RTRL · lr 1")
+    expect(loss).to_contain_text("B: LSTM 1997 · RTRL · lr 0.3")
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
     assert "cfg=" in page.url  # the new learning rate is in the link
     screenshot(page, "train-overlay")
