@@ -44,10 +44,11 @@ SCHEMA = form.Schema(
             ["rnn", "lstm1997"],
             choices=tuple(lc.VARIANTS),
             widget="multiselect",
+            fmt=lambda v: lc.variant(v).title,  # shown by title (translated), kept in links by key
         ),
         Field(
             "n_hidden",
-            N_("Hidden units (rnn, lstm, gru)"),
+            N_("Hidden units (RNN, LSTM, GRU)"),
             "int",
             8,
             1,

@@ -39,8 +39,9 @@ TRAIN_FIELDS = [
         widget="segmented",
         fmt={"rtrl": "RTRL (1997)", "bptt": "BPTT", "tbptt": "TBPTT(k)"}.get,
         help=N_(
-            "rtrl: the 1997 online truncated gradient, weights updated every timestep (LSTM 1997/2000/2002 "
-            "only). bptt: exact gradient, one update per sequence or mini-batch. tbptt: chunks of k steps."
+            "RTRL (1997): the 1997 online truncated gradient, weights updated every timestep (LSTM "
+            "1997/2000/2002 only). BPTT: exact gradient, one update per sequence or mini-batch. TBPTT(k): "
+            "chunks of k steps."
         ),
     ),
     Field(

@@ -46,6 +46,7 @@ import streamlit as st
 from plotly.offline import get_plotlyjs_version
 from plotly.utils import PlotlyJSONEncoder
 
+from app.i18n import _
 from app.ui import feeds, saving, theme
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
@@ -290,7 +291,7 @@ def chart(
     # Revisions count up for the whole session (never reset), so a browser never mistakes a new
     # figure for one it already holds.
     rev = st.session_state[REV_KEY] = st.session_state.get(REV_KEY, 0) + 1
-    msg: dict[str, Any] = {"rev": rev, "alt": alt}
+    msg: dict[str, Any] = {"rev": rev, "alt": alt, "failed": _("This chart could not be drawn: {why}")}
     if feed:
         msg["feed"] = feed
     if preview:

@@ -272,7 +272,7 @@ function draw(div) {
         else div.dataset.rev = String(m.rev);
       }
     } catch (e) {
-      div.textContent = 'This chart could not be drawn: ' + e.message;
+      div.textContent = (div.__failed || 'This chart could not be drawn: {why}').replace('{why}', e.message);
     } finally {
       div.__busy = false;
     }
@@ -295,6 +295,7 @@ export default function (component) {
   }
   div.__set = component.setStateValue;
   if (data.alt) div.setAttribute('aria-label', data.alt);
+  if (data.failed) div.__failed = data.failed;  // in the session's language
   const token = data.feed ? data.feed.token : null;
   if (token !== div.__token) {                 // another run (or none): forget the last one's points
     div.__token = token;
