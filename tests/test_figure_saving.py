@@ -46,6 +46,8 @@ def assert_saves(configs: list[tuple[str, dict]]) -> list[str]:
         if "modeBarButtons" in c:
             assert "toImage" in sum(c["modeBarButtons"], []), chart_title
         assert "toImage" not in c.get("modeBarButtonsToRemove", []), chart_title
+        # plotly.js 4's "Share chart..." is on by default and does nothing without a Plotly server
+        assert c.get("showSendToCloud") is False, chart_title
         assert opts["format"] in ("svg", "png"), chart_title
         assert opts["format"] == "svg" or opts["scale"] >= 2, chart_title
         assert opts["filename"].startswith("gatelab-"), opts

@@ -157,7 +157,13 @@ def _raw(fig: go.Figure, config: dict | None) -> dict:
     raw["layout"] = raw.get("layout", {})
     # every live chart speaks the session's language, also one drawn without a saving.config
     raw["config"] = _own_words(
-        {"displaylogo": False, "responsive": True, **saving.locale(), **(config or {})}
+        {
+            "displaylogo": False,
+            "showSendToCloud": False,
+            "responsive": True,
+            **saving.locale(),
+            **(config or {}),
+        }
     )
     return theme.recolour(raw) if theme.dark() else raw
 

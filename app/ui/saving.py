@@ -80,6 +80,8 @@ def config(chart: str, *settings: Any, only_save: bool = False, **extra: Any) ->
     Plotly config. ``only_save``: the toolbar shows the save button and nothing else."""
     out: dict[str, Any] = {
         "displaylogo": False,
+        # plotly.js 4 shows "Share chart..." by default; with no Plotly server configured it does nothing
+        "showSendToCloud": False,
         "toImageButtonOptions": {"format": FORMAT, "filename": filename(chart, *settings), "scale": SCALE},
         **locale(),
     }
