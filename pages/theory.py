@@ -84,7 +84,7 @@ def demo_section(large_font: bool) -> None:
     st.subheader(_("Try it: the product of q factors |w f'(net)|"))
     st.markdown(
         _(
-            "An **rnn with one hidden unit** (self-weight *w*, input weight 1, bias 0) and an **lstm1997 "
+            "An **RNN with one hidden unit** (self-weight *w*, input weight 1, bias 0) and an **LSTM 1997 "
             "network with one memory cell** read the same noisy input x(t) = amplitude · N(0, 1). The loss "
             "is the output at the last step; the curves are the exact error norms computed by "
             "`lstm_core.error_flow` as the error travels q steps back."

@@ -37,7 +37,7 @@ class Variant:
     @property
     def title(self) -> str:
         """The registry's title in this session's language (the core's texts are in the ``core`` domain)."""
-        return f"{self.name} — {_(lc.variant(self.name).title)}"
+        return _(lc.variant(self.name).title)
 
     @property
     def paper(self) -> str:
