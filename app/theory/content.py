@@ -199,7 +199,7 @@ y(t) &= f_{{{OUT}}}\big(W_{{{OUT}}}\,h(t) + b_{{{OUT}}}\big)
 # highlighted against the left one. (Three columns — 1997 | 2000 | 2002 — are too narrow for
 # the 2002 gate equations at a readable size, so that step is two tabs.)
 COMPARISONS: list[tuple[str, tuple[str, ...]]] = [
-    (N_("rnn → local feedback"), ("rnn", "local_feedback")),
+    (N_("RNN → local feedback"), ("rnn", "local_feedback")),
     (N_("local feedback → LSTM 1997 (the CEC)"), ("local_feedback", "lstm1997")),
     (N_("LSTM 1997 → 2000 (forget gate)"), ("lstm1997", "lstm2000")),
     (N_("LSTM 2000 → 2002 (peepholes)"), ("lstm2000", "lstm2002")),
