@@ -56,7 +56,7 @@ def _number(
             )
         if hi is not None:
             raise CoreError("{name} must be a finite number < {hi:g}, got {value}{why}", hi=hi, **said)
-        raise CoreError("{name} must be a finite number , got {value}{why}", **said)
+        raise CoreError("{name} must be a finite number, got {value}{why}", **said)
     return float(value)
 
 
