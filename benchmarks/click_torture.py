@@ -185,7 +185,7 @@ class Torture:
         """The pages' state equals the actions applied in order (after everything settled)."""
         deadline = time.perf_counter() + 4 * self.answer_seconds
         ok = lambda: (
-            self._train_shows_status()  # noqa: E731
+            self._train_shows_status()
             and self._enabled(".st-key-train-clear_a button") == self.has_a
             and (self.slider is None or _link_value(self.step.url, SLIDER) == self.slider)
         )

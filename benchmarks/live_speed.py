@@ -131,7 +131,7 @@ def train(page, base: str, seconds: float) -> dict:
 def playback(page, base: str, seconds: float, speed: float) -> dict:
     open_page(page, f"{base}/step?cfg=" + quote(json.dumps({"adding.T": 400, "speed": speed})))
     counter = page.locator("[data-testid='stMetricValue']").first
-    step = lambda: int(counter.inner_text().split("/")[0])  # noqa: E731
+    step = lambda: int(counter.inner_text().split("/")[0])
     page.get_by_role("radio", name="Play").click()
     page.wait_for_function(
         "() => !/^1 \\//.test(document.querySelector(\"[data-testid='stMetricValue']\").innerText)",

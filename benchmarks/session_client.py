@@ -274,5 +274,5 @@ def summary(values: list[float]) -> dict[str, float]:
     if not values:
         return {"p50": float("nan"), "p95": float("nan"), "max": float("nan")}
     v = sorted(values)
-    pick = lambda q: v[min(len(v) - 1, int(round(q * (len(v) - 1))))]  # noqa: E731
+    pick = lambda q: v[min(len(v) - 1, int(round(q * (len(v) - 1))))]
     return {"p50": pick(0.5), "p95": pick(0.95), "max": v[-1]}

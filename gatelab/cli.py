@@ -66,7 +66,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "room":
-        from gatelab import room  # noqa: PLC0415 — only a room needs nginx's helpers
+        from gatelab import room  # only a room needs nginx's helpers
 
         signal.signal(signal.SIGTERM, room.stop)  # a plain kill stops nginx and the replicas too
         return room.main(

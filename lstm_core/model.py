@@ -233,7 +233,7 @@ def stack(models: list[Model]) -> Model:
     if not models:
         raise CoreError("stack needs at least one model")
     first = models[0].config
-    key = lambda c: {k: v for k, v in c.to_dict().items() if k not in _STRUCTURE_FREE}  # noqa: E731
+    key = lambda c: {k: v for k, v in c.to_dict().items() if k not in _STRUCTURE_FREE}
     for m in models:
         if m.members is not None:
             raise CoreError("stack takes single networks, not populations")

@@ -104,7 +104,7 @@ class RTRL:
         c, e = self.model.cell, self.e
         blocks = c._blocks
         xr = rec["xr"]
-        per_cell = (lambda a: a) if c.bs == 1 else (lambda a: np.repeat(a, c.bs, axis=-1))  # noqa: E731
+        per_cell = (lambda a: a) if c.bs == 1 else (lambda a: np.repeat(a, c.bs, axis=-1))
         gc, yig = rec["g"], rec["y_ig"]
         # cell input weights: e_c = f e_c + y_ig g'(net_c) xr
         coef_c = per_cell(yig) * c.gprime(rec["net_c"], gc)

@@ -155,7 +155,7 @@ def test_every_committed_row_with_diagnostics_renders(row):
 def test_what_the_command_writes_is_what_the_page_renders(tmp_path):
     """The command's own --json output (a tiny run that solves nothing), read back by the page's
     reader: one table row per unsolved network, with the command's numbers."""
-    from lstm_core.reproduce import cli  # noqa: PLC0415
+    from lstm_core.reproduce import cli
 
     js = tmp_path / "results.json"
     assert (

@@ -211,7 +211,7 @@ def test_experiment_figures_pass_plotly_validation():
 
 def test_command_rows_with_the_same_count_are_drawn_on_lines_of_their_own():
     # three pairs of Reber sets, 1/10 each, and two adding budgets, 0/10 each: one line per command row
-    from app.experiments import figures as ef  # noqa: PLC0415
+    from app.experiments import figures as ef
 
     md = (
         MARKDOWN_HEADER
@@ -252,7 +252,7 @@ def test_command_rows_with_the_same_count_are_drawn_on_lines_of_their_own():
 
 
 def test_notes_from_the_results_file_are_sentences_not_a_python_list():
-    from app.experiments import figures as ef  # noqa: PLC0415
+    from app.experiments import figures as ef
 
     base = pd.DataFrame(
         [{"command": "python -m lstm_core.experiments adding", "notes": ["1 diverged", "lr 0.5"]}]

@@ -159,7 +159,7 @@ def test_paper_defaults_build_valid_networks_for_every_variant_and_task():
 
 def test_every_figure_builder_produces_valid_plotly_figures():
     """The app skips Plotly's validation for speed; here every builder's output is validated."""
-    import plotly.graph_objects as go  # noqa: PLC0415
+    import plotly.graph_objects as go
 
     from app.cells import families
     from app.step import diagram
@@ -194,9 +194,9 @@ def test_every_figure_builder_produces_valid_plotly_figures():
 
 
 def test_csv_exports_hold_the_recorded_numbers():
-    import io  # noqa: PLC0415
+    import io
 
-    import pandas as pd  # noqa: PLC0415
+    import pandas as pd
 
     cfg = lc.ModelConfig(variant="lstm1997", n_in=2, n_out=1, n_blocks=2, block_size=1)
     xs = np.random.default_rng(1).uniform(-1, 1, (5, 1, 2))
@@ -207,7 +207,7 @@ def test_csv_exports_hold_the_recorded_numbers():
     s = frame[frame.quantity == "s"].sort_values(["t", "unit"])
     np.testing.assert_allclose(s.value.to_numpy(), run.internals["s"][:, 0, :].reshape(-1))
     assert s.t.min() == 1 and {"target", "mask", "y_ig"} <= set(frame.quantity)
-    from app.ui import flow_figures  # noqa: PLC0415
+    from app.ui import flow_figures
 
     curve = flow_figures.relative_flow("rnn", np.array([0.25, 0.5, 1.0]), np.array([0.5, 0.7, 1.0]))
     flow = pd.read_csv(io.BytesIO(export.flow_csv([curve])))

@@ -45,7 +45,7 @@ def test_a_changed_old_point_or_trace_count_sends_the_whole_figure():
 
 
 def test_a_moved_cursor_is_a_layout_patch_and_nan_becomes_null():
-    cursor = lambda t: [{"type": "line", "x0": t, "x1": t, "y0": 0, "y1": 1}]  # noqa: E731
+    cursor = lambda t: [{"type": "line", "x0": t, "x1": t, "y0": 0, "y1": 1}]
     patch = live.diff(raw(line([1.0, 2.0], shapes=cursor(1))), raw(line([1.0, 2.0], shapes=cursor(2))))
     assert patch["extend"] == {} and patch["layout"]["shapes"][0]["x0"] == 2
     patch = live.diff(raw(line([1.0])), raw(line([1.0, np.nan, 3.0])))

@@ -283,7 +283,7 @@ def test_the_committed_example_loads_and_equals_from_torch_on_its_numbers():
 
 @pytest.mark.torch_live
 def test_the_committed_example_equals_torchs_own_forward():
-    import torch  # noqa: PLC0415  (torch_live: run by make test-torch, which installs it; a missing torch fails)
+    import torch  # (torch_live: run by make test-torch, which installs it; a missing torch fails)
 
     tensors, _ = read_safetensors(EXAMPLE.read_bytes())
     lstm, fc = (
@@ -303,7 +303,7 @@ def test_the_committed_example_equals_torchs_own_forward():
 @pytest.mark.parametrize("kind", ["LSTM", "GRU"])
 def test_a_batch_first_torch_net_with_embedding_and_head_loads_exactly(kind):
     """batch_first is not in a state_dict: the same file whatever it was; embedding folded exactly."""
-    import torch  # noqa: PLC0415  (torch_live: run by make test-torch, which installs it; a missing torch fails)
+    import torch  # (torch_live: run by make test-torch, which installs it; a missing torch fails)
 
     torch.manual_seed(0)
     emb, rnn, head = (

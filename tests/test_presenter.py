@@ -47,7 +47,7 @@ def test_presenting_turns_large_fonts_on_in_every_chart():
     plain = open_page("gradient_flow")
     from helpers import chart_specs
 
-    size = lambda a: chart_specs(a)[0]["layout"]["font"]["size"]  # noqa: E731
+    size = lambda a: chart_specs(a)[0]["layout"]["font"]["size"]
     assert size(at) > size(plain)
 
 

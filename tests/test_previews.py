@@ -106,7 +106,7 @@ def test_a_preview_only_reads_and_refuses_what_no_slider_sends():
     at = open_page("gradient_flow")
     pv = preview_of(at, "gradient_flow")
     keys = [f"gradient_flow.{n}" for n in pv.schema.fields if f"gradient_flow.{n}" in at.session_state]
-    snapshot = lambda: ({k: at.session_state[k] for k in keys}, set(at.session_state["_page.gradient_flow"]))  # noqa: E731
+    snapshot = lambda: ({k: at.session_state[k] for k in keys}, set(at.session_state["_page.gradient_flow"]))
     state = snapshot()
     assert pv.poll({"field": "T", "value": "1e9"})["figures"] == {}  # out of range: no preview, no error
     assert pv.poll({"field": "T", "value": "40"})["figures"]  # a whole number of an int slider

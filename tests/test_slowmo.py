@@ -52,7 +52,7 @@ def test_each_operation_advances_once_and_back_works_across_steps():
 def test_the_diagram_follows_the_operations():
     at = open_page("step")
     at.toggle(key="step.slowmo").set_value(True).run()
-    texts = lambda: " ".join(a["text"] for a in chart_specs(at)[0]["layout"]["annotations"])  # noqa: E731
+    texts = lambda: " ".join(a["text"] for a in chart_specs(at)[0]["layout"]["annotations"])
     assert "?" in texts() and len(outlined(at)) >= 2  # net inputs: gates and cell input outlined
     for _ in range(len(slowmo.OPS) - 1):
         at.button(key="step.op_next").click().run()

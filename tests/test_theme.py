@@ -14,7 +14,7 @@ def luminance(colour: str) -> float:
         r, g, b = (int(c) for c in colour[4:-1].split(","))
     else:
         r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
-    lin = lambda v: v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4  # noqa: E731
+    lin = lambda v: v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
     return 0.2126 * lin(r / 255) + 0.7152 * lin(g / 255) + 0.0722 * lin(b / 255)
 
 

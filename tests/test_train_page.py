@@ -136,7 +136,7 @@ def test_start_trains_a_chunk_per_run_and_the_charts_show_the_trainer():
 
 def test_pause_resume_stop_and_start_again():
     at = start(open_page(), ticks=2)
-    go = lambda: at.button(key="train.go")  # noqa: E731 -- one button: Start, Pause, Resume, Start again
+    go = lambda: at.button(key="train.go")  # one button: Start, Pause, Resume, Start again
     assert go().label == "Pause"
     go().click().run()
     run = run_of(at)

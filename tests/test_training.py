@@ -145,7 +145,7 @@ def test_train_n_then_n_equals_train_2n(algorithm, extra):
 )
 def test_population_equals_members_trained_alone(algorithm, task, extra):
     tk = lc.get_task(task) if isinstance(task, str) else task
-    make = lambda s: small_net(seed=s, n_in=tk.n_in, n_out=tk.n_out)  # noqa: E731
+    make = lambda s: small_net(seed=s, n_in=tk.n_in, n_out=tk.n_out)
     pop = lc.stack([make(s) for s in (0, 1, 2)])
     cfg = dict(algorithm=algorithm, lr=0.5, budget=40, streak=3, **extra)
     tp = Trainer(pop, tk, **cfg)

@@ -121,7 +121,7 @@ def _heatmaps(job: jobs.Job, x_labels: list[str], y_labels: list[str], large: bo
 
 def detail(sweep: Sweep, options: list, x_labels: list[str], y_labels: list[str], large: bool) -> None:
     """The selected cell's network on the probe sequence, before and after training."""
-    name = lambda c: x_labels[c[0]] + (f"  |  {y_labels[c[1]]}" if y_labels else "")  # noqa: E731
+    name = lambda c: x_labels[c[0]] + (f"  |  {y_labels[c[1]]}" if y_labels else "")
     c1, c2 = st.columns([3, 1])
     cell = c1.selectbox(
         _("Network shown below — grid cell (click a heat-map cell to choose)"),

@@ -116,8 +116,8 @@ def _load(po: Path) -> gettext.GNUTranslations:
     if mo.is_file() and mo.stat().st_mtime >= po.stat().st_mtime:
         with mo.open("rb") as f:
             return gettext.GNUTranslations(f)
-    from babel.messages.mofile import write_mo  # noqa: PLC0415 — only when nothing compiled it
-    from babel.messages.pofile import read_po  # noqa: PLC0415
+    from babel.messages.mofile import write_mo  # only when nothing compiled it
+    from babel.messages.pofile import read_po
 
     with po.open("rb") as f:
         catalogue = read_po(f)

@@ -169,7 +169,7 @@ def update(only: list[str] | None = None) -> None:
 
 def derive(only: list[str] | None = None) -> dict[str, dict[str, int]]:
     """zh_CN/<domain>.po from zh_TW/<domain>.po for every domain (``simplified.derive_file``)."""
-    from app.i18n import simplified  # noqa: PLC0415 — needs OpenCC, a development dependency
+    from app.i18n import simplified  # needs OpenCC, a development dependency
 
     out = {}
     for domain in only or DOMAINS:

@@ -95,7 +95,7 @@ def terms(text: str | None = None) -> list[Term]:
 
 @functools.cache
 def _opencc(config: str):
-    import opencc  # noqa: PLC0415 — a development dependency (requirements-dev.txt), not the app's
+    import opencc  # a development dependency (requirements-dev.txt), not the app's
 
     return opencc.OpenCC(config)
 
@@ -266,7 +266,7 @@ def derive_file(source_po: Path, target_po: Path, table: Iterable[Term] | None =
 def _dictionary(name: str) -> dict[str, list[str]]:
     """One of OpenCC's dictionaries (``STCharacters``: Simplified -> Traditional candidates, …),
     dumped to text with the opencc_dict tool its wheel ships."""
-    import opencc  # noqa: PLC0415
+    import opencc
 
     base = Path(opencc.__file__).resolve().parent / "clib"
     with tempfile.TemporaryDirectory() as tmp:

@@ -44,7 +44,7 @@ class _Where:
     def __format__(self, spec: str) -> str:
         return _("'{name}' ({label})").format(name=self.field.name, label=_(self.field.label))
 
-    __str__ = lambda self: format(self)  # noqa: E731
+    __str__ = lambda self: format(self)
 
 
 @dataclass(frozen=True)

@@ -64,8 +64,8 @@ class GRUCell:
     def step(self, P: dict, state: dict, x: np.ndarray, xp: np.ndarray | None = None):
         """One timestep of the equations above: (state(t−1), x(t)) -> (state(t), h(t), rec)."""
         p, h_prev = P["p"], state["h"]
-        lin = lambda k: x @ transposed(p[f"W_{k}"]) + p[f"b_i{k}"][..., None, :]  # noqa: E731 — W_k x + b_ik
-        rec_ = lambda k: h_prev @ transposed(p[f"U_{k}"]) + p[f"b_h{k}"][..., None, :]  # noqa: E731 — U_k h + b_hk
+        lin = lambda k: x @ transposed(p[f"W_{k}"]) + p[f"b_i{k}"][..., None, :]  # W_k x + b_ik
+        rec_ = lambda k: h_prev @ transposed(p[f"U_{k}"]) + p[f"b_h{k}"][..., None, :]  # U_k h + b_hk
         r = sigmoid(lin("r") + rec_("r"))  # reset gate
         z = sigmoid(lin("z") + rec_("z"))  # update gate
         hn = rec_("n")

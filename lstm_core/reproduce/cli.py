@@ -136,7 +136,7 @@ def _finished_units(
     args: argparse.Namespace, units: list[Unit], state: str | None, workers: int
 ) -> RunReport:
     """The RunReport: the units run now (resuming from ``state``), or with --summarise-only only read."""
-    from .distributed import RunReport, load_state, log_line, run_units  # noqa: PLC0415
+    from .distributed import RunReport, load_state, log_line, run_units
 
     if not args.summarise_only:
         return run_units(

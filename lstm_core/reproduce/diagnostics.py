@@ -119,7 +119,7 @@ def _diagnose(model: Model, task: Task, rng: np.random.Generator, batch: int) ->
     K = model.K
     T, B = data.xs.shape[0], data.xs.shape[-2]
     inside = np.arange(T)[:, None] < np.asarray(data.lengths)[None, :]  # (T, B)
-    lead = lambda m: m[:, None] if K is not None else m  # noqa: E731
+    lead = lambda m: m[:, None] if K is not None else m
     inside_k = np.broadcast_to(lead(inside), (T,) + ((K,) if K else ()) + (B,))
     ig, og, st, h_name = _names(model)
     n = K or 1

@@ -103,7 +103,7 @@ def _tune_malloc() -> None:
         return
     _MALLOC_TUNED = True
     try:
-        import ctypes  # noqa: PLC0415
+        import ctypes
 
         libc = ctypes.CDLL("libc.so.6")
         libc.mallopt(_M_MMAP_THRESHOLD, 32 * 2**20)
@@ -180,7 +180,7 @@ def log_line(message: str) -> None:
     ``tqdm.write`` (it lifts the bar off, writes the line, draws the bar again), or ``print`` when
     tqdm is not installed (it comes with the 'cluster' extra; then no bar is drawn either)."""
     try:
-        from tqdm import tqdm  # noqa: PLC0415 — optional, like the bar itself
+        from tqdm import tqdm  # optional, like the bar itself
     except ImportError:
         print(message, file=sys.stderr, flush=True)
     else:
@@ -240,7 +240,7 @@ class _Lines:
 def _bar(units: list[Unit], done: dict[str, Any], show: bool):
     initial = sum(u.key in done for u in units)
     try:
-        from tqdm import tqdm  # noqa: PLC0415 — only the command line draws a bar
+        from tqdm import tqdm  # only the command line draws a bar
     except ImportError:
         return _Lines(len(units), initial, show)
     return tqdm(
@@ -308,7 +308,7 @@ def run_units(
 
 def _connect(scheduler: str | None, workers: int) -> tuple[Any, Any]:
     """A Dask client of the scheduler at ``scheduler``, else of a new local cluster (returned too, to close)."""
-    from dask.distributed import Client, LocalCluster  # noqa: PLC0415
+    from dask.distributed import Client, LocalCluster
 
     if scheduler is not None:
         try:
@@ -318,7 +318,7 @@ def _connect(scheduler: str | None, workers: int) -> tuple[Any, Any]:
                 f"could not reach the Dask scheduler at {scheduler} within {CONNECT_TIMEOUT} s "
                 f"({type(e).__name__}); start it with `dask scheduler` or check the address"
             ) from None
-    import dask  # noqa: PLC0415
+    import dask
 
     with dask.config.set(WORKER_CONFIG):
         cluster = LocalCluster(
@@ -347,7 +347,7 @@ def _run_on_dask(
     log: Callable[[str], None],
 ) -> None:
     try:
-        from dask.distributed import as_completed  # noqa: PLC0415
+        from dask.distributed import as_completed
     except ImportError:
         raise ValueError(
             "--workers > 1 and --scheduler need Dask: pip install -e '.[cluster]' (or run with --workers 1)"

@@ -150,7 +150,7 @@ def units_for(
     first_seed: int = 0,
 ) -> list:
     """The units of one table row: chunks of its trials (``chunk`` networks each; default all)."""
-    from .distributed import Unit  # noqa: PLC0415
+    from .distributed import Unit
 
     if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
         raise ValueError(f"trials must be a whole number ≥ 1, got {trials!r}")

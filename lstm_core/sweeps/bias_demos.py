@@ -109,7 +109,7 @@ def probe_grad_norms(model: Model, batch, method: str = "bptt") -> dict[str, np.
         xs, tg, mk = (np.broadcast_to(a[:, None], a.shape[:1] + (K,) + a.shape[1:]) for a in (xs, tg, mk))
     with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
         _, grads = gradients(model, xs, tg, mk, method=method)
-        axes = lambda g: tuple(range(1 if K is not None else 0, g.ndim))  # noqa: E731
+        axes = lambda g: tuple(range(1 if K is not None else 0, g.ndim))
         sq = {n: (g * g).sum(axis=axes(g)) for n, g in grads.items()}
     return {g: np.asarray(v, dtype=float) for g, v in group_norms(sq, model.config.variant).items()}
 

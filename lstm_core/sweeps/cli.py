@@ -83,7 +83,7 @@ def run_unit(spec: dict) -> dict:
 def units_for(d: dict, seeds: list[int], chunk: int | None):
     """The units of a sweep: the grid for chunks of ``chunk`` seeds (capped so a unit holds at
     most MAX_MEMBERS networks)."""
-    from ..reproduce.distributed import Unit  # noqa: PLC0415
+    from ..reproduce.distributed import Unit
 
     grid = len(d["x"]["settings"]) * (len(d["y"]["settings"]) if d.get("y") else 1)
     size = min(chunk or len(seeds), max(1, MAX_MEMBERS // grid), 16)
@@ -268,7 +268,7 @@ def load_results(data: bytes | str) -> SweepResults:
 
 
 def _pairs(items: list[str], what: str) -> dict:
-    import ast  # noqa: PLC0415
+    import ast
 
     out = {}
     for item in items or []:
@@ -307,7 +307,7 @@ def command_line(argv: list[str]) -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    from ..reproduce.cli import add_cluster_arguments  # noqa: PLC0415
+    from ..reproduce.cli import add_cluster_arguments
 
     ap = argparse.ArgumentParser(prog="python -m lstm_core.sweep", description=__doc__.split("\n\n")[0])
     ap.add_argument("--variant", default="lstm1997")
@@ -383,8 +383,8 @@ def _settings(args: argparse.Namespace) -> tuple[dict, list[int]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ..reproduce.cli import cluster_workers  # noqa: PLC0415
-    from ..reproduce.distributed import log_line, run_units  # noqa: PLC0415
+    from ..reproduce.cli import cluster_workers
+    from ..reproduce.distributed import log_line, run_units
 
     ap = _parser()
     args = ap.parse_args(argv)

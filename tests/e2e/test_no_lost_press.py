@@ -50,7 +50,7 @@ class Dropper:
         msg = BackMsg()
         try:
             msg.ParseFromString(message)
-        except Exception:  # noqa: BLE001  (not a BackMsg: forward it)
+        except Exception:  # (not a BackMsg: forward it)
             return False
         if msg.WhichOneof("type") != "rerun_script":
             return False

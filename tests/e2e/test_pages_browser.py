@@ -242,7 +242,7 @@ def test_step_playback_keeps_up_with_its_speed(streamlit_server, page):
     page.set_viewport_size(TALL)
     open_page(page, f"{streamlit_server}/step?cfg=" + quote(json.dumps({"adding.T": 400, "speed": 10.0})))
     counter = page.locator("[data-testid='stMetricValue']").first
-    step = lambda: int(counter.inner_text().split("/")[0])  # noqa: E731
+    step = lambda: int(counter.inner_text().split("/")[0])
     page.get_by_role("radio", name="Play").click()
     expect(counter).not_to_have_text("1 / 400", timeout=15_000)
     t0, s0 = time.perf_counter(), step()
