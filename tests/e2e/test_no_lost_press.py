@@ -155,8 +155,9 @@ def test_a_press_on_a_label_newer_than_the_witness_data_does_what_the_label_says
     expect(go).to_have_accessible_name(re.compile("^Start"))
     late.armed = True
     go.click()
-    expect(go).to_have_accessible_name(re.compile("^Pause"))  # drawn; the witness's data held back
-    assert late.held, "the witness's new data came before the button's label"
+    # drawn; the witness's new data is held back from here on, whether or not it has come yet (under load
+    # it can come after this point — asserting it had was a race the test lost once beside busy loops)
+    expect(go).to_have_accessible_name(re.compile("^Pause"))
     go.click()
     late.release()
     expect(go).to_have_accessible_name(re.compile("^Resume"), timeout=60_000)
