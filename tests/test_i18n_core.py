@@ -139,3 +139,53 @@ def test_the_gradient_charts_groups_are_translated(variant):
         if c.proto.id.endswith("train.grads")
     )
     assert all(n in alt for n in names), alt  # the text alternative names them too
+
+
+def _describe_in_session(lang: str, criteria: list) -> list[str]:
+    """``words.description`` run inside a Streamlit session whose language is ``lang``."""
+
+    def script():
+        import streamlit as st
+
+        from app import i18n
+        from app.ui import words
+
+        i18n.from_url()
+        st.session_state["out"] = [words.description(c) for c in st.session_state["criteria"]]
+
+    at = AppTest.from_function(script)
+    at.query_params["lang"] = lang
+    at.session_state["criteria"] = criteria
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at.session_state["out"]
+
+
+@pytest.mark.parametrize("lang", ["zh-TW", "zh-CN"])
+def test_the_bias_labs_changed_goal_is_translated_from_its_template(lang):
+    """The Bias lab's goal note ("<paper's criterion> — RELAXED here: mean abs error < 0.05 (paper:
+    0.01)") is a ``CoreText`` the core composes: each part is translated from its template (it was read
+    back from the English with a pattern once, and showed in English when the wording moved)."""
+    import pickle
+
+    from lstm_core.sweeps.sweep import with_goal
+
+    task = lc.get_task("two_sequence", T=10)
+    relaxed, dropped = with_goal(task, 0.05), with_goal(task, None)
+    changed = with_goal(lc.get_task("adding", T=20), 0.001)
+    criteria = [relaxed.criterion, dropped.criterion, changed.criterion]
+    for c in criteria:
+        assert str(c.wording) == c.description and pickle.loads(pickle.dumps(c.wording)) == c.wording
+    assert relaxed.criterion.description == (
+        f"{task.criterion.description} — RELAXED here: mean abs error < 0.05 (paper: 0.01)"
+    )
+    assert _describe_in_session("en", criteria) == [c.description for c in criteria]
+    zh = _describe_in_session(lang, criteria)
+    paper = i18n.translate_in(lang, task.criterion.description)
+    assert paper != task.criterion.description
+    for text in zh:
+        assert not any(w in text for w in ("RELAXED", "CHANGED", "mean abs error", "paper")), text
+    assert zh[0].startswith(paper) and "0.05" in zh[0] and "0.01" in zh[0], zh[0]
+    assert ("放寬" if lang == "zh-TW" else "放宽") in zh[0]
+    assert zh[1].startswith(paper), zh[1]
+    assert "更改" in zh[2] and "0.001" in zh[2], zh[2]

@@ -239,7 +239,7 @@ def grid_section(values: dict) -> None:
                 ny=len(p.y) if p.y else 1,
                 seeds=len(p.seeds),
                 budget=f"{p.train.budget:,}",
-                criterion=_(p.task.criterion.description),
+                criterion=words.description(p.task.criterion),
                 streak=f"{p.train.streak:,}",
             )
         )

@@ -31,8 +31,8 @@ from app.i18n import registry_texts
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 LOCALES = ("zh_TW", "zh_CN")  # the first is translated by hand, the second derived from it
-# CoreError: the core's error templates (lstm_core/errors.py), extracted from its raise calls
-KEYWORDS = {"_": None, "N_": None, "pgettext": ((1, "c"), 2), "CoreError": None}
+# CoreError, CoreText: the core's templates (lstm_core/errors.py), extracted from their calls
+KEYWORDS = {"_": None, "N_": None, "pgettext": ((1, "c"), 2), "CoreError": None, "CoreText": None}
 
 # domain -> the files and folders (relative to the repository) whose messages it holds
 DOMAINS: dict[str, tuple[str, ...]] = {
@@ -135,6 +135,8 @@ def update(only: list[str] | None = None) -> None:
             "pgettext:1c,2",
             "-k",
             "CoreError",
+            "-k",
+            "CoreText",
             "--no-location",
             "--sort-output",
             "--project",

@@ -12,7 +12,7 @@ real core errors through it.
 from __future__ import annotations
 
 from app.i18n import DEFAULT, N_, _, current
-from lstm_core.errors import CoreError
+from lstm_core.errors import CoreError, CoreText
 
 # The core's names of settings that carry words (lstm_core/config.py), translated inside a message.
 SETTING_NAMES = (
@@ -42,6 +42,15 @@ VALUE_TEXTS = (
     N_("output layer"),
 )
 TRANSLATED_PARAMS = ("why", "name")  # values that may be core texts themselves (a reason, a setting's name)
+
+
+def text(wording: CoreText) -> str:
+    """A sentence the core composed (``CoreText``) in this session's language: its template translated,
+    then its values filled in, each value that is a ``CoreText`` translated the same way."""
+    if current() == DEFAULT:
+        return str(wording)
+    params = {k: (text(v) if isinstance(v, CoreText) else v) for k, v in wording.items}
+    return _(wording.template).format(**params) if params else _(wording.template)
 
 
 def translate(error: BaseException | str) -> str:

@@ -9,10 +9,9 @@ goes through ``core_errors.translate``.
 
 from __future__ import annotations
 
-import re
-
 from app.i18n import N_, _
-from app.i18n.core_errors import translate
+from app.i18n.core_errors import text, translate
+from lstm_core.tasks import Criterion
 from lstm_core.training import Trainer
 from lstm_core.training.bookkeeping import BUDGET, DIVERGED, SOLVED
 
@@ -43,39 +42,24 @@ def streak(n: int, required: int, fixed_set: bool, best: bool = False) -> str:
     return (_("best streak {n} of {required}") if best else _("streak {n} of {required}")).format(**values)
 
 
-def description(text: str) -> str:
-    """A task criterion's description in this session's language, also with the note the Bias lab's
-    goal adds to it (``lstm_core.sweeps.sweep.with_goal``: "<paper's> — RELAXED here: mean abs error
-    < 0.05 (paper: 0.01)"), which the core writes with the numbers in it."""
-    m = re.fullmatch(
-        r"(?s)(.*) — (RELAXED|CHANGED) here: (no mean-abs-error goal|mean abs error < (\S+)) "
-        r"\(paper: (\S+)\)",
-        text,
-    )
-    if m is None:
-        return _(text)
-    base, how, note, goal, paper = m.groups()
-    note = _("no mean-abs-error goal") if goal is None else _("mean abs error < {goal}").format(goal=goal)
-    paper = _("none") if paper == "none" else paper
-    words = (
-        _("{criterion} — RELAXED here: {note} (paper: {paper})")
-        if how == "RELAXED"
-        else _("{criterion} — CHANGED here: {note} (paper: {paper})")
-    )
-    return words.format(criterion=description(base), note=note, paper=paper)
+def description(crit: Criterion) -> str:
+    """A task criterion's description in this session's language: a registry text, or the sentence the
+    core composed around it (the Bias lab's changed goal, ``lstm_core.sweeps.sweep.with_goal``),
+    translated part by part from its template."""
+    return text(crit.wording) if crit.wording is not None else _(crit.description)
 
 
 def criterion(tr: Trainer) -> str:
     """``Trainer.criterion`` (``checkset.criterion_text``) in this session's language."""
     crit, n = tr.task.criterion, tr.config.streak
-    text = description(crit.description)
+    out = description(crit)
     if n and crit.check_every:
-        return text + _(" — REPLACED here (REDUCED) by {n} training sequences in a row right").format(
+        return out + _(" — REPLACED here (REDUCED) by {n} training sequences in a row right").format(
             n=f"{n:,}"
         )
     if n and n != crit.streak:
-        return text + _(" — REDUCED here to {n} in a row").format(n=f"{n:,}")
-    return text
+        return out + _(" — REDUCED here to {n} in a row").format(n=f"{n:,}")
+    return out
 
 
 def message(tr: Trainer) -> str:

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ..config import ModelConfig
-from ..errors import CoreError
+from ..errors import CoreError, CoreText
 from ..model import Model, build, build_population
 from ..sequence import forward
 from ..tasks import Criterion, Task, get_task
@@ -155,11 +155,23 @@ def with_goal(task: Task, mae_below: float | None) -> Task:
             "the mean-abs-error goal must be a positive number or None, got {value}",
             value=repr(mae_below),
         )
-    note = "no mean-abs-error goal" if mae_below is None else f"mean abs error < {mae_below:g}"
+    note = (
+        CoreText("no mean-abs-error goal")
+        if mae_below is None
+        else CoreText("mean abs error < {goal:g}", goal=mae_below)
+    )
     old = base.mean_abs_error_below
-    how = "RELAXED" if old is not None and (mae_below is None or mae_below > old) else "CHANGED"
-    desc = f"{base.description} — {how} here: {note} (paper: {'none' if old is None else old})"
-    crit = Criterion(base.streak, mae_below, desc)
+    paper = CoreText("none") if old is None else old
+    criterion = base.wording or CoreText(base.description)
+    if old is not None and (mae_below is None or mae_below > old):
+        wording = CoreText(
+            "{criterion} — RELAXED here: {note} (paper: {paper})", criterion=criterion, note=note, paper=paper
+        )
+    else:
+        wording = CoreText(
+            "{criterion} — CHANGED here: {note} (paper: {paper})", criterion=criterion, note=note, paper=paper
+        )
+    crit = Criterion(base.streak, mae_below, str(wording), wording=wording)
     cls = type(task)
     sub = type(
         f"Relaxed{cls.__name__}", (cls,), {"criterion": property(lambda self: crit), "__module__": __name__}

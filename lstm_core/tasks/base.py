@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from lstm_core.errors import CoreError
+from lstm_core.errors import CoreError, CoreText
 
 from ..numerics import finite_number
 
@@ -49,6 +49,9 @@ class Criterion:
     mean_abs_error_below: float | None = None
     description: str = ""
     check_every: int | None = None
+    # the description as a template and values where the core composed it (with_goal's note), so an
+    # interface can translate it; None: ``description`` is a fixed text (a registry text)
+    wording: CoreText | None = None
 
 
 @dataclass(frozen=True)
