@@ -61,24 +61,32 @@ def _core_errors() -> list[ValueError]:
     return found
 
 
-def _translate_in_session(lang: str, messages: list) -> list[str]:
-    """``core_errors.translate`` run inside a Streamlit session whose language is ``lang``."""
+def _in_session(lang: str, what: str, items: list) -> list:
+    """``core_errors.translate`` (``what="translate"``) or ``words.description`` (``"describe"``) run on
+    each item inside a Streamlit session whose language is ``lang``."""
 
     def script():
         import streamlit as st
 
         from app import i18n
         from app.i18n import core_errors
+        from app.ui import words
 
         i18n.from_url()
-        st.session_state["out"] = [core_errors.translate(m) for m in st.session_state["messages"]]
+        call = core_errors.translate if st.session_state["what"] == "translate" else words.description
+        st.session_state["out"] = [call(m) for m in st.session_state["items"]]
 
     at = AppTest.from_function(script)
     at.query_params["lang"] = lang
-    at.session_state["messages"] = messages
+    at.session_state["what"] = what
+    at.session_state["items"] = items
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at.session_state["out"]
+
+
+def _translate_in_session(lang: str, messages: list) -> list[str]:
+    return _in_session(lang, "translate", messages)
 
 
 def test_core_errors_come_out_in_chinese_in_a_zh_tw_session_and_unchanged_in_english():
@@ -142,23 +150,7 @@ def test_the_gradient_charts_groups_are_translated(variant):
 
 
 def _describe_in_session(lang: str, criteria: list) -> list[str]:
-    """``words.description`` run inside a Streamlit session whose language is ``lang``."""
-
-    def script():
-        import streamlit as st
-
-        from app import i18n
-        from app.ui import words
-
-        i18n.from_url()
-        st.session_state["out"] = [words.description(c) for c in st.session_state["criteria"]]
-
-    at = AppTest.from_function(script)
-    at.query_params["lang"] = lang
-    at.session_state["criteria"] = criteria
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at.session_state["out"]
+    return _in_session(lang, "describe", criteria)
 
 
 @pytest.mark.parametrize("lang", ["zh-TW", "zh-CN"])
