@@ -37,12 +37,11 @@ def _rebuild(template: str, params: dict[str, Any]) -> CoreError:
 @dataclass(frozen=True, init=False)
 class CoreText:
     """A sentence the core composed: ``str(text)`` is the English; ``template`` and ``params`` let an
-    interface translate it (a value that is a ``CoreText`` is a sentence in its own right)."""
+    interface translate it. A value that is a ``CoreText`` or a ``CoreList`` is words in its own right,
+    translated on its own; a ``CoreText`` without values is a fixed text (a registry text)."""
 
     template: str
-    items: tuple[
-        tuple[str, Any], ...
-    ]  # the values, as pairs: the text stays hashable (it sits in frozen configs)
+    items: tuple[tuple[str, Any], ...]  # the values as pairs: hashable (a text sits in frozen configs)
 
     def __init__(self, template: str, **params: Any) -> None:
         object.__setattr__(self, "template", template)
@@ -53,13 +52,51 @@ class CoreText:
         return dict(self.items)
 
     def __str__(self) -> str:
-        if not self.items:  # a fixed text (e.g. a registry text): not a format string
+        if not self.items:  # a fixed text: not a format string
             return self.template
-        return self.template.format(**{k: str(v) if isinstance(v, CoreText) else v for k, v in self.items})
+        return self.template.format(**{k: _english(v) for k, v in self.items})
 
     def __reduce__(self) -> tuple:
         return (_rebuild_text, (self.template, self.params))
 
 
+@dataclass(frozen=True)
+class CoreList:
+    """Parts said one after another ("input gate (99% of unit-steps), forget gate (…)"): English joins
+    them with ``sep``; an interface translates each part and the separator (", " is 、 in Chinese)."""
+
+    parts: tuple[Any, ...]
+    sep: str = ", "
+
+    def __str__(self) -> str:
+        return self.sep.join(_english(p) for p in self.parts)
+
+
+Words = str | CoreText | CoreList
+
+
+def _english(value: Any) -> Any:
+    return str(value) if isinstance(value, (CoreText, CoreList)) else value
+
+
 def _rebuild_text(template: str, params: dict[str, Any]) -> CoreText:
     return CoreText(template, **params)
+
+
+def words_to_json(value: Any) -> Any:
+    """A text (or a value inside one) as JSON: a ``CoreText`` is {"template", "params"}, a ``CoreList``
+    {"parts", "sep"}; strings and numbers stay. A results file keeps its notes so, to be translated."""
+    if isinstance(value, CoreText):
+        return {"template": value.template, "params": {k: words_to_json(v) for k, v in value.items}}
+    if isinstance(value, CoreList):
+        return {"parts": [words_to_json(p) for p in value.parts], "sep": value.sep}
+    return value
+
+
+def words_from_json(value: Any) -> Any:
+    """``words_to_json`` read back (a plain string, as older files hold, stays a string)."""
+    if isinstance(value, dict) and set(value) == {"template", "params"}:
+        return CoreText(value["template"], **{k: words_from_json(v) for k, v in value["params"].items()})
+    if isinstance(value, dict) and set(value) == {"parts", "sep"}:
+        return CoreList(tuple(words_from_json(p) for p in value["parts"]), value["sep"])
+    return value

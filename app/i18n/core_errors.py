@@ -12,7 +12,7 @@ real core errors through it.
 from __future__ import annotations
 
 from app.i18n import DEFAULT, N_, _, current
-from lstm_core.errors import CoreError, CoreText
+from lstm_core.errors import CoreError, CoreList, CoreText
 
 # The core's names of settings that carry words (lstm_core/config.py), translated inside a message.
 SETTING_NAMES = (
@@ -44,12 +44,23 @@ VALUE_TEXTS = (
 TRANSLATED_PARAMS = ("why", "name")  # values that may be core texts themselves (a reason, a setting's name)
 
 
-def text(wording: CoreText) -> str:
-    """A sentence the core composed (``CoreText``) in this session's language: its template translated,
-    then its values filled in, each value that is a ``CoreText`` translated the same way."""
+# the separators of a CoreList (lstm_core/errors.py), translated: a Chinese list is joined by 、
+LIST_SEPARATORS = (N_(", "), N_("; "))
+
+
+def text(wording: CoreText | CoreList | str) -> str:
+    """Words the core composed (``CoreText``, ``CoreList``) in this session's language: a template
+    translated, then its values filled in, each value that is words itself translated the same way; a
+    list's parts each translated and joined by the translated separator; a plain string looked up whole."""
     if current() == DEFAULT:
         return str(wording)
-    params = {k: (text(v) if isinstance(v, CoreText) else v) for k, v in wording.items}
+    if isinstance(wording, CoreList):
+        return _(wording.sep).join(
+            text(p) if isinstance(p, (CoreText, CoreList, str)) else str(p) for p in wording.parts
+        )
+    if isinstance(wording, str):
+        return _(wording) if wording else wording
+    params = {k: (text(v) if isinstance(v, (CoreText, CoreList)) else v) for k, v in wording.items}
     return _(wording.template).format(**params) if params else _(wording.template)
 
 
