@@ -14,7 +14,7 @@ so the papers' staggered output-gate biases −1, −2, −3, −4 are ``[-1, -2
 ``{"linspace": [-1, -4]}``. A config holds each as a value of one of four small classes
 (``Constant``, ``PerUnit``, ``Uniform``, ``Linspace``: ``parse_spec``), each with what its callers
 need: ``values`` / ``draw`` (the model), ``to_json``, ``evenly`` (a page's "value plus a per-block
-change"), ``staggered`` (a random range shown evenly), ``describe``; no caller tests a tag.
+change"), ``staggered`` (a random range shown evenly), ``words`` (str(): its English); no caller tests a tag.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import CoreError
+from .errors import CoreError, CoreText
 from .numerics import finite_number
 from .variants import GATE_BIASES, MEMORY_CELL_VARIANTS, VARIANTS  # noqa: F401 — re-exported
 from .variants import variant as variant_record
@@ -63,7 +63,7 @@ class Constant:
         """(first value, per-block change): how a page that sets "a value plus a change" shows it."""
         return self.value, 0.0
 
-    def describe(self) -> str:
+    def words(self) -> str | CoreText:
         return f"{self.value}"
 
 
@@ -86,7 +86,7 @@ class PerUnit:
             raise CoreError("{items} is not evenly spaced", items=list(self.items))
         return self.items[0], step
 
-    def describe(self) -> str:
+    def words(self) -> str | CoreText:
         return str(list(self.items))
 
 
@@ -107,8 +107,8 @@ class Linspace:
     def evenly(self, n: int) -> tuple[float, float]:
         return self.first, (self.last - self.first) / (n - 1) if n > 1 else 0.0
 
-    def describe(self) -> str:
-        return f"linspace [{self.first:g}, {self.last:g}]"
+    def words(self) -> str | CoreText:
+        return f"linspace [{self.first:g}, {self.last:g}]"  # numpy's name, shown as it is
 
 
 @dataclass(frozen=True)
@@ -132,8 +132,8 @@ class Uniform:
         """The same range staggered evenly, highest first (a page without random biases)."""
         return Linspace(self.hi, self.lo)
 
-    def describe(self) -> str:
-        return f"uniform [{self.lo:g}, {self.hi:g}]"
+    def words(self) -> str | CoreText:
+        return CoreText("uniform [{lo}, {hi}]", lo=format(self.lo, "g"), hi=format(self.hi, "g"))
 
 
 Spec = Constant | PerUnit | Linspace | Uniform

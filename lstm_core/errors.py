@@ -13,6 +13,8 @@ translated on its own; the catalogue extracts its templates from the ``CoreText(
 
 from __future__ import annotations
 
+import re
+import string
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,9 +96,51 @@ def words_to_json(value: Any) -> Any:
 
 
 def words_from_json(value: Any) -> Any:
-    """``words_to_json`` read back (a plain string, as older files hold, stays a string)."""
+    """``words_to_json`` read back (a plain string, as older files hold, stays a string; a number stays).
+
+    A file may come from anywhere (a results file a user loads): a template may name only its own
+    values, plainly ("{name}" or "{name:,}" / "{name:.3g}" …: no attribute, index or conversion, which
+    would let a file read the program's objects), and must fill in; else ``CoreError``."""
     if isinstance(value, dict) and set(value) == {"template", "params"}:
-        return CoreText(value["template"], **{k: words_from_json(v) for k, v in value["params"].items()})
+        template, params = value["template"], value["params"]
+        if not isinstance(template, str) or not isinstance(params, dict):
+            raise CoreError("words in a file: a template is text and its params an object")
+        words = CoreText(template, **{str(k): words_from_json(v) for k, v in params.items()})
+        _check_template(words)
+        return words
     if isinstance(value, dict) and set(value) == {"parts", "sep"}:
+        if not isinstance(value["parts"], list) or not isinstance(value["sep"], str):
+            raise CoreError("words in a file: a list's parts are a list and its separator text")
         return CoreList(tuple(words_from_json(p) for p in value["parts"]), value["sep"])
-    return value
+    if value is None or isinstance(value, (str, int, float)):
+        return value
+    raise CoreError(
+        "words in a file are text, a number or a template with its values, got {value}",
+        value=repr(value)[:80],
+    )
+
+
+_PLAIN_SPEC = re.compile(r"[<>^]?[,_]?(\.\d{1,2})?[gfde%]?")
+
+
+def _check_template(words: CoreText) -> None:
+    if words.items:
+        try:
+            fields = list(string.Formatter().parse(words.template))
+        except ValueError:
+            fields = None
+        bad = fields is None or any(
+            name is not None
+            and (name not in words.params or conversion is not None or not _PLAIN_SPEC.fullmatch(spec or ""))
+            for _text, name, spec, conversion in fields
+        )
+        if not bad:
+            try:
+                str(words)
+            except (ValueError, TypeError, KeyError, IndexError):
+                bad = True
+        if bad:
+            raise CoreError(
+                "words in a file: the template {text} names a value it does not have, or not plainly",
+                text=repr(words.template)[:80],
+            )

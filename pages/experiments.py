@@ -6,10 +6,10 @@ Pipeline: controls -> a paper preset (``lstm_core.training.PRESETS``) -> on "Run
 of ``trials`` networks in this session's state, advanced one chunk per fragment tick
 (``app.ui.jobs``) -> table and chart of paper vs reproduction command vs this run
 (``app.experiments.figures``; the generated texts in this session's language by
-``app.experiments.notes``) -> "Why networks failed": the failure diagnostics the command
-stored for its unsolved networks, and those of this page's finished run
-(``app.experiments.diagnostics``). Every run made here with fewer sequences or the preset's
-documented reductions is labelled REDUCED.
+``app.experiments.notes``, the setup table by ``app.experiments.setup_table``) -> "Why networks
+failed": the failure diagnostics the command stored for its unsolved networks, and those of this
+page's finished run (``app.experiments.diagnostics``). Every run made here with fewer sequences or
+the preset's documented reductions is labelled REDUCED.
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ import streamlit as st
 
 from app.experiments import diagnostics as why
 from app.experiments import figures as experiment_figures
-from app.experiments import notes as experiment_notes
-from app.experiments import results_file
+from app.experiments import results_file, setup_table
 from app.experiments.run import (
     DEFAULTS,
     PAGE,
@@ -181,7 +180,7 @@ def _sidebar() -> None:
 def _setup_column(p: Preset) -> None:
     """The paper's setup and task, as the preset states them."""
     st.markdown(_("**The paper's setup** ({paper})").format(paper=_(p.paper)))
-    st.markdown(experiment_notes.setup_markdown(p))
+    st.markdown(setup_table.setup_markdown(p))
     task = p.build_task()
     st.markdown(_("**Task.** {setup}").format(setup=_(task.setup)))
 

@@ -15,6 +15,7 @@ import pytest
 from helpers import chart_specs
 from streamlit.testing.v1 import AppTest
 
+from lstm_core.errors import words_to_json
 from lstm_core.reproduce import distributed, experiments
 from lstm_core.sweeps import cli as sweep_cli
 
@@ -188,7 +189,7 @@ def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(tmp_path):
     assert (resumed["solved"], resumed["median"], resumed["notes"]) == (
         in_one_go.solved,
         in_one_go.median,
-        in_one_go.notes,
+        [words_to_json(n) for n in in_one_go.notes],
     )
 
 

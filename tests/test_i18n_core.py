@@ -62,8 +62,8 @@ def _core_errors() -> list[ValueError]:
 
 
 def _in_session(lang: str, what: str, items: list) -> list:
-    """``core_errors.translate`` (``what="translate"``) or ``words.description`` (``"describe"``) run on
-    each item inside a Streamlit session whose language is ``lang``."""
+    """``core_errors.translate`` (``what="translate"``), ``words.description`` (``"describe"``) or
+    ``words.message`` (``"message"``) run on each item inside a Streamlit session whose language is ``lang``."""
 
     def script():
         import streamlit as st
@@ -73,7 +73,9 @@ def _in_session(lang: str, what: str, items: list) -> list:
         from app.ui import words
 
         i18n.from_url()
-        call = core_errors.translate if st.session_state["what"] == "translate" else words.description
+        call = {"translate": core_errors.translate, "describe": words.description, "message": words.message}[
+            st.session_state["what"]
+        ]
         st.session_state["out"] = [call(m) for m in st.session_state["items"]]
 
     at = AppTest.from_function(script)
@@ -181,3 +183,28 @@ def test_the_bias_labs_changed_goal_is_translated_from_its_template(lang):
     assert ("放寬" if lang == "zh-TW" else "放宽") in zh[0]
     assert zh[1].startswith(paper), zh[1]
     assert "更改" in zh[2] and "0.001" in zh[2], zh[2]
+
+
+@pytest.mark.parametrize("lang", ["zh-TW", "zh-CN"])
+def test_a_diverged_runs_message_is_translated_from_the_cores_words(lang):
+    """Train's status line for a run that stopped (stuck: saturated units, and a non-finite loss): the
+    trainer composes the sentence as words with templates, shown translated part by part (it showed in
+    English once: the page looked the whole sentence up, numbers and all)."""
+    import re
+
+    from lstm_core.training import Trainer
+
+    task = lc.get_task("adding", T=20)
+    stuck = Trainer(lc.build("lstm2000", n_in=task.n_in, n_out=task.n_out, seed=0), task, lr=1e6, budget=5000)
+    stuck.train(5000)
+    huge = lc.build("rnn", n_in=task.n_in, n_out=task.n_out, seed=0)
+    for p in huge.params.values():  # weights so large the loss overflows
+        p[...] = 1e308
+    overflow = Trainer(huge, task, budget=50)
+    overflow.train(50)
+    trainers = [stuck, overflow]
+    assert [t.status() for t in trainers] == ["diverged", "diverged"], [t.message() for t in trainers]
+    assert _in_session("en", "message", trainers) == [t.message() for t in trainers]
+    for english, shown in zip([t.message() for t in trainers], _in_session(lang, "message", trainers)):
+        left = re.findall(r"[A-Za-z]{4,}", re.sub(r"'[^']*'|LSTM", "", shown))
+        assert not left and re.search(r"[\u4e00-\u9fff]", shown), (english, shown)

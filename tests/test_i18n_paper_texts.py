@@ -5,10 +5,13 @@ page's generated texts (setup table, results notes) come out in Chinese in a zh-
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from app import i18n
 from app.experiments import notes as experiment_notes
+from app.experiments import setup_table
 from app.i18n import catalog, registry_texts
 from lstm_core.training import PRESETS
 
@@ -48,40 +51,76 @@ def test_every_preset_text_has_a_chinese_translation():
 
 @pytest.fixture
 def zh(monkeypatch):
-    monkeypatch.setattr(experiment_notes, "current", lambda: "zh-TW")
-    monkeypatch.setattr(experiment_notes, "_", lambda m: i18n.translate_in("zh-TW", m))
+    from app.i18n import core_errors
+
+    for module in (experiment_notes, core_errors):  # core_errors.text translates the core's words
+        monkeypatch.setattr(module, "current", lambda: "zh-TW")
+    # as app.i18n._ does, "" stays "" (a CoreList joined without a separator; gettext's "" is the header)
+    monkeypatch.setattr(core_errors, "_", lambda m: i18n.translate_in("zh-TW", m) if m else m)
 
 
-@pytest.mark.parametrize("name", list(PRESETS))
-def test_the_setup_table_reads_in_chinese(zh, name):
-    from i18n_measure import chinese_share
-
-    p = PRESETS[name]
-    for reduced in (False, True) if p.reduced else (False,):
-        text = experiment_notes.setup_markdown(p, reduced).split("\n", 3)[3]
-        # the task row names the task and its settings as the code does (long_lag_random: p = 100, …)
-        text = "\n".join(line for line in text.split("\n") if not line.startswith("| 任務 |"))
-        share, _zh, en = chinese_share(text)
-        assert share >= 0.9, f"{name}: {share:.0%} Chinese in\n{text}"
+# test_the_setup_table_reads_in_chinese: in tests/test_preset_setup_words.py, with the setup table
+# (app/experiments/setup_table.py), run in a zh-TW session
 
 
-def test_the_results_notes_recurring_phrases_are_translated(zh):
-    notes = [
-        "unsolved networks: best streak median 3, max 6 of 1,000",
-        "diagnostics of the unsolved networks: state drift in 2, output sits at the target mean in 2",
-        "reduced: " + PRESETS["long_lag"].reduced["note"],
-        PRESETS["long_lag_random_assisted"].notes,
+def english_left(text: str) -> str:
+    """``text`` without the names a Chinese note keeps as they are: the cell (LSTM), a signal
+    (SIGSTOP), code names and settings (input_to_output, `adding`, targets='last') and the glossary's term (peephole)."""
+    return re.sub(r"LSTM|SIGSTOP|peephole|`[^`]*`|\w*=?'[^']*'|\w*_\w*", "", text)
+
+
+def _summary_notes() -> list:
+    """The notes the reproduction command writes for a row, from made-up unit results: unsolved,
+    diverged (stuck), diagnostics, sequential construction and a preset's reduction note."""
+    from lstm_core.errors import CoreList, CoreText, words_to_json
+    from lstm_core.reproduce import experiments
+
+    stuck = CoreText(
+        "{who}stopped in sequence {at}: stuck — saturated {groups} on a check sequence (f′ ≈ 0, so almost no "
+        "error flows back); {why}; {advice}",
+        who=CoreText("member {k} (seed {seed}) ", k=1, seed=11),
+        at="3,800",
+        groups=CoreList(
+            (CoreText("{group} ({pct} of unit-steps)", group=CoreText("input gate"), pct="100%"),)
+        ),
+        why=CoreText(
+            "the loss has not improved by 1 % for {n} sequences (best {best})", n="2,500", best="0.524"
+        ),
+        advice=experiments_advice(),
+    )
+    member = dict(seed=0, status="diverged", sequences=10, solved_at=None, best_streak=3, cells_added_at=40)
+    members = [
+        {**member, "message": words_to_json(stuck), "diagnostics": {"flags": ["state drift: max |s| = 97"]}},
+        {**member, "seed": 1, "status": "budget", "message": "", "diagnostics": {"flags": []}},
     ]
+    unit = {"members": members, "wall": 1.0, "machine": ""}
+    out = experiments.summarise("long_lag_random", 2, None, True, None, 0, [unit])
+    return [words_to_json(n) for n in out.notes]
+
+
+def experiments_advice():
+    from lstm_core.training.stuck import advice
+
+    return advice(0.1)
+
+
+def test_the_results_notes_are_translated_part_by_part(zh):
+    notes = _summary_notes()
+    assert len(notes) >= 4 and any(isinstance(n, dict) for n in notes)
     for note in notes:
-        out = experiment_notes.note_text(note)
-        assert out != note and "unsolved" not in out and "drift" not in out, out
-    assert experiment_notes.note_text("a sentence nobody wrote") == "a sentence nobody wrote"
+        out = experiment_notes.notes_line([note])
+        assert out and not re.search(r"[A-Za-z]{4,}", english_left(out)), out
+    assert experiment_notes.notes_line(["a sentence nobody wrote"]) == "a sentence nobody wrote"
 
 
 def test_english_notes_and_setup_are_the_cores_own():
-    note = "unsolved networks: best streak median 3, max 6 of 1,000"
-    assert experiment_notes.note_text(note) == note
-    assert "budget 20,000 sequences per network" in experiment_notes.setup_markdown(PRESETS["long_lag"])
+    from lstm_core.errors import words_from_json
+    from lstm_core.reproduce.results import join_notes
+
+    notes = _summary_notes()
+    assert experiment_notes.notes_line(notes) == join_notes([str(words_from_json(n)) for n in notes])
+    assert "unsolved networks: best streak median 3, max 3 of 1,000" in experiment_notes.notes_line(notes)
+    assert "budget 20,000 sequences per network" in setup_table.setup_markdown(PRESETS["long_lag"])
 
 
 def test_every_note_of_the_committed_results_reads_in_chinese(zh):
@@ -90,6 +129,8 @@ def test_every_note_of_the_committed_results_reads_in_chinese(zh):
     from app.experiments import results_file
 
     results, _source = results_file.load()
-    notes = {str(n) for ns in results.notes if isinstance(ns, list) for n in ns}
-    left = sorted(n for n in notes if experiment_notes.note_text(n) == n)
-    assert notes and not left, left[:5]
+    notes = [n for ns in results.notes if isinstance(ns, list) for n in ns]
+    left = [n for n in notes if re.search(r"[A-Za-z]{5,}", english_left(experiment_notes.notes_line([n])))]
+    assert notes and not left, [experiment_notes.notes_line([n]) for n in left[:3]]
+    # the command's notes are kept as the core's words (translated from their templates), not sentences
+    assert sum(isinstance(n, dict) for n in notes) >= 60

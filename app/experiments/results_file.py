@@ -12,11 +12,13 @@ import json
 import re
 import shlex
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
 from app.i18n import _
 from app.ui import paths
+from lstm_core.errors import CoreList, CoreText, words_from_json
 from lstm_core.numerics import finite_number
 
 DOCS = paths.DOCS  # the repository's docs/ (or the installed copy)
@@ -152,12 +154,7 @@ def _checked(n: int, d: object) -> dict:
         raise ValueError(_("results[{n}].reduced must be true or false").format(n=n))
     if not isinstance(d.get("settings", {}), (dict, type(None))):
         raise ValueError(_("results[{n}].settings must be an object of task settings").format(n=n))
-    notes = d.get("notes")
-    if (
-        notes is not None
-        and not isinstance(notes, str)
-        and not (isinstance(notes, list) and all(isinstance(x, str) for x in notes))
-    ):
+    if not _notes_ok(d.get("notes")):
         raise ValueError(_("results[{n}].notes must be text or a list of sentences").format(n=n))
     diags = d.get("diagnostics")
     if diags is not None and not (isinstance(diags, list) and all(isinstance(x, dict) for x in diags)):
@@ -165,6 +162,19 @@ def _checked(n: int, d: object) -> dict:
             _("results[{n}].diagnostics must be a list of objects (one per unsolved network)").format(n=n)
         )
     return d
+
+
+def _notes_ok(notes: Any) -> bool:
+    """Notes are text, or a list of sentences: each text or the core's words as the reproduction
+    command writes them (``lstm_core.errors.words_to_json``), whose templates name only their values."""
+    if notes is None or isinstance(notes, str):
+        return True
+    if not isinstance(notes, list):
+        return False
+    try:
+        return all(isinstance(words_from_json(x), (str, CoreText, CoreList)) for x in notes)
+    except (ValueError, RecursionError):
+        return False
 
 
 def parse_json(text: str) -> pd.DataFrame:

@@ -79,7 +79,7 @@ def message(tr: Trainer) -> str:
             budget=f"{tr.config.budget:,}", streak=streak(b.best_streak[0], tr.required, fixed, best=True)
         )
     if s == DIVERGED:
-        return translate(b.messages[0])
+        return text(b.words[0])
     return _("running: {n} sequences, {streak}").format(
         n=f"{b.seen[0]:,}", streak=streak(b.streak[0], tr.required, fixed)
     )

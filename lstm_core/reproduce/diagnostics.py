@@ -181,6 +181,16 @@ def _num(v: Any) -> float | None:
     return None if math.isnan(v) else round(v, 4)
 
 
+# the symptoms' names, as each flag starts (flag_key) and a results row's note counts them
+SYMPTOMS = (
+    "state drift",
+    "input gate shut at the relevant steps",
+    "output gate always open",
+    "output sits at the target mean",
+    "wrong answers pinned",
+)
+
+
 def flags(d: dict[str, Any]) -> list[str]:
     """The symptoms a diagnostics dict shows, in words (empty: nothing suspicious)."""
     out = []

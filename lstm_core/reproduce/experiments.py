@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..errors import CoreList, CoreText, Words, words_from_json, words_to_json
 from ..tasks import Task
 from ..training import Preset, TrainConfig, get_preset
 from . import machine
@@ -114,10 +115,11 @@ def _unit_result(trainer, spec: dict, t0: float, c0: float, interrupted: bool = 
             "sequences": int(r.sequences),
             "solved_at": None if r.solved_at is None or r.solved_at != r.solved_at else int(r.solved_at),
             "best_streak": int(r.best_streak),
-            "message": str(r.message or ""),
+            # the core's words, so a results file's note can be translated (lstm_core/errors.py)
+            "message": words_to_json(message),
             "diagnostics": d,
         }
-        for r, d in zip(res.itertuples(), diags)
+        for r, d, message in zip(res.itertuples(), diags, trainer.book.words)
     ]
     if trainer.grower is not None:  # sequential construction: when each network's cells joined
         for m, at in zip(members, trainer.grower.added_at):
@@ -223,39 +225,55 @@ def _command(
     return cmd
 
 
-def _grow_note(grow_window: int, members: list[dict]) -> str:
+def _grow_note(grow_window: int, members: list[dict]) -> CoreText:
     """Sequential construction: when the memory cell joined the networks."""
     added = [mm.get("cells_added_at") for mm in members]
     joined = np.array([a for a in added if a is not None], dtype=int)
-    return (
-        f"sequential construction (the error stopped decreasing: a {grow_window:,}-sequence window's "
-        f"mean loss not 1 % below the previous one's): the memory cell joined "
-        + (
-            f"{len(joined)} of {len(members)} networks after a median of {int(np.median(joined)):,} "
-            f"sequences ({int(joined.min()):,}–{int(joined.max()):,})"
-            if len(joined)
-            else f"none of the {len(members)} networks"
+    if not len(joined):
+        return CoreText(
+            "sequential construction (the error stopped decreasing: a {window}-sequence window's mean loss "
+            "not 1 % below the previous one's): the memory cell joined none of the {n} networks",
+            window=format(grow_window, ","),
+            n=len(members),
         )
+    return CoreText(
+        "sequential construction (the error stopped decreasing: a {window}-sequence window's mean loss not "
+        "1 % below the previous one's): the memory cell joined {k} of {n} networks after a median of "
+        "{median} sequences ({range})",
+        window=format(grow_window, ","),
+        k=len(joined),
+        n=len(members),
+        median=format(int(np.median(joined)), ","),
+        range=format(int(joined.min()), ",") + "–" + format(int(joined.max()), ","),
     )
 
 
 def _failure_notes(
     members: list[dict], required: int, by_set: bool
-) -> tuple[list[str], list[dict], list[dict]]:
+) -> tuple[list[Words], list[dict], list[dict]]:
     """Notes on the networks that did not solve it, the diverged ones, and the unsolved ones' diagnostics."""
-    notes = []
+    notes: list[Words] = []
     unsolved = [mm for mm in members if mm["status"] != "solved"]
     if unsolved:
         best = np.array([mm["best_streak"] for mm in unsolved])
+        values = dict(
+            median=format(int(np.median(best)), ","),
+            max=format(int(best.max()), ","),
+            of=format(required, ","),
+        )
         notes.append(
-            f"unsolved networks: {'most fixed-set sequences right at one check' if by_set else 'best streak'}"
-            f" median {int(np.median(best)):,}, max {int(best.max()):,} of {required:,}"
+            CoreText(
+                "unsolved networks: most fixed-set sequences right at one check median {median}, max {max} "
+                "of {of}",
+                **values,
+            )
+            if by_set
+            else CoreText("unsolved networks: best streak median {median}, max {max} of {of}", **values)
         )
     diverged = [mm for mm in members if mm["status"] == "diverged"]
     if diverged:
-        notes.append(
-            f"{len(diverged)} diverged: " + next((mm["message"] for mm in diverged if mm["message"]), "")
-        )
+        first = next((mm["message"] for mm in diverged if mm["message"]), "")
+        notes.append(CoreText("{k} diverged: {message}", k=len(diverged), message=words_from_json(first)))
     diags = [
         {"seed": mm["seed"], "status": mm["status"], "best_streak": mm["best_streak"], **mm["diagnostics"]}
         for mm in unsolved
@@ -268,8 +286,14 @@ def _failure_notes(
                 key = flag_key(flag)
                 counts[key] = counts.get(key, 0) + 1
         notes.append(
-            "diagnostics of the unsolved networks: "
-            + (", ".join(f"{k} in {v}" for k, v in counts.items()) or "no symptom flagged")
+            CoreText(
+                "diagnostics of the unsolved networks: {symptoms}",
+                symptoms=CoreList(
+                    tuple(CoreText("{symptom} in {n}", symptom=CoreText(k), n=v) for k, v in counts.items())
+                ),
+            )
+            if counts
+            else CoreText("diagnostics of the unsolved networks: no symptom flagged")
         )
     return notes, diverged, diags
 
@@ -303,11 +327,11 @@ def summarise(
     cfg = preset.train_config(reduced, **({"budget": budget} if budget is not None else {}), seed=seed)
     required = cfg.streak or task.criterion.streak
     by_set = bool(task.criterion.check_every) and not cfg.streak  # judged on a fixed set (embedded Reber)
-    notes = []
+    notes: list[Words] = []
     if reduced and preset.reduced.get("note"):
-        notes.append("reduced: " + preset.reduced["note"])
+        notes.append(CoreText("reduced: {note}", note=CoreText(preset.reduced["note"])))
     if preset.notes:
-        notes.append(preset.notes)
+        notes.append(preset.notes)  # a registry text
     if cfg.grow_window:
         notes.append(_grow_note(cfg.grow_window, members))
     at = np.array([mm["solved_at"] for mm in members if mm["status"] == "solved"], dtype=int)

@@ -9,6 +9,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from ..errors import Words, words_from_json, words_to_json
+
 
 @dataclass
 class Outcome:
@@ -27,7 +29,9 @@ class Outcome:
     paper: str
     paper_sequences: float | None
     command: str
-    notes: list[str] = field(default_factory=list)
+    # sentences: the core's words (lstm_core/errors.py; str() is the English), so a page can translate
+    # them; in the JSON file as words_to_json writes them (a plain string: a registry text, or an old file's)
+    notes: list[Words] = field(default_factory=list)
     # per network that did not meet the criterion: {"seed", "status", "best_streak", and the
     # symptoms of lstm_core.diagnostics (input-gate openness, max |s|, h'(s), ...), "flags"}
     diagnostics: list[dict] = field(default_factory=list)
@@ -39,7 +43,10 @@ class Outcome:
     def from_dict(cls, d: dict) -> Outcome:
         """An outcome from a results-file entry (extra keys such as ``percent`` are ignored)."""
         names = {f.name for f in dataclasses.fields(cls)}
-        return cls(**{k: v for k, v in d.items() if k in names})
+        out = cls(**{k: v for k, v in d.items() if k in names})
+        if isinstance(out.notes, list):
+            out.notes = [words_from_json(n) for n in out.notes]
+        return out
 
     @property
     def first_seed(self) -> int:
@@ -164,6 +171,7 @@ def write_json(path: str, outcomes: list[Outcome]) -> None:
             entries = []
     for out in outcomes:
         d = dataclasses.asdict(out)
+        d["notes"] = [words_to_json(n) for n in out.notes]
         d["percent"] = out.percent
         i = next(
             (j for j, e in enumerate(entries) if isinstance(e, dict) and e.get("command") == out.command),

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from ..errors import CoreText
 from ..gradients import backward
 from ..model import Model
 from ..sequence import forward, loss_and_output_error
@@ -24,6 +25,9 @@ from ..tasks.base import Batch
 from .data import stop_streams
 
 Array = np.ndarray
+# where a weight turned non-finite, and since when the restored weights are (a diverged run's message)
+IN_SEQUENCE = CoreText("an update in this sequence")
+SEQUENCE_START = CoreText("the start of the sequence")
 
 
 class Trainer(Protocol):
@@ -40,7 +44,7 @@ class Trainer(Protocol):
     def _member_mask(self, mask: Array) -> Array | bool: ...
     def _check_grads(self, grads: dict, alive: Array, step: int | None = None) -> tuple[dict, Array]: ...
     def _check_weights(
-        self, snapshot: dict, active: Array, where: str, since: str = ..., counted: bool = ...
+        self, snapshot: dict, active: Array, where: CoreText, since: CoreText = ..., counted: bool = ...
     ) -> None: ...
     def _forward_failures(
         self,
@@ -87,7 +91,7 @@ def tbptt(tr: Trainer, batch: Batch, active: Array, steps: Array) -> tuple:
         state = run.state
         outs.append(run.outputs)
     tr.last_grads = grads
-    tr._check_weights(snapshot, active, "an update in this sequence", "the start of the sequence")
+    tr._check_weights(snapshot, active, IN_SEQUENCE, SEQUENCE_START)
     return np.concatenate(outs), total, None
 
 
@@ -135,7 +139,7 @@ def rtrl(tr: Trainer, batch: Batch, active: Array, steps: Array) -> tuple:
             outs.extend([y] * (xs.shape[0] - t - 1))
             break
     tr.last_grads = last
-    tr._check_weights(snapshot, active, "an update in this sequence", "the start of the sequence")
+    tr._check_weights(snapshot, active, IN_SEQUENCE, SEQUENCE_START)
     return np.stack(outs), total, None
 
 

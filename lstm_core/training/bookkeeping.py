@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import Words
+
 RUNNING, SOLVED, BUDGET, DIVERGED = 0, 1, 2, 3
 STATUS_NAMES = ("running", "solved", "budget", "diverged")
 
@@ -30,7 +32,10 @@ class Bookkeeper:
         self.best_streak = np.zeros(n, dtype=np.int64)
         self.status = np.full(n, RUNNING)
         self.solved_at = np.full(n, -1, dtype=np.int64)
-        self.messages = [""] * n
+        # why each diverged network stopped: the English sentence, and the same as the core's words
+        # (lstm_core/errors.py) for an interface that translates it
+        self.messages: list[str] = [""] * n
+        self.words: list[Words] = [""] * n
         # the last `required` seq_abs_errors (a ring buffer), only if the criterion needs them
         self.errors = np.zeros((n, required)) if mae_below is not None else None
         self.pos = np.zeros(n, dtype=np.int64)
@@ -39,10 +44,11 @@ class Bookkeeper:
     def running(self) -> np.ndarray:
         return self.status == RUNNING
 
-    def diverge(self, k: int, message: str) -> None:
+    def diverge(self, k: int, message: Words) -> None:
         if self.status[k] == RUNNING:
             self.status[k] = DIVERGED
-            self.messages[k] = message
+            self.messages[k] = str(message)
+            self.words[k] = message
 
     def record(self, correct: np.ndarray, seq_err: np.ndarray, active: np.ndarray) -> np.ndarray:
         """Count one batch: correct/seq_err (n, B) in order. Returns the networks solved now."""

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import ModelConfig
-from ..errors import CoreError
+from ..errors import CoreError, CoreList, CoreText, Words
 from ..model import Model, build, build_population
 from ..tasks import Task, get_task
 from .config import TrainConfig
@@ -80,34 +80,38 @@ class Preset:
         get_task(self.task, **merged)  # validate now, with the task's message
         return dataclasses.replace(self, task_settings=merged)
 
-    def describe(self, reduced: bool = False, budget: int | None = None) -> str:
-        m = self.model_config(reduced=reduced)
+    def setup(self, reduced: bool = False, budget: int | None = None) -> dict[str, Words]:
+        """The setup table's lines as words an interface translates (``lstm_core.errors``): "model",
+        "training" and "criterion" composed (``CoreText`` / ``CoreList``), "notes" and "reduced" the
+        preset's own texts where it has them. ``str()`` of each is the English ``describe`` prints."""
         t = self.train_config(reduced, **({"budget": budget} if budget is not None else {}))
+        task = self.build_task(reduced)
+        lines: dict[str, Words] = {
+            "model": _model_words(self.model_config(reduced=reduced)),
+            "training": _training_words(t),
+            "criterion": _criterion_words(task, t),
+        }
+        if self.notes:
+            lines["notes"] = self.notes
+        if reduced and self.reduced.get("note"):
+            lines["reduced"] = self.reduced["note"]
+        return lines
+
+    def describe(self, reduced: bool = False, budget: int | None = None) -> str:
+        words = self.setup(reduced, budget)
         task = self.build_task(reduced)
         lines = [
             f"{self.title} — {self.paper}",
             f"  task:     {task.name} {task.settings()}",
-            f"  model:    {m.variant}" + _model_summary(m),
-            f"  training: {t.algorithm}, lr {t.lr:g}"
-            + (f", momentum {t.momentum:g}" if t.momentum else "")
-            + f", batch {t.batch}, budget {t.budget:,} sequences per network"
-            + (
-                f"; the memory cells join when the error stops decreasing (window {t.grow_window:,} sequences)"
-                if t.grow_window
-                else ""
-            ),
-            f"  criterion: {task.criterion.description}"
-            + (
-                f" — REDUCED to {t.streak:,} in a row"
-                if t.streak and t.streak != task.criterion.streak
-                else ""
-            ),
+            f"  model:    {words['model']}",
+            f"  training: {words['training']}",
+            f"  criterion: {words['criterion']}",
             f"  paper:    {self.reported}",
         ]
-        if self.notes:
-            lines.append(f"  notes:    {self.notes}")
-        if reduced and self.reduced.get("note"):
-            lines.append(f"  reduced:  {self.reduced['note']}")
+        if "notes" in words:
+            lines.append(f"  notes:    {words['notes']}")
+        if "reduced" in words:
+            lines.append(f"  reduced:  {words['reduced']}")
         return "\n".join(lines)
 
 
@@ -116,41 +120,102 @@ def _with(cfg: ModelConfig, **changes: Any) -> ModelConfig:
     return ModelConfig.from_dict({**cfg.to_dict(), **changes})
 
 
-def _model_summary(m: ModelConfig) -> str:
+# -- the setup's words: parts a CoreList joins (", "; "" where a part brings its own separator, as
+# "; {n} trainable weights" does), each template a literal the catalogue extracts (lstm_core/errors.py)
+def _model_words(m: ModelConfig) -> Words:
+    """The model line as words: "lstm1997, 2 block(s) × 2 cell(s) (g=g1997, h=h1997), init ±0.1, gate
+    biases: input [-3.0, -6.0]; 93 trainable weights" (names and numbers stay as they are)."""
     if m.record.memory_cell:
-        s = f", {m.n_blocks} block(s) × {m.block_size} cell(s)"
-        opts = [f"g={m.cell_input}", f"h={m.cell_output}"]
+        options: list[Words] = [_function_words("g", m.cell_input), _function_words("h", m.cell_output)]
         if not m.output_gate:
-            opts.append("no output gate")
+            options.append(CoreText("no output gate"))
         if "peepholes" in m.record.options and not m.peepholes:
-            opts.append("no peepholes")
+            options.append(CoreText("no peepholes"))
         if m.input_to_output:
-            opts.append("inputs → outputs")
-        s += " (" + ", ".join(opts) + ")"
+            options.append(CoreText("inputs → outputs"))
+        size = CoreText("{blocks} block(s) × {cells} cell(s)", blocks=m.n_blocks, cells=m.block_size)
+        network: Words = CoreText("{size} ({options})", size=size, options=CoreList(tuple(options)))
     elif m.record.local_feedback:
-        s = f", {m.n_static} static + {m.n_net_fb} net-feedback + {m.n_act_fb} activation-feedback units"
+        network = CoreText(
+            "{n} static + {net} net-feedback + {act} activation-feedback units",
+            n=m.n_static,
+            net=m.n_net_fb,
+            act=m.n_act_fb,
+        )
     else:
-        s = f", {m.n_hidden} hidden units"
-    bias = ", ".join(f"{g} {v.describe()}" for g, v in m.bias)
-    init = ", ".join(f"{n} = {v.describe()}" for n, v in m.init)
-    absent = (", without " + ", ".join(_ABSENT_WORDS.get(a, a) for a in m.absent)) if m.absent else ""
-    return (
-        s
-        + f", init ±{m.init_range:g}"
-        + (f", gate biases: {bias}" if bias else "")
-        + (f", start values: {init}" if init else "")
-        + absent
-        + f"; {build(m).n_trainable():,} trainable weights"
+        network = CoreText("{n} hidden units", n=m.n_hidden)
+    parts: list[Words] = [m.variant, network, CoreText("init ±{range}", range=format(m.init_range, "g"))]
+    if m.bias:
+        biases = CoreList(tuple(_bias_words(g, v) for g, v in m.bias))
+        parts.append(CoreList((CoreText("gate biases: "), biases), sep=""))
+    if m.init:
+        starts = CoreList(tuple(CoreText("{name} = {value}", name=n, value=v.words()) for n, v in m.init))
+        parts.append(CoreList((CoreText("start values: "), starts), sep=""))
+    line: list[Words] = [CoreList(tuple(parts))]
+    if m.absent:
+        absent = CoreList(tuple(_ABSENT_WORDS.get(a, a) for a in m.absent))
+        line.append(CoreList((CoreText(", without "), absent), sep=""))
+    line.append(CoreText("; {n} trainable weights", n=format(build(m).n_trainable(), ",")))
+    return CoreList(tuple(line), sep="")
+
+
+def _function_words(name: str, function: str) -> Words:
+    # g=identity reads 恆等函數 in Chinese; sigmoid, tanh, g1997, h1997 are names
+    return CoreText("{fn}=identity", fn=name) if function == "identity" else f"{name}={function}"
+
+
+# one template per gate: the English says "input", a translation "input gate" (輸入閘門)
+_BIAS_TEMPLATES = {
+    "input": CoreText("input {value}"),
+    "output": CoreText("output {value}"),
+    "forget": CoreText("forget {value}"),
+    "cell": CoreText("cell {value}"),
+    "hidden": CoreText("hidden {value}"),
+    "reset": CoreText("reset {value}"),
+    "update": CoreText("update {value}"),
+    "candidate": CoreText("candidate {value}"),
+}
+
+
+def _bias_words(gate: str, spec: Any) -> Words:
+    """One gate's bias, "input [-3.0, -6.0]" (the gate as the config names it)."""
+    if gate in _BIAS_TEMPLATES:
+        return CoreText(_BIAS_TEMPLATES[gate].template, value=spec.words())
+    return f"{gate} {spec.words()}"
+
+
+def _training_words(t: TrainConfig) -> Words:
+    """The training line as words: "rtrl, lr 0.5, batch 1, budget 100,000 sequences per network"."""
+    parts: list[Words] = [t.algorithm, CoreText("lr {lr}", lr=format(t.lr, "g"))]
+    if t.momentum:
+        parts.append(CoreText("momentum {m}", m=format(t.momentum, "g")))
+    parts.append(CoreText("batch {n}", n=t.batch))
+    parts.append(CoreText("budget {n} sequences per network", n=format(t.budget, ",")))
+    if not t.grow_window:
+        return CoreList(tuple(parts))
+    grow = CoreText(
+        "; the memory cells join when the error stops decreasing (window {n} sequences)",
+        n=format(t.grow_window, ","),
     )
+    return CoreList((CoreList(tuple(parts)), grow), sep="")
+
+
+def _criterion_words(task: Task, t: TrainConfig) -> Words:
+    """The task's criterion (a registry text, or its wording where the core composed it), and the
+    reduced streak where a run asks for fewer sequences in a row."""
+    criterion = task.criterion.wording or CoreText(task.criterion.description)
+    if t.streak and t.streak != task.criterion.streak:
+        return CoreList((criterion, CoreText(" — REDUCED to {n} in a row", n=format(t.streak, ","))), sep="")
+    return criterion
 
 
 _ABSENT_WORDS = {
-    "b_c": "cell-input bias",
-    "b_ig": "input-gate bias",
-    "b_og": "output-gate bias",
-    "b_fg": "forget-gate bias",
-    "b_out": "output-unit bias",
-    "recurrent": "recurrent connections",
+    "b_c": CoreText("cell-input bias"),
+    "b_ig": CoreText("input-gate bias"),
+    "b_og": CoreText("output-gate bias"),
+    "b_fg": CoreText("forget-gate bias"),
+    "b_out": CoreText("output-unit bias"),
+    "recurrent": CoreText("recurrent connections"),
 }
 
 

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..activations import ACTIVATIONS
 from ..config import ModelConfig
+from ..errors import CoreList, CoreText
 
 Array = np.ndarray
 SATURATED = 1e-7  # f'(y) below this fraction of max f' counts as saturated
@@ -35,6 +36,8 @@ GROUP_FRACTION = 0.99  # ... on at least this fraction of a group's unit-steps
 IMPROVEMENT = 0.01  # a window's mean loss must beat the best by 1 % to count as progress
 PINNED_CHECKS = 3  # checks in a row with the outputs (or all hidden groups) saturated
 OUTPUT_LABEL = "output units"
+# the labels of the groups groups() names besides the variants' gates (a diverged run's message shows them)
+LABELS = ("hidden units", "candidate n", "cell input g", "cell output squash h", OUTPUT_LABEL)
 MAX_SLOPE = {"sigmoid": 0.25, "tanh": 1.0, "g1997": 1.0, "h1997": 0.5, "half_tanh": 0.5, "softmax": 0.25}
 
 
@@ -95,7 +98,7 @@ class StuckWatch:
     def due(self, seen: int) -> bool:
         return seen >= self.next_check
 
-    def check(self, fractions: dict[str, Array], alive: Array, seen: int) -> list[tuple[int, list[str]]]:
+    def check(self, fractions: dict[str, Array], alive: Array, seen: int) -> list[tuple[int, CoreList]]:
         """Update the counters; return [(network, saturated group descriptions)] that are stuck now."""
         self.next_check = (seen // self.every + 1) * self.every
         window = np.where(self.count > 0, self.loss_sum / np.maximum(self.count, 1), np.inf)
@@ -116,23 +119,30 @@ class StuckWatch:
             stuck.append(
                 (
                     int(k),
-                    [
-                        f"{label} ({fractions[label][k]:.0%} of unit-steps)"
-                        for label in fractions
-                        if sat[label][k]
-                    ],
+                    CoreList(
+                        tuple(
+                            CoreText(
+                                "{group} ({pct} of unit-steps)",
+                                group=CoreText(label),
+                                pct=f"{fractions[label][k]:.0%}",
+                            )
+                            for label in fractions
+                            if sat[label][k]
+                        )
+                    ),
                 )
             )
         return stuck
 
 
-def advice(lr: float) -> str:
+def advice(lr: float) -> CoreText:
     if lr > 1.0:
-        return (
-            f"the learning rate {lr:g} is far too large for these networks: try 0.1 – 1 "
-            "(the papers' range), or clip the gradient"
+        return CoreText(
+            "the learning rate {lr:g} is far too large for these networks: try 0.1 – 1 "
+            "(the papers' range), or clip the gradient",
+            lr=lr,
         )
-    return (
+    return CoreText(
         "try a smaller learning rate or init range; for LSTMs, more negative input/output gate "
         "biases keep cells from drifting into saturation (the 1997 paper's cure)"
     )

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import CoreError
+from ..errors import CoreError, CoreText
 from ..model import Model
 from ..numerics import first_nonfinite
 from ..rtrl import RTRL
@@ -53,7 +53,8 @@ from .stuck import PINNED_CHECKS, StuckWatch, advice, saturated_fractions
 Array = np.ndarray
 PROBE_STREAM = 2**32 - 1  # the probe's rng is default_rng([seed, PROBE_STREAM])
 CHECK_STREAM = 2**32 - 2  # the stuck check's sequence: default_rng([seed, CHECK_STREAM])
-_ADVICE = "try a smaller learning rate, gradient clipping or a smaller init range"
+BEFORE_IT = CoreText("before it")  # since when restored weights are, unless the caller says
+_ADVICE = CoreText("try a smaller learning rate, gradient clipping or a smaller init range")
 
 
 def _checked(
@@ -201,7 +202,7 @@ class Trainer:
         if pending is not None:  # bptt: the update comes after judging the batch
             grads, snapshot = pending
             with np.errstate(over="ignore", invalid="ignore"):
-                self._apply(grads, alive & ~solved_now, snapshot, "the update")
+                self._apply(grads, alive & ~solved_now, snapshot, CoreText("the update"))
         if self.fixed_set is not None:  # judged on the fixed set, with the updated weights
             due = self.fixed_set.due(before, self.book.seen, alive)
             if due.any():
@@ -228,19 +229,29 @@ class Trainer:
             fractions = saturated_fractions(run.internals, self.model.config, self.K is not None)
         w = self.watch
         for k, parts in w.check(fractions, self.book.running, seen):
-            who = f"member {k} (seed {self.model.members[k].seed}) " if self.K is not None else ""
             why = (
-                f"the outputs have been pinned for the last {int(w.pinned[k]) * w.every:,} sequences, so no "
-                "weight can learn any more"
+                CoreText(
+                    "the outputs have been pinned for the last {n} sequences, so no weight can learn any more",
+                    n=format(int(w.pinned[k]) * w.every, ","),
+                )
                 if w.pinned[k] >= PINNED_CHECKS
-                else f"the loss has not improved by 1 % for {int(w.stale[k]):,} sequences (best {w.best[k]:.3g})"
+                else CoreText(
+                    "the loss has not improved by 1 % for {n} sequences (best {best})",
+                    n=format(int(w.stale[k]), ","),
+                    best=format(w.best[k], ".3g"),
+                )
             )
             self.book.diverge(
                 k,
-                f"{who}stopped in sequence {seen:,}: stuck — saturated "
-                + ", ".join(parts)
-                + f" on a check sequence (f′ ≈ 0, so almost no error flows back); {why}; "
-                + advice(self.config.lr),
+                CoreText(
+                    "{who}stopped in sequence {at}: stuck — saturated {groups} on a check sequence (f′ ≈ 0, so "
+                    "almost no error flows back); {why}; {advice}",
+                    who=self._who(k),
+                    at=format(seen, ","),
+                    groups=parts,
+                    why=why,
+                    advice=advice(self.config.lr),
+                ),
             )
 
     def _member_mask(self, mask: Array) -> Array | bool:
@@ -253,11 +264,15 @@ class Trainer:
         bad = alive & ~np.isfinite(np.reshape(info.norm, self.n))
         for k in np.flatnonzero(bad):
             name = next((n for n, g in grads.items() if not np.isfinite(g[k] if self.K else g).all()), None)
-            what = f"non-finite gradient of '{name}'" if name else "the gradient norm overflows"
-            self.book.diverge(k, self._where(k, step) + f"{what}; {_ADVICE}")
+            what = (
+                CoreText("non-finite gradient of '{name}'", name=name)
+                if name
+                else CoreText("the gradient norm overflows")
+            )
+            self.book.diverge(k, self._failed(k, what, step))
         return clipped, alive & ~bad
 
-    def _apply(self, grads: dict, active: Array, snapshot: dict, where: str) -> None:
+    def _apply(self, grads: dict, active: Array, snapshot: dict, where: CoreText) -> None:
         self.opt.apply(self.model.params, grads, self._member_mask(active))
         self._check_weights(snapshot, active, where, counted=True)
 
@@ -268,7 +283,12 @@ class Trainer:
         )
 
     def _check_weights(
-        self, snapshot: dict, active: Array, where: str, since: str = "before it", counted: bool = False
+        self,
+        snapshot: dict,
+        active: Array,
+        where: CoreText,
+        since: CoreText = BEFORE_IT,
+        counted: bool = False,
     ) -> None:
         """Networks whose weights turned non-finite get their snapshot back and stop."""
         lead = (self.n,)
@@ -282,17 +302,31 @@ class Trainer:
                     p[...] = snapshot[n]
                 else:
                     p[k] = snapshot[n][k]
-            self.book.diverge(
-                k,
-                self._where(k, counted=counted) + f"{where} made weight '{name}' non-finite "
-                f"(weights restored from {since}); {_ADVICE}",
+            what = CoreText(
+                "{where} made weight '{name}' non-finite (weights restored from {since})",
+                where=where,
+                name=name,
+                since=since,
             )
+            self.book.diverge(k, self._failed(k, what, counted=counted))
 
-    def _where(self, k: int, step: int | None = None, counted: bool = False) -> str:
-        """'member 3 (seed 3) diverged in sequence 57, step 12: ' (the sequence being trained)."""
-        who = f"member {k} (seed {self.model.members[k].seed}) " if self.K is not None else ""
-        at = f", step {step}" if step is not None else ""
-        return f"{who}diverged in sequence {self.book.seen[k] + (0 if counted else 1):,}{at}: "
+    def _who(self, k: int) -> CoreText | str:
+        """'member 3 (seed 3) ' in a population, nothing for one network."""
+        if self.K is None:
+            return ""
+        return CoreText("member {k} (seed {seed}) ", k=k, seed=self.model.members[k].seed)
+
+    def _failed(self, k: int, what: CoreText, step: int | None = None, counted: bool = False) -> CoreText:
+        """'member 3 (seed 3) diverged in sequence 57, step 12: <what>; <advice>' (the sequence being
+        trained)."""
+        return CoreText(
+            "{who}diverged in sequence {n}{at}: {what}; {advice}",
+            who=self._who(k),
+            n=format(self.book.seen[k] + (0 if counted else 1), ","),
+            at=CoreText(", step {step}", step=step) if step is not None else "",
+            what=what,
+            advice=_ADVICE,
+        )
 
     def _forward_failures(
         self,
@@ -307,19 +341,22 @@ class Trainer:
         for k in np.flatnonzero(bad):
             weight = self._bad_weight(k)
             if weight is not None:
-                what = f"weight '{weight}' became non-finite in the previous update"
+                what = CoreText("weight '{name}' became non-finite in the previous update", name=weight)
             elif internals is not None:
                 t, name = first_nonfinite({n: (a[:, k] if self.K else a) for n, a in internals.items()})
                 if name is None:
-                    what = "the loss overflowed (finite but huge outputs, e.g. in 'y')"
+                    what = CoreText("the loss overflowed (finite but huge outputs, e.g. in 'y')")
                 else:
-                    what = f"non-finite value in the forward pass, first in '{name}'"
+                    what = CoreText("non-finite value in the forward pass, first in '{name}'", name=name)
                     step = t + offset
             else:  # rtrl: only this step's state is at hand
                 s = self.rtrl.state["s"]
-                name = "cell state s" if not np.isfinite(s[k] if self.K else s).all() else "output y"
-                what = f"non-finite value in the forward pass, first in the {name}"
-            self.book.diverge(k, self._where(k, step) + f"{what}; {_ADVICE}")
+                what = (
+                    CoreText("non-finite value in the forward pass, first in the cell state s")
+                    if not np.isfinite(s[k] if self.K else s).all()
+                    else CoreText("non-finite value in the forward pass, first in the output y")
+                )
+            self.book.diverge(k, self._failed(k, what, step))
         return alive & ~bad
 
     # ------------------------------------------------------------------ reporting
