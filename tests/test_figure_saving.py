@@ -1,5 +1,6 @@
 """Figures that save (issue 32): every chart on every page has a save button in its Plotly toolbar
-that downloads an SVG or a 2× PNG named after the chart and its settings (app.ui.saving)."""
+that downloads an SVG named after the chart and its settings, and (issue 45) a live chart one more
+that downloads the same picture as a 2× PNG of the same name (app.ui.saving)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from test_bias_lab_page import TINY, open_lab, run_job
 from app.ui import saving
 
 
-def chart_configs(at) -> list[tuple[str, dict]]:
+def chart_configs(at, streamlit_charts: list | None = None) -> list[tuple[str, dict]]:
     """(title, Plotly config) of every chart an AppTest run drew: ``st.plotly_chart`` elements and
     the live charts of ``app.ui.live``."""
     out: list[tuple[str, dict]] = []
@@ -26,6 +27,8 @@ def chart_configs(at) -> list[tuple[str, dict]]:
             kind = getattr(child, "type", None)
             if kind == "plotly_chart":
                 out.append((title(json.loads(child.proto.spec)), json.loads(child.proto.config or "{}")))
+                if streamlit_charts is not None:
+                    streamlit_charts.append(out[-1][0])
             elif kind == "bidi_component" and child.proto.component_name == "gatelab_live_chart":
                 spec = json.loads(json.loads(child.proto.json)["full"])
                 out.append((title(spec), spec.get("config", {})))
@@ -35,11 +38,20 @@ def chart_configs(at) -> list[tuple[str, dict]]:
     return out
 
 
-def assert_saves(configs: list[tuple[str, dict]]) -> list[str]:
-    """Every chart shows a save button for a named SVG or 2× PNG; returns the file names."""
+def assert_saves(configs: list[tuple[str, dict]], streamlit_charts: tuple = ()) -> list[str]:
+    """Every chart shows a save button for a named SVG, and a live chart one for a 2× PNG of the same
+    name (``streamlit_charts``: titles of ``st.plotly_chart`` charts, which have no PNG button);
+    returns the file names."""
     assert configs, "no chart drawn"
     names = []
     for chart_title, c in configs:
+        png = c.get(saving.PNG_KEY)
+        if chart_title in streamlit_charts:
+            assert png is None, chart_title  # st.plotly_chart runs no script of ours: no PNG button
+        else:
+            assert png and png["scale"] == 2, f"chart {chart_title!r} has no PNG button: {c}"
+            assert png["filename"] == c["toImageButtonOptions"]["filename"], chart_title
+            assert png["title"], chart_title
         opts = c.get("toImageButtonOptions")
         assert opts, f"chart {chart_title!r} has no save options: {c}"
         assert c.get("displayModeBar", True) is not False, chart_title
@@ -91,7 +103,8 @@ def test_file_names():
 )
 def test_every_chart_saves(page, expected):
     at = open_page(page)
-    names = assert_saves(chart_configs(at))
+    streamlit_charts: list = []
+    names = assert_saves(chart_configs(at, streamlit_charts), tuple(streamlit_charts))
     assert expected <= set(names), names
     print(page, names)
 
@@ -108,7 +121,9 @@ def test_a_revealed_lesson_chart_saves():
 def test_bias_lab_heat_maps_and_probe_charts_save():
     at = run_job(open_lab(TINY), "train")
     at.selectbox(key="bias_lab.cell").set_value((1, 2)).run()
-    names = assert_saves(chart_configs(at))
+    streamlit_charts: list = []
+    names = assert_saves(chart_configs(at, streamlit_charts), tuple(streamlit_charts))
+    assert streamlit_charts  # the finished heat maps (clicks pick a cell): SVG only
     assert {"gatelab-bias-sweep-success-lstm1997", "gatelab-bias-sweep-median-lstm1997"} <= set(names)
     assert any(n.startswith("gatelab-bias-probe1-before-lstm1997-network") for n in names), names
     heat = [

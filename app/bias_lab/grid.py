@@ -114,7 +114,7 @@ def _heatmaps(job: jobs.Job, x_labels: list[str], y_labels: list[str], large: bo
                 alt=alt,
                 on_select=lambda k=key: pick_cell(k, nx, ny),
                 selection_mode="points",
-                config=save,
+                config=saving.for_streamlit(save),
             )
         where.caption(alt)
 

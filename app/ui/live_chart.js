@@ -20,6 +20,23 @@ function locale(P, name) {
   }));
 }
 
+// The PNG button beside Plotly's own save button (an SVG): plotly.js has one image button, so the second
+// is a custom button, built here from the config's gatelabPng (app/ui/saving.py: a button is a function,
+// which the config sent as JSON cannot hold). Same file name, twice the on-screen resolution.
+function withPng(P, config) {
+  const png = config && config.gatelabPng;
+  if (!png) return config || {};
+  const out = Object.assign({}, config);
+  delete out.gatelabPng;
+  const button = {
+    name: 'toPng', title: png.title, icon: P.Icons['camera-retro'] || P.Icons.camera,
+    click: (gd) => P.downloadImage(gd, { format: 'png', scale: png.scale, filename: png.filename }),
+  };
+  if (out.modeBarButtons) out.modeBarButtons = out.modeBarButtons.map((g, i) => (i ? g : g.concat([button])));
+  else out.modeBarButtonsToAdd = (out.modeBarButtonsToAdd || []).concat([button]);
+  return out;
+}
+
 const TYPED = { f8: Float64Array, f4: Float32Array, i1: Int8Array, u1: Uint8Array, i2: Int16Array,
                 u2: Uint16Array, i4: Int32Array, u4: Uint32Array, i8: BigInt64Array, u8: BigUint64Array };
 function plain(v) {
@@ -265,7 +282,7 @@ function draw(div) {
         if (div.__token) mergeKept(div, spec);
         if (spec.layout.height) div.style.minHeight = spec.layout.height + 'px';   // no jump while drawing
         if (spec.config && spec.config.locale) await locale(P, spec.config.locale);
-        await P.react(div, spec.data, spec.layout, spec.config || {});
+        await P.react(div, spec.data, spec.layout, withPng(P, spec.config));
         div.__shown = same;
         count(div, what);
         if (m.early) div.setAttribute('aria-label', m.alt);

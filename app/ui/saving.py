@@ -1,11 +1,15 @@
 """Figures that save: every chart's Plotly toolbar has a save button that downloads an SVG named
-after the chart and its settings (``gatelab-gradient-flow-rnn-lstm1997-t100.svg``).
+after the chart and its settings (``gatelab-gradient-flow-rnn-lstm1997-t100.svg``), and beside it one
+that downloads the same picture as a PNG of the same name at twice the on-screen resolution.
 
-The button is Plotly's own (``toImageButtonOptions`` in the chart's config): it draws the whole
+The SVG button is Plotly's own (``toImageButtonOptions`` in the chart's config): it draws the whole
 figure — title and legend included — into the file, in the browser, with no server round trip.
 SVG keeps lines and text sharp on a slide or in a paper (a heat map's cells are embedded in it as
-an image); ``scale`` 2 makes a PNG chosen instead (Plotly's API: ``format="png"``) twice the
-on-screen resolution.
+an image). Slides that take no SVG (Google Slides) take the PNG: plotly.js has one image button, so
+the second is a custom toolbar button (``PNG_KEY`` in the config: its name, scale and title), which
+the live charts' script builds (``app/ui/live_chart.js``: a button is a JavaScript function, which a
+config sent as JSON cannot hold). ``st.plotly_chart`` runs no script of ours, so its charts — the Bias
+lab's finished heat maps, which take clicks — keep the SVG button only (``for_streamlit``).
 
 Charts whose toolbar was hidden (the heat maps one clicks, the cell diagram) keep a toolbar with
 the save button only (``only_save``), so no zoom or pan tool gets in the way of a click; like
@@ -34,8 +38,9 @@ from app import i18n
 from app.i18n import N_, _
 
 PREFIX = "gatelab"
-FORMAT = "svg"  # "svg" or "png" (then at SCALE × the chart's size on screen)
+FORMAT = "svg"  # Plotly's own button: "svg" or "png" (then at SCALE × the chart's size on screen)
 SCALE = 2
+PNG_KEY = "gatelabPng"  # the PNG button's settings in a live chart's config (app/ui/live_chart.js)
 # this session's language -> the plotly.js locale (its name in plotly.js's own locale files)
 PLOTLY_LOCALES = {"zh-TW": "zh-TW", "zh-CN": "zh-CN"}
 # What plotly.js itself writes on a Gate Lab chart (plotly.js 4, a cartesian chart's toolbar and its
@@ -83,12 +88,22 @@ def config(chart: str, *settings: Any, only_save: bool = False, **extra: Any) ->
         # plotly.js 4 shows "Share chart..." by default; with no Plotly server configured it does nothing
         "showSendToCloud": False,
         "toImageButtonOptions": {"format": FORMAT, "filename": filename(chart, *settings), "scale": SCALE},
+        PNG_KEY: {
+            "filename": filename(chart, *settings),
+            "scale": SCALE,
+            "title": _("Download plot as a PNG"),
+        },
         **locale(),
     }
     if only_save:
         out.update(modeBarButtons=[["toImage"]])  # shown on hover, like every chart's toolbar
     out.update(extra)
     return out
+
+
+def for_streamlit(config: dict) -> dict:
+    """``config`` for ``st.plotly_chart``, which draws with no script of ours: no PNG button."""
+    return {k: v for k, v in config.items() if k != PNG_KEY}
 
 
 def locale() -> dict[str, Any]:

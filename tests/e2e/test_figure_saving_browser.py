@@ -1,6 +1,7 @@
 """Real browser: a chart's save button downloads a named SVG holding the chart's title and legend
 (issue 32) — a live chart (Gradient flow), a Streamlit chart (Home) and the cell diagram (Step),
-whose toolbar shows the save button only."""
+whose toolbar shows the save buttons only — and the button beside it the same picture as a PNG of
+the same name at twice the size on screen (issue 45), in English and in Chinese."""
 
 from __future__ import annotations
 
@@ -11,22 +12,34 @@ from .conftest import screenshot, settle, wait_for_app
 
 pytestmark = pytest.mark.e2e
 
-SAVE = ".modebar-btn[data-title^='Download plot']"
+SAVE = ".modebar-btn[data-title='Download plot']"
+PNG = ".modebar-btn[data-title='Download plot as a PNG']"
 
 
-def save(page, plot, expected_name: str, tmp_path) -> str:
-    """Hover ``plot``, click its save button; the downloaded file's text (checked: its name)."""
+def download(page, plot, selector: str, expected_name: str, tmp_path) -> bytes:
+    """Hover ``plot``, click its button ``selector``; the downloaded file's bytes (checked: its name)."""
     plot.scroll_into_view_if_needed()
     plot.hover()
-    button = plot.locator(SAVE)
+    button = plot.locator(selector)
     expect(button).to_have_count(1)
     with page.expect_download() as info:
         button.click()
-    download = info.value
-    assert download.suggested_filename == expected_name
-    path = tmp_path / download.suggested_filename
-    download.save_as(path)
-    return path.read_text()
+    file = info.value
+    assert file.suggested_filename == expected_name
+    path = tmp_path / file.suggested_filename
+    file.save_as(path)
+    return path.read_bytes()
+
+
+def save(page, plot, expected_name: str, tmp_path) -> str:
+    """Hover ``plot``, click its SVG save button; the downloaded file's text (checked: its name)."""
+    return download(page, plot, SAVE, expected_name, tmp_path).decode()
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """A PNG's width and height (its IHDR chunk), after checking it is a PNG."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", data[:8]
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
 
 
 def first_plot(page, url: str, plot: str):
@@ -58,10 +71,44 @@ def test_home_chart_saves_a_named_svg(streamlit_server, page, tmp_path):
     assert "An error injected at the last step, followed back in time" in svg
 
 
-def test_cell_diagram_toolbar_is_the_save_button_only(streamlit_server, page, tmp_path):
+def test_live_chart_saves_a_2x_png_of_the_same_name(streamlit_server, page, tmp_path):
+    plot = first_plot(page, f"{streamlit_server}/gradient-flow", LIVE)
+    data = download(page, plot, PNG, "gatelab-gradient-flow-rnn-lstm1997-t100-bptt.png", tmp_path)
+    box = plot.bounding_box()
+    width, height = png_size(data)
+    assert (width, height) == (round(2 * box["width"]), round(2 * box["height"])), (width, height, box)
+    screenshot(page, "figure-save-png-gradient-flow", full_page=False)
+
+
+def test_chinese_page_saves_png_and_svg_with_chinese_words(streamlit_server, page, tmp_path):
+    plot = first_plot(page, f"{streamlit_server}/gradient-flow?lang=zh-TW", LIVE)
+    plot.hover()
+    png = plot.locator(".modebar-btn[data-title='下載圖表為 PNG 圖檔']")
+    expect(png).to_have_count(1)
+    data = download(
+        page,
+        plot,
+        ".modebar-btn[data-title='下載圖表為 PNG 圖檔']",
+        "gatelab-gradient-flow-rnn-lstm1997-t100-bptt.png",
+        tmp_path,
+    )
+    assert png_size(data)[0] > 0
+    svg = download(
+        page,
+        plot,
+        ".modebar-btn[data-title='下載圖表']",
+        "gatelab-gradient-flow-rnn-lstm1997-t100-bptt.svg",
+        tmp_path,
+    ).decode()
+    assert "LSTM 1997" in svg and any(
+        "\u4e00" <= ch <= "\u9fff" for ch in svg
+    )  # the title and legend in Chinese
+
+
+def test_cell_diagram_toolbar_is_the_save_buttons_only(streamlit_server, page, tmp_path):
     diagram = first_plot(page, f"{streamlit_server}/step", LIVE)
     diagram.hover()
-    expect(diagram.locator(".modebar-btn")).to_have_count(1)
+    expect(diagram.locator(".modebar-btn")).to_have_count(2)  # SVG and PNG
     svg = save(page, diagram, "gatelab-cell-diagram-lstm1997-block-1-cell-1.svg", tmp_path)
     assert svg.lstrip().startswith("<svg") and "LSTM 1997" in svg and "step t = 1" in svg  # the title
 
@@ -70,7 +117,7 @@ def test_bias_lab_heat_map_saves_and_its_toolbar_is_the_save_button_only(streaml
     heat = first_plot(page, f"{streamlit_server}/bias-lab", LIVE)  # the baseline heat map
     heat.scroll_into_view_if_needed()
     heat.hover()
-    expect(heat.locator(".modebar-btn")).to_have_count(1)
+    expect(heat.locator(".modebar-btn")).to_have_count(2)  # SVG and PNG
     svg = save(page, heat, "gatelab-bias-baseline-success-lstm1997-two-sequence.svg", tmp_path)
     assert "Success rate" in svg and "solved" in svg  # the title and the colour bar's title
     assert "<image" in svg  # the heat map's cells (Plotly embeds them as an image)
