@@ -142,6 +142,9 @@ def _heat_trace(z: np.ndarray, text: np.ndarray, *, success: bool, f: int) -> di
     colorbar = dict(
         thickness=12,
         tickfont=dict(size=f - 2),
+        # each label below its tick: the top one ("100%") then sits inside the bar's height, clear of
+        # the title above it (a wide title, 解出, and large fonts made them overlap)
+        ticklabelposition="outside bottom",
         title=dict(text=_("solved") if success else _("sequences"), font=dict(size=f - 1)),
     )
     heat = dict(

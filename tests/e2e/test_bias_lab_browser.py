@@ -206,3 +206,27 @@ def test_choosing_a_long_experiment_lowers_the_budget_with_a_note(streamlit_serv
     expect(page.get_by_text("Cannot use these run settings")).to_have_count(0)
     settle(page)
     screenshot(page, "experiments-budget-lowered", full_page=False)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW", "zh-CN"])
+def test_colour_bar_title_clear_of_its_labels_with_large_fonts(streamlit_server, page, lang):
+    """The heat maps' colour bar: its title (解出 in Chinese) once overlapped its "100%" label with
+    large fonts (issue 45); no label's box meets the title's."""
+    page.goto(f"{streamlit_server}/bias-lab?lang={lang}&large=1&present=1")
+    wait_for_app(page)
+    bar = page.locator(".gatelab-live.js-plotly-plot .colorbar").first
+    expect(bar).to_be_visible(timeout=60_000)
+    bar.scroll_into_view_if_needed()
+    title = bar.locator(".cbtitle text").first.bounding_box()
+    labels = [t.bounding_box() for t in bar.locator(".cbaxis text, .ytick text").all()]
+    assert title and labels, (title, labels)
+
+    def meet(a: dict, b: dict) -> bool:
+        return not (
+            a["x"] + a["width"] <= b["x"]
+            or b["x"] + b["width"] <= a["x"]
+            or a["y"] + a["height"] <= b["y"]
+            or b["y"] + b["height"] <= a["y"]
+        )
+
+    assert not [b for b in labels if b and meet(title, b)], (title, labels)
