@@ -227,7 +227,9 @@ def test_presenter_and_large_fonts_keep_working_with_progress():
     assert not at.exception and not at.error
     assert at.query_params.get("present") == "1" and at.query_params.get("large") == "1"
     assert cfg(at)["answers"] == "peepholes:1"
-    assert chart_specs(at)[0]["layout"]["font"]["size"] == 20  # large fonts
+    from app.ui.figures import font_size
+
+    assert chart_specs(at)[0]["layout"]["font"]["size"] == font_size(True) > font_size(False)  # large fonts
 
 
 # ----------------------------------------------------------------------------- class link

@@ -48,12 +48,13 @@ def pick_cell(chart_key: str, nx: int, ny: int) -> None:
 def draw_grid(job: jobs.Job | None) -> None:
     large = state.large_fonts()
     if job is None:
-        st.info(
-            _(
-                "Press **Train the sweep**: every grid cell × seed becomes one network, and all of them train "
-                "together as one population."
+        if not state.presenting():  # on a projector the baseline's picture comes first
+            st.info(
+                _(
+                    "Press **Train the sweep**: every grid cell × seed becomes one network, and all of them "
+                    "train together as one population."
+                )
             )
-        )
         precomputed.baseline()
         return
     sweep: Sweep = job.work
@@ -219,7 +220,7 @@ def grid_section(values: dict) -> None:
         disabled=not running,
     )
     actions.page_witness(PAGE)  # presses never lost (app/ui/actions.py)
-    if outcome.value is not None:
+    if outcome.value is not None and not state.presenting():  # presenting: the picture first
         p = outcome.value
         reduced = p.train.streak != p.task.criterion.streak
         c3.caption(

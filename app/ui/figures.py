@@ -96,8 +96,16 @@ def colour(i: int) -> str:
     return PALETTE[i % len(PALETTE)]
 
 
+BASE_FONT = 13  # a chart's text size (px); its title and labels are set relative to it
+# Large fonts (projector): every text — the page's body, captions, labels, buttons, titles, and the
+# charts' — grows by this one factor (read from the back row of a lecture room at 1366 × 768)
+LARGE_SCALE = 1.3
+
+
 def font_size(large: bool) -> int:
-    return 20 if large else 13
+    """A chart's base text size: ``LARGE_SCALE`` × larger with large fonts, the factor every text on
+    the page grows by (app/ui/state.py scales the page's own text)."""
+    return round(BASE_FONT * LARGE_SCALE) if large else BASE_FONT
 
 
 def _axis(text: str, f: int) -> dict[str, Any]:

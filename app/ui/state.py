@@ -20,6 +20,7 @@ import streamlit as st
 import lstm_core as lc
 from app import i18n
 from app.i18n import N_, _, core_errors
+from app.ui.figures import LARGE_SCALE
 
 T = TypeVar("T")
 
@@ -188,6 +189,8 @@ def display_options() -> bool:
             "Also in the link (?large=1)."
         ),
     )
+    if large_fonts():
+        _large_text()
     if presenting():
         _presenter_chrome()
     return large_fonts()
@@ -199,10 +202,27 @@ def intro(text: str) -> None:
         st.caption(text)
 
 
+def _base_font() -> float:
+    """The theme's text size in px (``theme.baseFontSize``; Streamlit's own default is 16)."""
+    return float(st.get_option("theme.baseFontSize") or 16)
+
+
+def _large_text() -> None:
+    """Every text of the page ``LARGE_SCALE`` × larger: Streamlit sizes its text in rem, so the root
+    size scales body, captions, labels, buttons and titles at once (the theme's baseFontSize is the 1);
+    captions lose their faded look, which a projector washes out."""
+    st.html(
+        f"<style>html {{ font-size: {_base_font() * LARGE_SCALE:.2f}px; }}"
+        "[data-testid='stCaptionContainer'] { opacity: 1; }</style>"
+    )
+
+
 def _presenter_chrome() -> None:
-    """Less chrome above the fold: a smaller top padding and title (the sidebar, with the switch
-    to leave presenter mode, is folded away behind the » at the top left)."""
+    """Less chrome above the fold: a smaller top padding and a title no larger than it needs — never
+    smaller than without presenter mode (2.75rem of the normal root, 46.75 px) — (the sidebar, with
+    the switch to leave presenter mode, is folded away behind the » at the top left)."""
     st.html(
         "<style>[data-testid='stMainBlockContainer'] { padding-top: 3.75rem; }"
-        "[data-testid='stMainBlockContainer'] h1 { font-size: 2rem; padding: 0 0 0.25rem 0; }</style>"
+        f"[data-testid='stMainBlockContainer'] h1 {{ font-size: {2.75 * _base_font():.2f}px; "
+        "padding: 0 0 0.25rem 0; }</style>"
     )

@@ -65,3 +65,50 @@ def test_presenter_mode_puts_the_picture_first(streamlit_server, projector, rout
     assert lessons or chart["width"] > 0.6 * PROJECTOR["width"], chart  # (a question's choices are short)
     assert "present=1" in page.url
     screenshot(page, f"presenter-{route.url_path}", full_page=False)
+
+
+SIZES = """() => {
+  const px = (sel) => { const e = document.querySelector(sel); return e ? parseFloat(getComputedStyle(e).fontSize) : null; };
+  const opacity = (sel) => { const e = document.querySelector(sel); return e ? parseFloat(getComputedStyle(e).opacity) : null; };
+  return {
+    body: px('[data-testid=stMainBlockContainer] [data-testid=stMarkdownContainer] p'),
+    caption: px('[data-testid=stCaptionContainer]'), caption_opacity: opacity('[data-testid=stCaptionContainer]'),
+    label: px('[data-testid=stWidgetLabel] p'),
+    button: px('[data-testid=stMainBlockContainer] button'),
+    title: px('[data-testid=stMainBlockContainer] h1'),
+    chart_title: px('.gatelab-live .gtitle'), chart_tick: px('.gatelab-live .xtick text'),
+  };
+}"""
+
+
+def _sizes(page, url: str) -> dict:
+    page.goto(url)
+    wait_for_app(page)
+    for element in (
+        ".gatelab-live .gtitle",
+        "[data-testid=stWidgetLabel] p",
+        "[data-testid=stCaptionContainer]",
+    ):
+        expect(page.locator(element).first).to_be_attached(timeout=60_000)
+    settle(page)
+    return page.evaluate(SIZES)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_large_fonts_scale_every_text_by_one_factor(streamlit_server, projector, lang):
+    """Large fonts (projector) once grew only the charts' text (12 → 19 px) and presenter mode shrank
+    the title (46.75 → 34 px): every text now grows by one factor, and no title gets smaller."""
+    from app.ui.figures import LARGE_SCALE
+
+    url = f"{streamlit_server}/train?lang={lang}"
+    normal = _sizes(projector, url)
+    large = _sizes(projector, url + "&large=1")
+    present = _sizes(projector, url + "&present=1")
+    assert all(normal[k] for k in normal), normal
+    for what in ("body", "caption", "label", "button", "title", "chart_title", "chart_tick"):
+        ratio = large[what] / normal[what]
+        assert abs(ratio - LARGE_SCALE) < 0.08, (what, normal[what], large[what])
+    assert large["caption_opacity"] == 1  # a projector washes out faded text
+    assert present["title"] >= normal["title"] - 0.01, (normal["title"], present["title"])
+    for what in ("body", "caption", "label", "button", "chart_title"):
+        assert present[what] == pytest.approx(large[what], rel=0.01), what
