@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/classroom_load.py --sessions 1 10 30 60 --seconds 120
     .venv/bin/python benchmarks/classroom_load.py --scenario step --sessions 30
+    .venv/bin/python benchmarks/classroom_load.py --sessions 30 --seconds 60 --teacher   # + the presenter
     .venv/bin/python benchmarks/classroom_load.py --url http://127.0.0.1:8080 --sessions 60   # a proxy
 
 Each session is a light websocket client (``benchmarks/session_client.py``: the Streamlit
@@ -11,6 +12,11 @@ queue message; Pause -> "Resume"), live-chart updates and sequences per second p
 server CPU and RSS sampled every second, and RSS once the class left (``--after`` seconds). With ``--repeat``
 the same class comes a second time, to see whether memory returns to where the first left it.
 Scenario ``step``: N sessions open Step through a cell and press Forward once a second.
+With ``--teacher`` one more session, the presenter, works the projector while the class does:
+it opens Step through a cell and presses Forward every 2 s, and every 10 s opens the next of the
+app's other pages and comes back to Step; each press (click -> the new step shown) and each page
+(request -> the page's run finished with its title) is timed, and one that does not complete within
+30 s is an error that counts as 30 s (``teacher_*`` figures in the class's line).
 Without ``--url`` a server is started on a free port (and stopped at the end).
 """
 
@@ -33,6 +39,7 @@ import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from session_client import Session, summary  # noqa: E402
+from teacher_client import Teacher  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 TRAIN_QUERY = "cfg=" + quote(json.dumps({"streak": 100_000, "budget": 1_000_000}))
@@ -127,9 +134,12 @@ def _shown_after(s: Session, press: str, markers: tuple[str, ...]) -> float | No
     return next((t - t_press for t, what in s.events if t > t_press and what.startswith(markers)), None)
 
 
-async def train_class(url: str, n: int, seconds: float, headers: dict | None = None, rss=None) -> dict:
+async def train_class(
+    url: str, n: int, seconds: float, headers: dict | None = None, rss=None, teacher: bool = False
+) -> dict:
     """``rss``: a callable giving the server's RSS (MB), read when the class has opened the page
-    (idle sessions) and when it has trained, for the memory per idle and per training session."""
+    (idle sessions) and when it has trained, for the memory per idle and per training session.
+    ``teacher``: the presenter (``Teacher``) works for ``seconds`` from the Start press on."""
     sessions = [Session(url, page="train", query=TRAIN_QUERY, headers=dict(headers or {})) for _ in range(n)]
     t0 = time.perf_counter()
     await asyncio.gather(*(s.open() for s in sessions))
@@ -139,6 +149,8 @@ async def train_class(url: str, n: int, seconds: float, headers: dict | None = N
     opened = time.perf_counter() - t0
     rss_open = rss() if rss else float("nan")
     await asyncio.gather(*(s.press(GO) for s in sessions))  # Start: everyone at once
+    presenter = Teacher(url, headers) if teacher else None
+    presenting = asyncio.create_task(presenter.run(seconds)) if presenter else None
     await asyncio.gather(*(s.pump(seconds) for s in sessions))
     started = [_shown_after(s, GO, (f"button {GO} Pause",)) for s in sessions]
     counts0 = [(s.loss_updates(), s.sequences() or 0) for s in sessions]
@@ -150,6 +162,8 @@ async def train_class(url: str, n: int, seconds: float, headers: dict | None = N
         ((s.loss_updates() - c) / dt, ((s.sequences() or 0) - q) / dt) for s, (c, q) in zip(sessions, counts0)
     ]
     queued = sum(1 for s in sessions if s.texts and "queued" in s.texts[-1])
+    if presenting is not None:  # the presenter's last press or page, before the class pauses
+        await presenting
     for s in sessions:  # Pause, where there is one to press
         if s.labels.get(GO) == "Pause":
             await s.press(GO)
@@ -158,7 +172,7 @@ async def train_class(url: str, n: int, seconds: float, headers: dict | None = N
     errors = [e for s in sessions for e in s.errors]
     await asyncio.gather(*(s.close() for s in sessions))
     training = [r for r, s in zip(rates, sessions) if r[1] > 0]
-    return {
+    res = {
         "sessions": n,
         "open_seconds": round(opened, 2),
         "errors": len(errors),
@@ -174,9 +188,12 @@ async def train_class(url: str, n: int, seconds: float, headers: dict | None = N
         "server_rss_mb_open": rss_open,
         "server_rss_mb_training": rss_training,
     }
+    return {**res, **presenter.figures()} if presenter else res
 
 
-async def step_class(url: str, n: int, seconds: float, headers: dict | None = None) -> dict:
+async def step_class(
+    url: str, n: int, seconds: float, headers: dict | None = None, teacher: bool = False
+) -> dict:
     sessions = [Session(url, page="step", headers=dict(headers or {})) for _ in range(n)]
     await asyncio.gather(*(s.open() for s in sessions))
     await asyncio.gather(
@@ -197,16 +214,18 @@ async def step_class(url: str, n: int, seconds: float, headers: dict | None = No
                 s.errors.append("a Forward click was not answered within 30 s")
             await s.pump(max(0.0, 1.0 - (time.perf_counter() - t)))
 
-    await asyncio.gather(*(clicker(s) for s in sessions))
+    presenter = Teacher(url, headers) if teacher else None
+    await asyncio.gather(*(clicker(s) for s in sessions), *([presenter.run(seconds)] if presenter else []))
     errors = [e for s in sessions for e in s.errors]
     await asyncio.gather(*(s.close() for s in sessions))
-    return {
+    res = {
         "sessions": n,
         "errors": len(errors),
         "error_examples": errors[:3],
         "clicks": len(latencies),
         "forward_click_to_redrawn_s": summary(latencies),
     }
+    return {**res, **presenter.figures()} if presenter else res
 
 
 async def main_async(args: argparse.Namespace) -> dict:
@@ -231,9 +250,9 @@ async def main_async(args: argparse.Namespace) -> dict:
                 hold(args.pause_pids, signal.SIGSTOP)
                 try:
                     res = await (
-                        train_class(url, n, args.seconds, rss=sampler.rss)
+                        train_class(url, n, args.seconds, rss=sampler.rss, teacher=args.teacher)
                         if args.scenario == "train"
-                        else step_class(url, n, args.seconds)
+                        else step_class(url, n, args.seconds, teacher=args.teacher)
                     )
                 finally:
                     hold(args.pause_pids, signal.SIGCONT)
@@ -272,6 +291,12 @@ def main() -> None:
     ap.add_argument("--sessions", type=int, nargs="+", default=[1, 10, 30, 60])
     ap.add_argument("--seconds", type=float, default=120.0, help="how long each class trains (s)")
     ap.add_argument("--scenario", choices=("train", "step"), default="train")
+    ap.add_argument(
+        "--teacher",
+        action="store_true",
+        help="one more session, the presenter: Forward on Step through a cell every 2 s and another "
+        "page every 10 s while the class works, timed (teacher_* figures)",
+    )
     ap.add_argument("--url", help="a running server or proxy (default: start one)")
     ap.add_argument("--server-pid", type=int, help="with --url: the server's pid, to sample CPU and RSS")
     ap.add_argument("--repeat", action="store_true", help="each class twice (memory after a second class)")

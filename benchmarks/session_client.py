@@ -40,6 +40,7 @@ class Session:
     headers: dict[str, str] = field(default_factory=dict)  # e.g. a proxy's sticky cookie
     ws: Any = None
     page_hash: str = ""  # first "" + page_name (the router picks by url path), then the page's hash
+    page_hashes: dict[str, str] = field(default_factory=dict)  # url path -> page hash (the sidebar's links)
     widgets: dict[str, Any] = field(default_factory=dict)  # widget id -> element proto (latest)
     buttons: dict[str, str] = field(default_factory=dict)  # user key -> widget id
     labels: dict[str, str] = field(default_factory=dict)  # user key -> the button's label last drawn
@@ -49,6 +50,7 @@ class Session:
     running: bool = False  # a script run is in progress
     finished_runs: int = 0
     texts: list[str] = field(default_factory=list)  # progress-bar texts seen, newest last
+    metrics: dict[str, str] = field(default_factory=dict)  # st.metric label -> the value last drawn
     chart_updates: dict[str, int] = field(default_factory=dict)  # live chart key -> updates received
     errors: list[str] = field(default_factory=list)  # st.error / exception texts seen
     events: list[tuple[float, str]] = field(default_factory=list)  # (time, what) for latency
@@ -130,6 +132,13 @@ class Session:
         self.events.append((time.perf_counter(), f"rerun {'fragment' if fragment else 'page'}"))
         await self.ws.send(msg.SerializeToString())
 
+    async def goto(self, page: str) -> None:
+        """Open another page of the app (``page``: its url path), as a click on its sidebar link does:
+        a full run naming the page's hash (learnt from the navigation menu; by url path until then)."""
+        self.page, self.page_hash = page, self.page_hashes.get(page, "")
+        self.events.append((time.perf_counter(), f"goto {page}"))
+        await self.rerun()
+
     async def press(self, key: str) -> None:
         """Click the button whose Streamlit key is ``key`` (its id is learnt from the page)."""
         if key not in self.buttons:
@@ -185,6 +194,9 @@ class Session:
             # the page the router chose: later runs name it (an st.rerun() from a fragment reruns
             # the page the request names, and "" would be the default page)
             self.page_hash = msg.navigation.page_script_hash
+            for p in msg.navigation.app_pages:
+                self.page_hashes[p.url_pathname] = p.page_script_hash
+            self.events.append((now, f"page {msg.navigation.page_script_hash}"))
         elif kind == "new_session" and not msg.metadata.run.fragment_ids:
             self.timers.clear()  # a whole page run (also one the server started: st.rerun()) re-declares them
             self._due.clear()
@@ -229,6 +241,11 @@ class Session:
                     self.button_fragments.pop(key, None)
                 self.labels[key] = el.button.label
                 self.events.append((now, f"button {key} {el.button.label}"))
+        elif what == "metric":
+            self.metrics[el.metric.label] = el.metric.body
+            self.events.append((now, f"metric {el.metric.label} {el.metric.body}"))
+        elif what == "heading" and el.heading.tag == "h1":  # a page's title (st.title)
+            self.events.append((now, f"title {el.heading.body}"))
         elif what == "progress":
             self.texts.append(el.progress.text)
             self.events.append((now, "progress"))

@@ -121,17 +121,22 @@ def _playback(cfg, data: dict, large: bool, preview: bool) -> None:
     st.fragment(player, run_every=1.0 / speed if armed else None)(
         cfg, data, labels, large, speed, preview=preview
     )
+    forward, back = keys.button(state.wkey(PAGE, "fwd")), keys.button(state.wkey(PAGE, "back"))
+    clicker = state.presenting()  # a presenter clicker sends PageDown / PageUp (else they scroll)
     keys.bind(
         {
             "Space": keys.other_option(PLAY_KEY),  # Play <-> Pause
-            "ArrowRight": keys.button(state.wkey(PAGE, "fwd")),
-            "ArrowLeft": keys.button(state.wkey(PAGE, "back")),
+            "ArrowRight": forward,
+            "ArrowLeft": back,
             "Home": keys.button(state.wkey(PAGE, "reset")),
+            **({"PageDown": forward, "PageUp": back} if clicker else {}),
         }
     )
     keys.help_panel(
         [
-            _("**→ / ←** — one step forward / back"),
+            _("**→ / ← / PageDown / PageUp** — one step forward / back (a presenter clicker too)")
+            if clicker
+            else _("**→ / ←** — one step forward / back"),
             _("**Space** — play / pause"),
             _("**Home** — back to the first step"),
         ]

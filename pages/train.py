@@ -56,12 +56,16 @@ def _content(frame: Frame, large: bool) -> None:
     run = s.run = outcome.value
     s.superseded = superseded(run, values)  # kept on screen; the next Start uses the new settings
     s.touched()  # a whole-page run = the user did something (idle pause)
+    go = keys.button(state.wkey(PAGE, "go"))  # a click the press witness sees (app/ui/actions.py)
     if not state.presenting():  # above the buttons: the live part below is rerun by each click
         task_notes(run)
         keys.help_panel([_("**Space** — start, pause and resume training")])
-    keys.bind(
-        {"Space": keys.button(state.wkey(PAGE, "go"))}
-    )  # a click the press witness sees (app/ui/actions.py)
+        keys.bind({"Space": go})
+    else:  # a presenter clicker sends PageDown / PageUp: either starts, pauses and resumes
+        keys.help_panel(
+            [_("**Space / PageDown / PageUp** — start, pause and resume training (a presenter clicker too)")]
+        )
+        keys.bind({"Space": go, "PageDown": go, "PageUp": go})
     st.fragment(live_part)(large)
     shown = run.settings or values  # the export describes the run on screen
     export.io_panel(

@@ -120,3 +120,31 @@ def test_train_keeps_the_keyboard_focus_on_start_pause_resume(streamlit_server, 
             .filter(visible=True)
         ).to_have_count(5)
         wait_for_app(page)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_clicker_steps_step_and_runs_train_in_presenter_mode(streamlit_server, page, lang):
+    """A presenter clicker sends PageDown / PageUp (issue 45: Step ignored them, Train answered only
+    Space): in presenter mode they step Step forward and back, and start, pause and resume Train."""
+    page.goto(f"{streamlit_server}/step?present=1&lang={lang}")
+    wait_for_app(page)
+    settle(page)
+    keys_ready(page)
+    expect(step_metric(page)).to_have_text(re.compile(r"^1 / \d+$"))
+    page.keyboard.press("PageDown")
+    expect(step_metric(page)).to_have_text(re.compile(r"^2 / \d+$"))
+    page.keyboard.press("PageDown")
+    expect(step_metric(page)).to_have_text(re.compile(r"^3 / \d+$"))
+    page.keyboard.press("PageUp")
+    expect(step_metric(page)).to_have_text(re.compile(r"^2 / \d+$"))
+    page.goto(f"{streamlit_server}/train?present=1&lang={lang}&cfg=" + quote(json.dumps({"streak": 5000})))
+    wait_for_app(page)
+    go = page.locator(".st-key-train-go button")
+    start = go.inner_text()
+    keys_ready(page)
+    page.keyboard.press("PageDown")
+    expect(go).not_to_have_text(start)  # Start -> Pause
+    pause = go.inner_text()
+    page.keyboard.press("PageUp")
+    expect(go).not_to_have_text(pause)  # Pause -> Resume
+    screenshot(page, f"keys-clicker-train-{lang}", full_page=False)
