@@ -27,20 +27,20 @@ def step_metric(page):
     return page.get_by_test_id("stMetricValue").first
 
 
+def keys_move_the_step(page, moves: list[tuple[str, int]]) -> None:
+    """Press each key in turn; the step counter then reads its step."""
+    for key, step in moves:
+        page.keyboard.press(key)
+        expect(step_metric(page)).to_have_text(re.compile(rf"^{step} / \d+$"))
+
+
 def test_step_arrows_space_and_home(streamlit_server, page):
     page.goto(f"{streamlit_server}/step")
     wait_for_app(page)
     settle(page)
     keys_ready(page)
     expect(step_metric(page)).to_have_text(re.compile(r"^1 / \d+$"))
-    page.keyboard.press("ArrowRight")
-    expect(step_metric(page)).to_have_text(re.compile(r"^2 / \d+$"))
-    page.keyboard.press("ArrowRight")
-    expect(step_metric(page)).to_have_text(re.compile(r"^3 / \d+$"))
-    page.keyboard.press("ArrowLeft")
-    expect(step_metric(page)).to_have_text(re.compile(r"^2 / \d+$"))
-    page.keyboard.press("Home")
-    expect(step_metric(page)).to_have_text(re.compile(r"^1 / \d+$"))
+    keys_move_the_step(page, [("ArrowRight", 2), ("ArrowRight", 3), ("ArrowLeft", 2), ("Home", 1)])
     # typed into a text field, the arrow moves the text cursor, not the step
     seed = page.locator("[data-testid='stSidebar'] input[type='number']:visible").first
     seed.click()
@@ -131,12 +131,7 @@ def test_a_clicker_steps_step_and_runs_train_in_presenter_mode(streamlit_server,
     settle(page)
     keys_ready(page)
     expect(step_metric(page)).to_have_text(re.compile(r"^1 / \d+$"))
-    page.keyboard.press("PageDown")
-    expect(step_metric(page)).to_have_text(re.compile(r"^2 / \d+$"))
-    page.keyboard.press("PageDown")
-    expect(step_metric(page)).to_have_text(re.compile(r"^3 / \d+$"))
-    page.keyboard.press("PageUp")
-    expect(step_metric(page)).to_have_text(re.compile(r"^2 / \d+$"))
+    keys_move_the_step(page, [("PageDown", 2), ("PageDown", 3), ("PageUp", 2)])
     page.goto(f"{streamlit_server}/train?present=1&lang={lang}&cfg=" + quote(json.dumps({"streak": 5000})))
     wait_for_app(page)
     go = page.locator(".st-key-train-go button")
