@@ -22,16 +22,22 @@ function locale(P, name) {
 
 // The PNG button beside Plotly's own save button (an SVG): plotly.js has one image button, so the second
 // is a custom button, built here from the config's gatelabPng (app/ui/saving.py: a button is a function,
-// which the config sent as JSON cannot hold). Same file name, twice the on-screen resolution.
-function withPng(P, config) {
+// which the config sent as JSON cannot hold). Same file name, twice the on-screen resolution. The button
+// is kept on the div and reused while its settings stay: Plotly.react compares the config, and a new
+// click function each update would make it a new config — a full redraw that drops a drag-zoom under way.
+function withPng(P, config, div) {
   const png = config && config.gatelabPng;
   if (!png) return config || {};
   const out = Object.assign({}, config);
   delete out.gatelabPng;
-  const button = {
-    name: 'toPng', title: png.title, icon: P.Icons['camera-retro'] || P.Icons.camera,
-    click: (gd) => P.downloadImage(gd, { format: 'png', scale: png.scale, filename: png.filename }),
-  };
+  const key = JSON.stringify(png);
+  if (!div.__png || div.__png.key !== key) {
+    div.__png = { key, button: {
+      name: 'toPng', title: png.title, icon: P.Icons['camera-retro'] || P.Icons.camera,
+      click: (gd) => P.downloadImage(gd, { format: 'png', scale: png.scale, filename: png.filename }),
+    } };
+  }
+  const button = div.__png.button;
   if (out.modeBarButtons) out.modeBarButtons = out.modeBarButtons.map((g, i) => (i ? g : g.concat([button])));
   else out.modeBarButtonsToAdd = (out.modeBarButtonsToAdd || []).concat([button]);
   return out;
@@ -282,7 +288,7 @@ function draw(div) {
         if (div.__token) mergeKept(div, spec);
         if (spec.layout.height) div.style.minHeight = spec.layout.height + 'px';   // no jump while drawing
         if (spec.config && spec.config.locale) await locale(P, spec.config.locale);
-        await P.react(div, spec.data, spec.layout, withPng(P, spec.config));
+        await P.react(div, spec.data, spec.layout, withPng(P, spec.config, div));
         div.__shown = same;
         count(div, what);
         if (m.early) div.setAttribute('aria-label', m.alt);
