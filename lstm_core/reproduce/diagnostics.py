@@ -197,22 +197,22 @@ def flags(d: dict[str, Any]) -> list[str]:
     s_max, hp = d.get("s_max"), d.get("hprime")
     if (s_max is not None and s_max > DRIFT_S) or (hp is not None and hp < DRIFT_HPRIME):
         out.append(
-            f"state drift: max |s| = {s_max:.3g}"
+            f"{SYMPTOMS[0]}: max |s| = {s_max:.3g}"
             + (f", mean h'(s) at {100 * hp:.0f}% of h'(0)" if hp is not None else "")
         )
     ig = d.get("ig_relevant")
     if ig is not None and ig < SHUT_IG:
-        out.append(f"input gate shut at the relevant steps (y_ig ≤ {ig:.2g})")
+        out.append(f"{SYMPTOMS[1]} (y_ig ≤ {ig:.2g})")
     og = d.get("og_mean")
     if og is not None and og > OPEN_OG:
-        out.append(f"output gate always open (mean y_og {og:.2f}): cell possibly abused as a bias unit")
+        out.append(f"{SYMPTOMS[2]} (mean y_og {og:.2f}): cell possibly abused as a bias unit")
     r = d.get("out_std_ratio")
     if r is not None and r < MEAN_OUTPUT:
-        out.append(f"output sits at the target mean (output spread {100 * r:.0f}% of the targets')")
+        out.append(f"{SYMPTOMS[3]} (output spread {100 * r:.0f}% of the targets')")
     pw = d.get("pinned_wrong")
     if pw is not None and pw >= PINNED:
         out.append(
-            f"wrong answers pinned: {100 * pw:.0f}% of the clearly wrong outputs sit at a saturated output "
+            f"{SYMPTOMS[4]}: {100 * pw:.0f}% of the clearly wrong outputs sit at a saturated output "
             f"unit (σ'(net) < {PINNED_SLOPE:g}), which sends no error back"
         )
     return out

@@ -37,7 +37,13 @@ IMPROVEMENT = 0.01  # a window's mean loss must beat the best by 1 % to count as
 PINNED_CHECKS = 3  # checks in a row with the outputs (or all hidden groups) saturated
 OUTPUT_LABEL = "output units"
 # the labels of the groups groups() names besides the variants' gates (a diverged run's message shows them)
-LABELS = ("hidden units", "candidate n", "cell input g", "cell output squash h", OUTPUT_LABEL)
+HIDDEN, CANDIDATE, CELL_INPUT, CELL_OUTPUT = (
+    "hidden units",
+    "candidate n",
+    "cell input g",
+    "cell output squash h",
+)
+LABELS = (HIDDEN, CANDIDATE, CELL_INPUT, CELL_OUTPUT, OUTPUT_LABEL)
 MAX_SLOPE = {"sigmoid": 0.25, "tanh": 1.0, "g1997": 1.0, "h1997": 0.5, "half_tanh": 0.5, "softmax": 0.25}
 
 
@@ -46,17 +52,17 @@ def groups(cfg: ModelConfig) -> list[tuple[str, str, str]]:
     rec = cfg.record
     out = [(key, label, "sigmoid") for key, label in rec.gates]
     if rec.family == "rnn":
-        out.append(("h", "hidden units", cfg.activation))
+        out.append(("h", HIDDEN, cfg.activation))
     elif rec.family == "local_feedback":
-        out.append(("h", "hidden units", "half_tanh"))
+        out.append(("h", HIDDEN, "half_tanh"))
     elif rec.family == "gru":
-        out.append(("n", "candidate n", "tanh"))
+        out.append(("n", CANDIDATE, "tanh"))
     elif rec.family == "lstm":
-        out.append(("g", "cell input g", "tanh"))
+        out.append(("g", CELL_INPUT, "tanh"))
     else:  # the 1997 family: cell input g and output squash h
         for key, label, act in (
-            ("g", "cell input g", cfg.cell_input),
-            ("h", "cell output squash h", cfg.cell_output),
+            ("g", CELL_INPUT, cfg.cell_input),
+            ("h", CELL_OUTPUT, cfg.cell_output),
         ):
             if act != "identity":
                 out.append((key, label, act))
