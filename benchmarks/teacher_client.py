@@ -57,6 +57,7 @@ class Teacher:
         self.s = Session(url, page="step", headers=dict(headers or {}))
         self.presses: list[float] = []
         self.pages: list[float] = []
+        self.page_names: list[str] = []  # which page each of ``pages`` timed
         self.errors: list[str] = []
 
     async def _until(self, t0: float, markers: tuple[str, ...], what: str, times: list[float]) -> bool:
@@ -72,6 +73,7 @@ class Teacher:
     async def _page(self, page: str) -> bool:
         """Open ``page`` (a url path) and time it; the first page also opens the session."""
         t0 = time.perf_counter()
+        self.page_names.append(page or "home")
         target = self.s.page_hashes.get(page)
         markers = (f"page {target}" if target else "page ", "title ", "finished")
         if self.s.ws is None:
@@ -143,6 +145,7 @@ class Teacher:
             "teacher_page_p95_s": round(page["p95"], 3),
             "teacher_presses": len(self.presses),
             "teacher_pages": len(self.pages),
+            "teacher_page_times": [[n, round(t, 2)] for n, t in zip(self.page_names, self.pages)],
             "teacher_errors": len(self.errors),
             "teacher_error_examples": self.errors[:3],
         }

@@ -45,6 +45,15 @@ def test_many_runs_tick_less_often_and_train_less_per_tick(monkeypatch):
     assert slots.tick_seconds(0.03) == pytest.approx(0.03 * slots.FULL_SPEED_RUNS / 30)
 
 
+def test_many_runs_redraw_their_slow_charts_less_often(monkeypatch):
+    monkeypatch.setenv("GATELAB_MAX_TRAINING", "100")
+    assert slots.slow_every(1.0) == 1.0  # nobody training
+    for s in range(30):
+        slots.claim(f"s{s}", now=time.monotonic())
+    assert slots.slow_every(1.0) == pytest.approx(30 * slots.SLOW_COST)
+    assert 30 * slots.SLOW_COST > 1.0
+
+
 def test_capacity_reads_the_environment_and_survives_nonsense(monkeypatch):
     monkeypatch.setenv("GATELAB_MAX_TRAINING", "oops")
     assert slots.capacity() == limits.MAX_TRAINING_SESSIONS

@@ -24,6 +24,14 @@ def test_timers_are_redeclared_only_when_queued_or_let_in_or_the_period_moves_tw
     assert not live_state.timers_stale(TrainState(every=None), place=0, every=0.04)  # none declared yet
 
 
+def test_the_slow_charts_timer_is_redeclared_when_the_class_grows_or_shrinks_twofold():
+    s = TrainState(every=0.5, queued=0, slow=1.0)
+    assert not live_state.timers_stale(s, place=0, every=0.5, slow=1.8)
+    assert live_state.timers_stale(s, place=0, every=0.5, slow=3.0)  # 30 runs training: every 3 s
+    assert live_state.timers_stale(TrainState(every=0.5, slow=3.0), place=0, every=0.5, slow=1.0)
+    assert not live_state.timers_stale(TrainState(every=0.5), place=0, every=0.5, slow=3.0)  # none declared
+
+
 def test_buttons_drawn_for_another_status_are_stale():
     assert not live_state.buttons_stale(TrainState(), "running")  # never drawn: nothing to redraw
     assert not live_state.buttons_stale(TrainState(buttons_status="running"), "running")

@@ -27,6 +27,10 @@ from app.ui import feeds, slots
 
 FRESH_SECONDS = 3.0  # a poll this recent means the browser is drawing from the feed
 FRAGMENT_EVERY = 0.5  # the fragment's period while the feed draws: status text, axes, captions
+# With a class training, the page runs (not the feed's points) were most of the server's work and what
+# the lecturer's own page waited behind (py-spy, issue 45): the fragment then runs this many times
+# less often than the feed asks.
+FRAGMENT_FACTOR = 4
 
 
 def feed_every() -> float:
@@ -37,8 +41,9 @@ def feed_every() -> float:
 
 def fragment_every() -> float:
     """The page fragment's period while the feed draws: ``FRAGMENT_EVERY``, longer when many runs train
-    (twice the feed's own period), so a class's page runs do not crowd out its training."""
-    return max(FRAGMENT_EVERY, 2 * feed_every())
+    (``FRAGMENT_FACTOR`` × the feed's own period), so a class's page runs do not crowd out the feeds and
+    the lecturer's page."""
+    return max(FRAGMENT_EVERY, FRAGMENT_FACTOR * feed_every())
 
 
 @dataclass(eq=False)
@@ -64,7 +69,7 @@ class TrainFeed:
         # An idle run or one waiting for a slot is not trained here: the fragment shows the pause or
         # the queue (it still runs every fragment_every() seconds).
         if run.active and not live_state.idle_too_long(self.live) and slots.claim(self.session) == 0:
-            live_run.tick(run, slots.tick_seconds(live_run.TICK_SECONDS))
+            live_run.tick(run, live_run.share(run))
         with run.lock:
             c = run.curves.data
             i = bisect.bisect_right(c["sequences"], after)

@@ -12,7 +12,12 @@ trainer, solved / budget / diverged. Nothing here loops: ``tick`` trains one chu
 
 Two threads may touch a run: the session's script runs and, with ``app/serve.py``, the live feed's
 WebSocket requests (``app/train/feed.py``), which train while the browser draws. ``LiveRun.lock`` keeps
-them apart: ``tick``, the buttons and ``snapshot`` (what the figures read) hold it.
+them apart: the status, the buttons and ``snapshot`` (what the figures read) hold it; ``train_lock``
+is held while a chunk trains (one chunk at a time), so a click or a redraw never waits for training.
+
+Where ``app.ui.workers`` is enabled (the Gate Lab server), the chunk trains in a worker process
+(``remote``): the run's ``trainer`` here is the server's copy, built from the same recipe and kept
+reading the same after each chunk (``worker_host.apply``: the bookkeeping, the weights, the history).
 """
 
 from __future__ import annotations
@@ -21,10 +26,11 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from app.ui import pacing
+from app.ui import pacing, slots, worker_host, workers
 from lstm_core.training import ProbeTrace, Progress, Trainer
 
 TICK_SECONDS = 0.03  # training time per UI tick: short enough for ≥ 5 chart redraws a second
@@ -72,7 +78,10 @@ class LiveRun:
     tick_seconds: float = 0.0  # wall time of the last tick (training + probe)
     wall_active: float = 0.0  # wall-clock seconds spent running (drawing included, pauses not)
     last_tick: float | None = None
+    remote: Any = None  # a workers.Remote where the chunks train in a worker process
+    lost: bool = False  # the worker process holding the run ended: the run stopped there
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
+    train_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     @property
     def sequences(self) -> int:
@@ -90,7 +99,9 @@ class LiveRun:
 def new_run(
     trainer: Trainer, key: str, label: str, status: str = "idle", settings: dict | None = None
 ) -> LiveRun:
-    """A run on a fresh trainer; the probe shows the untrained network until the first tick."""
+    """A run on a fresh trainer; the probe shows the untrained network until the first tick. Where
+    ``workers.enabled()``, its chunks will train in a worker process on a copy built from the same
+    recipe (``trainer`` stays the server's copy)."""
     return LiveRun(
         trainer,
         key,
@@ -100,6 +111,7 @@ def new_run(
         chunk=trainer.config.batch,
         curves=Curves(label),
         probe=trainer.probe(),
+        remote=workers.place(worker_host.Recipe.of(trainer)) if workers.enabled() else None,
     )
 
 
@@ -126,32 +138,57 @@ def stop(run: LiveRun) -> None:
 def tick(run: LiveRun, seconds: float = TICK_SECONDS) -> Progress | None:
     """Train one chunk if running, record the report, and size the next chunk.
 
-    The chunk is a whole number of batches chosen from this tick's measured speed so the next
-    tick takes about ``seconds`` (at least one batch, so very long sequences still advance).
+    The chunk is a whole number of batches chosen from the measured training time so the next
+    tick takes about ``seconds`` (at least one batch, so very long sequences still advance). A tick
+    asked for while another is training (the feed and the fragment at once) has nothing to do.
     """
     with run.lock:
-        return _tick(run, seconds)
-
-
-def _tick(run: LiveRun, seconds: float) -> Progress | None:
-    if run.status != "running":
-        run.last_tick = None
+        if run.status != "running":
+            run.last_tick = None
+            return None
+        now = time.perf_counter()
+        if run.last_tick is not None:  # the whole cycle since the last tick: what the user waited
+            run.wall_active += min(now - run.last_tick, MAX_TICK_GAP)
+        run.last_tick = now
+        chunk = run.chunk
+    if not run.train_lock.acquire(blocking=False):
         return None
-    now = time.perf_counter()
-    if run.last_tick is not None:  # the whole cycle since the last tick: what the user waited
-        run.wall_active += min(now - run.last_tick, MAX_TICK_GAP)
-    run.last_tick = now
-    tr, batch = run.trainer, run.trainer.config.batch
-    before = run.sequences
-    t0 = time.perf_counter()
-    p = tr.train(run.chunk)
-    dt = time.perf_counter() - t0
-    run.chunk = pacing.next_chunk(run.chunk, int(p.sequences) - before, dt, seconds, multiple=batch)
-    run.tick_seconds = dt
-    record(run, p)
-    if p.status != "running":
-        run.status = p.status  # solved | budget | diverged
-    return p
+    try:
+        try:
+            p, dt = _train(run, chunk)
+        except workers.WorkerLost:
+            with run.lock:
+                run.status, run.lost = "stopped", True
+            return None
+        batch = run.trainer.config.batch
+        with run.lock:
+            done = int(p.sequences) - run.sequences
+            run.chunk = pacing.next_chunk(run.chunk, done, dt, seconds, multiple=batch)
+            run.tick_seconds = dt
+            record(run, p)
+            if p.status != "running":
+                run.status = p.status  # solved | budget | diverged
+        return p
+    finally:
+        run.train_lock.release()
+
+
+def share(run: LiveRun) -> float:
+    """Seconds of training one tick asks for: ``TICK_SECONDS`` where the run trains in a worker (the
+    workers' cores are for training; a worker answers one chunk at a time, so a class takes turns), else
+    the server's fair share of it (``slots.tick_seconds``: the training holds the server's interpreter)."""
+    return TICK_SECONDS if run.remote is not None else slots.tick_seconds(TICK_SECONDS)
+
+
+def _train(run: LiveRun, chunk: int) -> tuple[Progress, float]:
+    """One chunk (in the worker where there is one): the report and the seconds spent training."""
+    if run.remote is None:
+        t0 = time.perf_counter()
+        p = run.trainer.train(chunk)
+        return p, time.perf_counter() - t0
+    p, change = run.remote.train(chunk)
+    worker_host.apply(run.trainer, change)
+    return p, change.seconds
 
 
 def record(run: LiveRun, p: Progress) -> None:
@@ -196,7 +233,7 @@ def snapshot(run: LiveRun) -> Curves:
 
 def history_csv(run: LiveRun) -> bytes:
     """Every progress report of the run (``Trainer.history``) as CSV, read between two ticks."""
-    with run.lock:
+    with run.train_lock, run.lock:
         frame = run.trainer.history_frame()
     return frame.to_csv(index=False).encode()
 

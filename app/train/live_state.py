@@ -32,6 +32,7 @@ class TrainState:
     queued: int = 0  # the run's place in the server's queue at the last tick (0: training or not asking)
     every: float | None = None  # the fast fragment's timer while running (None: not running)
     since: float | None = None  # when the fast fragment's timer was set (monotonic)
+    slow: float | None = None  # the slow fragment's timer while running (``slots.slow_every``)
     feed: Any = None  # the live feed the charts pull (``app.train.feed.TrainFeed``)
 
     def touched(self, now: float | None = None) -> None:
@@ -42,12 +43,12 @@ class TrainState:
         """Seconds since the user last did something."""
         return (time.monotonic() if now is None else now) - self.last_interaction
 
-    def started_ticking(self, every: float, now: float | None = None) -> None:
-        """The run went live: the fast fragment's first timer."""
-        self.every, self.since = every, time.monotonic() if now is None else now
+    def started_ticking(self, every: float, now: float | None = None, slow: float | None = None) -> None:
+        """The run went live: the fast fragment's first timer (and the slow one's)."""
+        self.every, self.since, self.slow = every, time.monotonic() if now is None else now, slow
 
     def stopped_ticking(self) -> None:
-        self.every = self.since = None
+        self.every = self.since = self.slow = None
 
 
 def get() -> TrainState:
@@ -62,11 +63,15 @@ def fast_every(place: int, pulled: bool, feed_redraw: float, tick: float) -> flo
     return QUEUED_EVERY if place else feed_redraw if pulled else tick
 
 
-def timers_stale(s: TrainState, place: int, every: float) -> bool:
+def timers_stale(s: TrainState, place: int, every: float, slow: float | None = None) -> bool:
     """True when the timers declared by the last whole live-part run no longer fit: the run was queued
-    or let in (the slow charts' timer is off in the queue), or its period moved by more than a factor
-    of two (many more or fewer runs training; not for every small change)."""
-    return bool(place) != bool(s.queued) or not 0.5 <= every / (s.every or every) <= 2.0
+    or let in (the slow charts' timer is off in the queue), or the fast period (or the slow charts'
+    ``slow``, against the declared one) moved by more than a factor of two (many more or fewer runs
+    training; not for every small change)."""
+    moved = not 0.5 <= every / (s.every or every) <= 2.0
+    if slow is not None and s.slow is not None:
+        moved = moved or not 0.5 <= slow / s.slow <= 2.0
+    return bool(place) != bool(s.queued) or moved
 
 
 def buttons_stale(s: TrainState, status: str) -> bool:

@@ -77,6 +77,14 @@ def _message(run: live_run.LiveRun, place: int) -> None:
         )
     elif superseded:
         pass  # said above
+    elif run.lost:
+        box.error(
+            _(
+                "The server's training process for this run ended unexpectedly (restarted, or out of memory), "
+                "so the run stopped after {n} sequences; its curves and export stay. “Start again” trains a new "
+                "network with the current settings."
+            ).format(n=f"{run.sequences:,}")
+        )
     elif run.status == "stopped":
         box.info(
             _(

@@ -140,10 +140,13 @@ def live_part(large: bool) -> None:
     buttons(run, s.run_a is not None)
     if run.active:
         if s.every is None:  # just started: the period the fast fragment will want (``curves``)
-            s.started_ticking(train_feed.fragment_every() if feeds.served() else slots.tick_every(TICK_EVERY))
+            s.started_ticking(
+                train_feed.fragment_every() if feeds.served() else slots.tick_every(TICK_EVERY),
+                slow=slots.slow_every(SLOW_EVERY),
+            )
         st.fragment(_curves_ticking, run_every=s.every)(True, large)
         # waiting for a training slot (app/ui/slots.py): the slow charts wait too
-        st.fragment(_inside_ticking, run_every=None if s.queued else SLOW_EVERY)(large)
+        st.fragment(_inside_ticking, run_every=None if s.queued else s.slow or SLOW_EVERY)(large)
     else:
         s.stopped_ticking()
         st.fragment(_curves_still)(False, large)
@@ -237,14 +240,16 @@ def _tick(
     pulled = run.active and train_feed.pulling(feed, s.since)
     place = share_the_server(run, s)
     every = live_state.fast_every(place, pulled, train_feed.fragment_every(), slots.tick_every(TICK_EVERY))
-    stale = live_state.timers_stale(s, place, every)
+    slow = slots.slow_every(SLOW_EVERY)
+    stale = live_state.timers_stale(s, place, every, slow)
     s.queued = place
     if run.active:
         s.every = every
         if stale:
+            s.slow = slow
             st.rerun()  # a whole live-part run re-sets both timers
     if place == 0 and not pulled:
-        live_run.tick(run, slots.tick_seconds(live_run.TICK_SECONDS))
+        live_run.tick(run, live_run.share(run))
     if was_running and not run.active:
         slots.release(state.session_id())
         st.rerun()  # finished: a full run swaps the buttons and stops both timers
@@ -298,7 +303,8 @@ def _curve_charts(run: live_run.LiveRun, a, pull: dict | None, large: bool) -> N
 
 
 def inside(large: bool) -> None:
-    """The slow fragment (every ``SLOW_EVERY`` s while training): the probe and gradient charts."""
+    """The slow fragment (every ``SLOW_EVERY`` s while training, longer when many runs train:
+    ``slots.slow_every``): the probe and gradient charts."""
     run = live_state.get().run
     cfg, tr = run.trainer.model.config, run.trainer
     labels = families.unit_labels(cfg)
@@ -318,7 +324,10 @@ def inside(large: bool) -> None:
         cfg.variant, cfg.block_size, probe, unit, labels[unit], large, tr.task.symbols
     )
     every = (
-        " " + _("While training, these charts are redrawn every {s} s.").format(s=f"{SLOW_EVERY:g}")
+        " "
+        + _("While training, these charts are redrawn every {s} s.").format(
+            s=f"{live_state.get().slow or SLOW_EVERY:.2g}"
+        )
         if run.active
         else ""
     )

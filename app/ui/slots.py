@@ -1,8 +1,9 @@
 """Training slots: how many sessions of this server process train at the same time.
 
-Every model trains inside the Streamlit server, one script thread per browser tab, and the
-threads share the process's interpreter lock: thirty runs training at once each get a thirtieth
-of one core and every page crawls. So at most ``limits.MAX_TRAINING_SESSIONS`` sessions train at
+Without training workers (``workers.py``) every model trains inside the Streamlit server, one script
+thread per browser tab, and the threads share the process's interpreter lock: thirty runs training
+at once each get a thirtieth of one core and every page crawls. With them the server still draws
+every run's charts. So at most ``limits.MAX_TRAINING_SESSIONS`` sessions train at
 once; the others wait in a first-come queue, are told their place ("the server is busy, your
 run is queued (position k)") and start by themselves when a slot frees.
 
@@ -24,6 +25,9 @@ STALE_SECONDS = 5.0  # no tick for this long: the slot (or the queue place) is g
 # Calibrated with benchmarks/classroom_load.py on 2 cores: a tick without training costs the server
 # ~6-8 ms; with these values 30 sessions each redraw ~2 times a second and train ~4 ms a tick.
 TICK_COST = 0.015  # seconds of timer interval per run training (30 runs: a tick every 0.45 s)
+# Train and watch's probe and gradient charts (a whole fragment: four figures) were half the server's
+# work with 30 runs training (py-spy, issue 45): with many runs they are redrawn less often.
+SLOW_COST = 0.1  # seconds of the slow charts' period per run training (30 runs: every 3 s)
 FULL_SPEED_RUNS = 4  # up to this many runs train a full chunk each tick, more share it
 
 _lock = threading.Lock()
@@ -70,6 +74,13 @@ def tick_every(alone: float) -> float:
     with _lock:
         n = len(_active)
     return max(alone, TICK_COST * n)
+
+
+def slow_every(alone: float) -> float:
+    """Seconds between redraws of a page's slow charts: ``alone`` when few runs train, longer when many do."""
+    with _lock:
+        n = len(_active)
+    return max(alone, SLOW_COST * n)
 
 
 def tick_seconds(alone: float) -> float:
