@@ -4,16 +4,26 @@ actor) and the server's copy of the trainer reads exactly as an in-process run's
 from __future__ import annotations
 
 import gc
+import json
 import os
 import signal
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
+from streamlit.testing.v1 import AppTest
+from test_bias_lab_page import TINY, arr, charts, open_lab, reference_sweep, run_job
 from train_page_helpers import errors, open_page, run_of, start
 
+import lstm_core as lc
 from app.train import live_run
 from app.train import settings as train_settings
-from app.ui import worker_host, workers
+from app.ui import jobs, worker_host, workers
+from lstm_core.sweeps.sweep import Axis, Sweep
+from lstm_core.training import PRESETS, TrainConfig
+
+ENTRY = Path(__file__).resolve().parents[1] / "app" / "main.py"
 
 TASKS = ("long_lag", "adding", "embedded_reber", "temporal_order", "spike_delay", "periodic", "latching")
 
@@ -152,3 +162,80 @@ def test_on_a_dask_cluster_a_run_trains_in_an_actor(monkeypatch):
         _same(remote, local)
         workers.DaskPool._instance.client.close()
         workers.DaskPool._instance = None
+
+
+# ----------------------------------------------------------------------------- live jobs (Bias lab, Paper experiments)
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_paper_preset_is_rebuilt_in_a_worker_as_it_was_built_here(name):
+    p = PRESETS[name]
+    for trials in (None, 3):
+        tr = p.trainer(trials=trials, reduced=bool(p.reduced), budget=200, probe=False)
+        copy = worker_host.Recipe.of(tr).build()
+        a, b = tr.train(2 * tr.config.batch), copy.train(2 * tr.config.batch)
+        np.testing.assert_array_equal(np.asarray(a.loss), np.asarray(b.loss))
+        for k, value in tr.model.params.items():
+            np.testing.assert_array_equal(value, copy.model.params[k], err_msg=f"{name} {trials} {k}")
+
+
+def test_a_bias_sweep_trained_in_a_worker_equals_the_sweep_trained_here(in_workers):
+    def sweep() -> Sweep:
+        base = lc.ModelConfig(variant="lstm1997", n_in=1, n_out=1, n_blocks=2, block_size=1, seed=0)
+        return Sweep(
+            base,
+            "adding",
+            TrainConfig(lr=0.5, budget=400),
+            Axis("input", ((-1.0, 0.0), (-3.0, 0.0))),
+            None,
+            (0, 1),
+        )
+
+    here, there = sweep(), sweep()
+    job = jobs.Job(there, "sweep", {}, remote=workers.place(worker_host.Recipe.of(there.trainer)))
+    for _ in range(5):
+        jobs._advance(jobs.Job(here, "sweep", {}, chunk=20))
+        job.chunk = 20
+        jobs._advance(job)
+    assert there.wall > 0
+    pd.testing.assert_frame_equal(here.results(), there.results())
+    assert here.fraction() == there.fraction() > 0
+
+
+def test_a_paper_experiment_on_its_page_trains_in_a_worker_to_the_same_numbers(in_workers):
+    at = AppTest.from_file(str(ENTRY), default_timeout=120)
+    at.run()
+    at.query_params["cfg"] = json.dumps({"experiment": "long_lag_rnn", "trials": 3, "budget": 40, "seed": 2})
+    at.switch_page("../pages/experiments.py").run()
+    at.button(key="experiments.run").click().run()
+    job = at.session_state["_page.experiments"]["job.run"]
+    assert job.remote is not None
+    for _ in range(60):
+        if not at.get("progress"):
+            break
+        at.run()
+    assert not at.exception and any(s.value.startswith("Finished in") for s in at.success)
+    tr = PRESETS["long_lag_rnn"].trainer(trials=3, reduced=True, budget=40, seed=2, probe=False)
+    while not tr.done:
+        tr.train(40)
+    pd.testing.assert_frame_equal(job.work.trainer.results(), tr.results())
+
+
+def test_the_bias_labs_sweep_and_demo_train_in_workers_to_the_same_numbers(in_workers):
+    at = run_job(open_lab(TINY), "train")
+    job = at.session_state["_page.bias_lab"]["job.grid"]
+    assert job.remote is not None and not at.error
+    z = arr(charts(at)["bias-success"]["data"][0]["z"])
+    for r in reference_sweep(TINY).cells().itertuples():
+        assert z[r.j][r.i] == pytest.approx(r.success_rate)
+    at = run_job(open_lab({**TINY, "view": "drift"}), "run_drift")
+    assert at.session_state["_page.bias_lab"]["job.drift"].remote is not None
+    assert not at.error and "drift-s" in charts(at)
+
+
+def test_a_trainer_no_recipe_rebuilds_trains_in_the_server(in_workers):
+    from lstm_core.tasks.base import Criterion
+
+    tr = train_settings.build_trainer(_values())
+    odd = type("OddTask", (type(tr.task),), {"criterion": property(lambda self: Criterion(3))})
+    tr.task = odd(**tr.task.settings())
+    assert workers.for_trainer(tr) is None  # judged otherwise in a worker: never sent there
+    assert workers.for_trainer(train_settings.build_trainer(_values())) is not None

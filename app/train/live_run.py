@@ -111,7 +111,7 @@ def new_run(
         chunk=trainer.config.batch,
         curves=Curves(label),
         probe=trainer.probe(),
-        remote=workers.place(worker_host.Recipe.of(trainer)) if workers.enabled() else None,
+        remote=workers.for_trainer(trainer),
     )
 
 

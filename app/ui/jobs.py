@@ -8,6 +8,11 @@ rest of the page draw the final results. No ``while True`` / ``time.sleep`` loop
 
 The work object only needs ``advance(n) -> progress``, ``done`` and ``fraction()``
 (``lstm_core.sweeps.sweep.Sweep`` has them; ``TrainerWork`` adapts a ``Trainer``).
+
+Where ``workers.enabled()`` (the Gate Lab server) and the work has a ``trainer``, the chunks train in
+a worker process (``Job.remote``, as Train and watch's runs do): the fragment's thread waits for each
+chunk without the interpreter lock, so a bias sweep a student runs never holds the other pages up, and
+the work's own trainer is the server's copy, kept reading the same (``worker_host.apply``).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import numpy as np
 import streamlit as st
 
 from app.i18n import _
-from app.ui import pacing, state
+from app.ui import pacing, state, worker_host, workers
 
 # Measured on 2 loaded cores: a tick's redraw costs 0.1–0.8 s and the next timer rerun starts
 # 0.25–0.6 s after it (more under heavy load), so 2 s of training per tick keeps most of the
@@ -68,6 +73,7 @@ class Job:
     recorder: Any = None  # page extras: a demo's training-curve recorder,
     summary: Any = None  # a measurement made once the job ended,
     csv: Any = None  # and the table its CSV download exports
+    remote: Any = None  # a workers.Remote where the chunks train in a worker process
 
     @property
     def elapsed(self) -> float:
@@ -79,6 +85,9 @@ def get(page: str, slot: str) -> Job | None:
 
 
 def start(page: str, slot: str, job: Job) -> None:
+    trainer = getattr(job.work, "trainer", None)
+    if trainer is not None:
+        job.remote = workers.for_trainer(trainer)
     state.page_state(page)[f"job.{slot}"] = job
 
 
@@ -98,9 +107,7 @@ def tick(job: Job, seconds: float = TICK) -> None:
     t_end = time.perf_counter() + seconds
     try:
         while job.running and not job.work.done and time.perf_counter() < t_end:
-            t0 = time.perf_counter()
-            job.last = job.work.advance(job.chunk)
-            dt = time.perf_counter() - t0
+            job.last, dt = _advance(job)
             job.compute += dt
             if job.after_chunk is not None:
                 job.after_chunk(job.work, job.last)
@@ -108,8 +115,26 @@ def tick(job: Job, seconds: float = TICK) -> None:
     except state.USER_ERRORS as e:
         job.error = state.user_message(e)
         job.running = False
+    except workers.WorkerLost:
+        job.error = _(
+            "the server's background work training it ended unexpectedly (restarted, or out of memory)"
+        )
+        job.running = False
     if job.work.done and job.running:
         job.running, job.finished = False, time.perf_counter()
+
+
+def _advance(job: Job) -> tuple[Any, float]:
+    """One chunk (in the worker where there is one): the report and the seconds spent training."""
+    if job.remote is None:
+        t0 = time.perf_counter()
+        p = job.work.advance(job.chunk)
+        return p, time.perf_counter() - t0
+    p, change = job.remote.train(job.chunk)
+    worker_host.apply(job.work.trainer, change)
+    if hasattr(job.work, "wall"):  # a Sweep's own account of its training time
+        job.work.wall += change.seconds
+    return p, change.seconds
 
 
 def status_line(job: Job) -> str:

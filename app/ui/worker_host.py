@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import lstm_core as lc
+from lstm_core.sweeps.sweep import with_goal
 from lstm_core.training import Progress, TrainConfig, Trainer
 
 NICE = 10  # the workers' OS priority (nice value): the processes serving pages come first
@@ -33,17 +34,35 @@ class Recipe:
     task: str
     task_settings: dict  # Task.settings()
     train: dict  # TrainConfig.to_dict()
+    members: tuple[dict, ...] | None = None  # a population's networks (a sweep, a paper experiment)
+    goal: tuple[float | None] | None = None  # the Bias lab's changed goal (sweep.with_goal), if any
 
     @classmethod
     def of(cls, tr: Trainer) -> Recipe:
-        """The recipe of a trainer built from plain configurations (what Train and watch builds)."""
-        return cls(tr.model.config.to_dict(), tr.task.name, tr.task.settings(), tr.config.to_dict())
+        """The recipe of a trainer: one network or a population, a task from the registry (with the Bias
+        lab's changed goal), a training configuration. ValueError if the recipe would build a trainer
+        judged otherwise (a task changed in a way a recipe does not carry): that one trains in-process."""
+        members = tuple(c.to_dict() for c in tr.model.members) if tr.K is not None else None
+        plain = lc.get_task(tr.task.name, **tr.task.settings())
+        mae = tr.task.criterion.mean_abs_error_below
+        goal = None if mae == plain.criterion.mean_abs_error_below else (mae,)
+        recipe = cls(
+            tr.model.config.to_dict(), tr.task.name, tr.task.settings(), tr.config.to_dict(), members, goal
+        )
+        if recipe.build_task().criterion != tr.task.criterion:
+            raise ValueError(f"the task {tr.task.name!r} was changed in a way a recipe does not carry")
+        return recipe
+
+    def build_task(self) -> Any:
+        task = lc.get_task(self.task, **self.task_settings)
+        return task if self.goal is None else with_goal(task, self.goal[0])
 
     def build(self) -> Trainer:
-        task = lc.get_task(self.task, **self.task_settings)
-        return Trainer(
-            lc.build(lc.ModelConfig.from_dict(self.model)), task, TrainConfig.from_dict(self.train)
-        )
+        if self.members is not None:
+            model = lc.build_population(list(self.members))
+        else:
+            model = lc.build(lc.ModelConfig.from_dict(self.model))
+        return Trainer(model, self.build_task(), TrainConfig.from_dict(self.train))
 
 
 @dataclass

@@ -161,6 +161,18 @@ def _pool() -> list[_Worker]:
         return list(_workers)
 
 
+def for_trainer(trainer: Any) -> Remote | None:
+    """Where ``enabled()``, a handle for a new run of ``trainer`` (a copy built in a worker from its
+    recipe); None where runs train in-process, or for a trainer no recipe rebuilds (it then trains here)."""
+    if not enabled():
+        return None
+    try:
+        recipe = Recipe.of(trainer)
+    except ValueError:
+        return None
+    return place(recipe)
+
+
 def place(recipe: Recipe) -> Remote:
     """A handle for a new run, on the worker (or Dask actor) holding the fewest runs."""
     if os.environ.get("GATELAB_DASK_SCHEDULER"):
