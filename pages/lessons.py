@@ -23,7 +23,8 @@ def page() -> None:
 
 
 def _content(frame: Frame, large: bool) -> None:
-    st.title(_("Guided lessons"))
+    if not state.presenting():  # presenting, the lesson's own title is the page's (lesson_view)
+        st.title(_("Guided lessons"))
     state.intro(
         _(
             "Five short lessons on the 1997–2002 LSTM. Each question sets up a small real network: "

@@ -13,8 +13,8 @@ import streamlit as st
 from app import i18n
 from app.cells import families
 from app.i18n import _
-from app.step import upload
-from app.step.player import PLAY_KEY, PLAY_LABELS, is_playing, on_play_change, player
+from app.step import slowmo, upload
+from app.step.player import PLAY_KEY, PLAY_LABELS, is_playing, on_play_change, player, unit_picker
 from app.step.settings import PAGE, SCHEMA, SPEC, compute
 from app.ui import controls, export, keys, state, task_controls
 from app.ui.page_frame import Frame, page_frame
@@ -107,7 +107,15 @@ def _playback(cfg, data: dict, large: bool, preview: bool) -> None:
     # page, which is what changes the fragment's timer.
     st.session_state.setdefault(PLAY_KEY, "pause")
     armed = state.page_state(PAGE)["armed"] = is_playing() and st.session_state[t_key] < T
-    c_play, c_speed = st.columns([1, 3], vertical_alignment="bottom")
+    # Presenting, every control above the diagram fits two rows (this one and the player's transport
+    # row), labels kept for screen readers only, so the diagram is whole on a 1366 × 768 projector
+    # (tests/e2e/test_presenter_browser.py); the block picker and slow motion's switch come up here.
+    presenting = state.presenting()
+    shown = "collapsed" if presenting else "visible"
+    if presenting:
+        c_play, c_speed, c_unit, c_slow = st.columns([1.3, 1.6, 1.9, 1.3], vertical_alignment="center")
+    else:
+        c_play, c_speed = st.columns([1, 3], vertical_alignment="bottom")
     c_play.segmented_control(
         _("Playback"),
         ["play", "pause"],
@@ -116,8 +124,12 @@ def _playback(cfg, data: dict, large: bool, preview: bool) -> None:
         required=True,
         on_change=on_play_change,
         args=(T,),
+        label_visibility=shown,
     )
-    speed = SCHEMA["speed"].render(PAGE, c_speed)
+    speed = SCHEMA["speed"].render(PAGE, c_speed, label_visibility=shown)
+    if presenting:
+        unit_picker(labels, c_unit, label_visibility="collapsed")
+        slowmo.switch(cfg, c_slow)
     st.fragment(player, run_every=1.0 / speed if armed else None)(
         cfg, data, labels, large, speed, preview=preview
     )

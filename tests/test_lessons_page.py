@@ -13,6 +13,7 @@ from page_helpers import open_page
 import lstm_core as lc
 from app.lessons import compute as c
 from app.lessons import progress
+from app.lessons import view as lesson_view
 from app.lessons.content import LESSONS
 from app.lessons.view import DEFAULTS, GROUPS, SCHEMA
 from app.ui import classlink, urlstate
@@ -230,6 +231,35 @@ def test_presenter_and_large_fonts_keep_working_with_progress():
     from app.ui.figures import font_size
 
     assert chart_specs(at)[0]["layout"]["font"]["size"] == font_size(True) > font_size(False)  # large fonts
+
+
+def test_the_presenter_reveals_without_a_pick_the_class_voted_by_hands():
+    at = open_page(PAGE, {**link(lesson="forget"), "present": "1"})
+    reveal = at.button(key="lessons.reveal.forget.0")
+    assert not reveal.disabled and at.radio(key="lessons.pick.forget.0").value is None
+    reveal.click().run()
+    assert not at.exception and not at.warning
+    assert cfg(at)["answers"] == "forget:x"  # revealed, no prediction recorded
+    o, right = lesson_view.outcome("forget", 0, 0)
+    shown = LESSONS["forget"].questions[0].choices[right].shown()
+    assert any(i.value == f"The model says **{shown}**." for i in at.info)
+    assert not at.success  # nobody's prediction judged
+    assert (
+        at.radio(key="lessons.pick.forget.0").value is None and at.radio(key="lessons.pick.forget.0").disabled
+    )
+    assert not at.button(key="lessons.next").disabled  # PageDown now moves on
+    # the sidebar counts it revealed, not predicted
+    assert any("1/2 revealed" in c.value and "predicted right" not in c.value for c in at.sidebar.caption)
+
+
+def test_outside_presenter_mode_reveal_still_needs_a_pick_and_x_links_read_back():
+    at = open_page(PAGE, link(lesson="forget"))
+    assert at.button(key="lessons.reveal.forget.0").disabled
+    at = open_page(PAGE, link(lesson="forget", answers="forget:x"))  # question 1, revealed by a presenter
+    assert not at.exception and not at.warning and at.info
+    assert progress.parse("forget:x1") == ({"forget": [progress.NO_PICK, 1]}, [])
+    assert progress.to_text({"forget": [progress.NO_PICK, 1]}) == "forget:x1"
+    assert progress.parse("forget:y") == ({}, ["forget:y"])
 
 
 # ----------------------------------------------------------------------------- class link

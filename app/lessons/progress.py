@@ -2,13 +2,16 @@
 
 ``"vanishing:20,gates:1"`` = in lesson *vanishing* the first two questions were revealed after
 predicting choices 2 and 0; in *gates* the first after choice 1. A question is revealed when
-its prediction is recorded; questions are answered in order.
+its prediction is recorded; questions are answered in order. ``x`` is a question revealed with no
+prediction recorded (``NO_PICK``): a presenter's clicker revealed it after the class voted by hands.
 """
 
 from __future__ import annotations
 
 from app.i18n import _
 from app.lessons.content import LESSONS
+
+NO_PICK = -1  # revealed without a recorded prediction (written "x")
 
 
 def parse(text: str) -> tuple[dict[str, list[int]], list[str]]:
@@ -20,23 +23,27 @@ def parse(text: str) -> tuple[dict[str, list[int]], list[str]]:
         lesson = LESSONS.get(key)
         if (
             lesson is None
-            or not digits.isdigit()
+            or not digits
+            or any(d not in "012x" for d in digits)
             or len(digits) > len(lesson.questions)
-            or any(int(d) > 2 for d in digits)
         ):
             bad.append(part)
             continue
-        out[key] = [int(d) for d in digits]
+        out[key] = [NO_PICK if d == "x" else int(d) for d in digits]
     return out, bad
 
 
 def to_text(answers: dict[str, list[int]]) -> str:
     """The inverse of ``parse`` (lessons in the page's order, empty ones left out)."""
-    return ",".join(f"{k}:{''.join(map(str, answers[k]))}" for k in LESSONS if answers.get(k))
+    return ",".join(
+        f"{k}:{''.join('x' if a == NO_PICK else str(a) for a in answers[k])}"
+        for k in LESSONS
+        if answers.get(k)
+    )
 
 
 def record(text: str, lesson: str, step: int, choice: int) -> str:
-    """``text`` with the prediction ``choice`` for question ``step`` of ``lesson`` recorded."""
+    """``text`` with the prediction ``choice`` (or ``NO_PICK``) for question ``step`` of ``lesson`` recorded."""
     answers, _ignored = parse(text)
     done = answers.setdefault(lesson, [])
     if step < len(done):

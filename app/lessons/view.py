@@ -61,6 +61,8 @@ def _set(**values) -> None:
 
 def _reveal(lesson: str, index: int) -> None:
     pick = st.session_state.get(_pick_key(lesson, index))
+    if pick is None and state.presenting():
+        pick = progress.NO_PICK  # the presenter reveals: the class voted by hands
     if pick is None:
         state.flash(
             PAGE,
@@ -111,10 +113,12 @@ def sidebar(values: dict, answered: dict[str, list[int]]) -> None:
 def _score(lesson: str, done: list[int], seed: int) -> int | None:
     """How many of the revealed questions were predicted right (computed again: the seed may have
     changed); None if none is revealed or the computation fails."""
-    if not done:
+    if not any(pick != progress.NO_PICK for pick in done):
         return None
     try:
-        return sum(pick == outcome(lesson, i, seed)[1] for i, pick in enumerate(done))
+        return sum(
+            pick == outcome(lesson, i, seed)[1] for i, pick in enumerate(done) if pick != progress.NO_PICK
+        )
     except state.USER_ERRORS:
         return None  # the question itself reports it with st.error
 
@@ -127,19 +131,26 @@ def lesson_view(values: dict, answered: dict[str, list[int]], large: bool) -> No
     step = min(values["step"], len(done), len(L.questions) - 1)  # no skipping past unrevealed questions
     if step != values["step"]:
         _set(step=step)  # no widget draws it: safe to change during the run
-    st.subheader(_(L.title))
-    # The lesson's introduction in full before its first question, folded away afterwards.
-    if step == 0:
-        st.markdown(_(L.intro))
+    presenting = state.presenting()
+    # Presenting, the projector (1366 × 768) shows the question with its choices, then its reveal —
+    # chart and explanation — whole (tests/e2e/test_presenter_browser.py): the lesson's title is the
+    # page's, the progress is said in the title, the introduction folds away below.
+    if presenting:
+        st.title(_("{title} · question {i} of {n}").format(title=_(L.title), i=step + 1, n=len(L.questions)))
     else:
-        with st.expander(_("About this lesson")):
+        st.subheader(_(L.title))
+        # The lesson's introduction in full before its first question, folded away afterwards.
+        if step == 0:
             st.markdown(_(L.intro))
-    st.progress(
-        (len(done)) / len(L.questions),
-        text=_("Question {i} of {n} · {done} revealed").format(
-            i=step + 1, n=len(L.questions), done=len(done)
-        ),
-    )
+        else:
+            with st.expander(_("About this lesson")):
+                st.markdown(_(L.intro))
+        st.progress(
+            (len(done)) / len(L.questions),
+            text=_("Question {i} of {n} · {done} revealed").format(
+                i=step + 1, n=len(L.questions), done=len(done)
+            ),
+        )
     question(L, step, done, seed, large)
     actions.expect(
         PAGE,
@@ -151,6 +162,9 @@ def lesson_view(values: dict, answered: dict[str, list[int]], large: bool) -> No
         ],
     )
     _navigation(L, step, done)
+    if presenting:
+        with st.expander(_("About this lesson")):
+            st.markdown(_(L.intro))
     _keyboard()
     if len(done) == len(L.questions):
         takeaway(L, values)
@@ -206,9 +220,11 @@ def _keyboard() -> None:
         {
             "ArrowRight": keys.button(state.wkey(PAGE, "next")),
             "ArrowLeft": keys.button(state.wkey(PAGE, "back")),
-            "PageDown": keys.button(state.wkey(PAGE, "next")),
+            # PageDown reveals an unrevealed question (its Reveal button comes first on the page; in
+            # presenter mode it needs no pick: the class voted by hands), then moves to the next one
+            "PageDown": f"{_reveal_buttons()}, {keys.button(state.wkey(PAGE, 'next'))}",
             "PageUp": keys.button(state.wkey(PAGE, "back")),
-            "Enter": f"[class*='st-key-{keys.widget_class(state.wkey(PAGE, 'reveal.'))}'] button",
+            "Enter": _reveal_buttons(),
         }
     )
     keys.help_panel(
@@ -217,27 +233,29 @@ def _keyboard() -> None:
             _("**→ / PageDown** (a presenter clicker) — next question"),
             _("**← / PageUp** — previous question"),
         ]
+        + (
+            [_("**PageDown** on a question not yet revealed reveals it (the class voted by hands)")]
+            if state.presenting()
+            else []
+        )
     )
+
+
+def _reveal_buttons() -> str:
+    """The CSS selector of the Reveal buttons (one per question; one is drawn at a time)."""
+    return f"[class*='st-key-{keys.widget_class(state.wkey(PAGE, 'reveal.'))}'] button"
 
 
 def question(L: Lesson, index: int, done: list[int], seed: int, large: bool) -> None:
     q: Question = L.questions[index]
     revealed = index < len(done)
-    st.markdown(f"**{index + 1}.** {_(q.setup)}")
-    st.markdown(_("**Predict:** {ask}").format(ask=_(q.ask)))
-    key = _pick_key(L.key, index)
-    if revealed:
-        st.session_state[key] = done[index]  # the recorded prediction (e.g. from a link)
-    labels = [ch.shown() for ch in q.choices]  # translated now, in this session (not when format_func runs)
-    picked = st.radio(
-        _("Your prediction"),
-        range(len(q.choices)),
-        format_func=labels.__getitem__,
-        index=None,
-        key=key,
-        disabled=revealed,
-        label_visibility="collapsed",
-    )
+    if revealed and state.presenting():  # the projector: what was asked, then its reveal whole
+        st.markdown(f"**{index + 1}.** " + _("**Predict:** {ask}").format(ask=_(q.ask)))
+        with st.expander(_("The question and its choices")):
+            _question_and_choices(L, q, index, done)
+        _revealed(L, q, index, done[index], seed, large)
+        return
+    picked = _question_and_choices(L, q, index, done)
     if not revealed:
         actions.button(
             st,
@@ -248,13 +266,34 @@ def question(L: Lesson, index: int, done: list[int], seed: int, large: bool) -> 
             (L.key, index),
             type="primary",
             icon=":material/visibility:",
-            disabled=picked is None,
+            disabled=picked is None and not state.presenting(),  # presenting: the class voted by hands
             help=_("Run the model and show what it does.")
-            if picked is not None
+            if picked is not None or state.presenting()
             else _("Pick an answer first."),
         )
         return
     _revealed(L, q, index, done[index], seed, large)
+
+
+def _question_and_choices(L: Lesson, q: Question, index: int, done: list[int]) -> int | None:
+    """The question's setup, what to predict and the three choices; the choice picked (or None)."""
+    revealed = index < len(done)
+    st.markdown(f"**{index + 1}.** {_(q.setup)}")
+    st.markdown(_("**Predict:** {ask}").format(ask=_(q.ask)))
+    key = _pick_key(L.key, index)
+    if revealed:
+        # the recorded prediction (e.g. from a link); none when the presenter revealed it
+        st.session_state[key] = None if done[index] == progress.NO_PICK else done[index]
+    labels = [ch.shown() for ch in q.choices]  # translated now, in this session (not when format_func runs)
+    return st.radio(
+        _("Your prediction"),
+        range(len(q.choices)),
+        format_func=labels.__getitem__,
+        index=None,
+        key=key,
+        disabled=revealed,
+        label_visibility="collapsed",
+    )
 
 
 def _revealed(L: Lesson, q: Question, index: int, pick: int, seed: int, large: bool) -> None:
@@ -264,17 +303,15 @@ def _revealed(L: Lesson, q: Question, index: int, pick: int, seed: int, large: b
     if result.value is None:
         return
     o, right = result.value
-    verdict = (
-        _("Your prediction — *{picked}* — is right.").format(picked=q.choices[pick].shown())
-        if pick == right
-        else _("Not quite: you predicted *{picked}*; the model says **{right}**.").format(
-            picked=q.choices[pick].shown(), right=q.choices[right].shown()
-        )
-    )
-    (st.success if pick == right else st.warning)(verdict)
-    # Chart and explanation side by side, so a laptop (1366 × 768) shows both after one scroll;
-    # on a projector (large fonts) the chart gets the full width and the text goes below it.
-    where, text = (st.container(), st.container()) if large else st.columns([3, 2])
+    # Chart and explanation side by side, so a laptop (1366 × 768) shows both after one scroll; with
+    # large fonts the chart gets the full width and the text goes below it — but presenting, side by
+    # side again with the verdict above the explanation, so the projector shows the reveal whole
+    # (1366 × 768: tests/e2e/test_presenter_browser.py).
+    presenting = state.presenting()
+    side = not large or presenting
+    verdict = st.container()
+    where, text = st.columns([3, 2]) if side else (st.container(), st.container())
+    _verdict(text if presenting else verdict, q, pick, right)
     fig, alt = chart(q, o, large, uirevision=f"lesson-{L.key}-{index}")
     figures.show(
         fig,
@@ -284,8 +321,23 @@ def _revealed(L: Lesson, q: Question, index: int, pick: int, seed: int, large: b
         caption=False,
         config=saving.config("lesson", L.key, f"q{index + 1}"),
     )
-    text.markdown(q.why(o))
-    text.caption(alt)
+    with text.container(key=state.wkey(PAGE, "why")):
+        st.markdown(q.why(o))
+        st.caption(alt)
+
+
+def _verdict(where, q: Question, pick: int, right: int) -> None:
+    """What the model says of the prediction ``pick`` (the choice ``right`` is the model's)."""
+    if pick == progress.NO_PICK:  # revealed by the presenter: no one's prediction to judge
+        where.info(_("The model says **{right}**.").format(right=q.choices[right].shown()))
+    elif pick == right:
+        where.success(_("Your prediction — *{picked}* — is right.").format(picked=q.choices[pick].shown()))
+    else:
+        where.warning(
+            _("Not quite: you predicted *{picked}*; the model says **{right}**.").format(
+                picked=q.choices[pick].shown(), right=q.choices[right].shown()
+            )
+        )
 
 
 def takeaway(L: Lesson, values: dict) -> None:

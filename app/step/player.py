@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Any
 
 import streamlit as st
 
@@ -122,15 +123,10 @@ def player(
     _transport(t, T)
     if is_playing() and t >= T:
         st.caption(_("End of the sequence: press Reset or Back to play again from there."))
-    unit = st.selectbox(
-        _("Block / unit shown in the diagram and equations"),
-        range(len(labels)),
-        format_func=labels.__getitem__,
-        key=state.wkey(PAGE, "unit"),
-        persist_state=form.PERSIST,
-    )
+    presenting = state.presenting()  # the block picker and slow motion's switch are in the page's row
+    unit = int(st.session_state.get(state.wkey(PAGE, "unit"), 0)) if presenting else unit_picker(labels, st)
     snap = families.snapshot(cfg, data["internals"], t - 1, unit, data["params"])
-    op = slowmo.controls_row(cfg, t, T, is_playing(), _set_cursor)
+    op = slowmo.controls_row(cfg, t, T, is_playing(), _set_cursor, with_switch=not presenting)
     actions.page_witness(PAGE)  # after the page's buttons (this fragment holds all of them)
     figs = cursor_figures(cfg, data, large, t, unit, op, snap)
     # Not while playing: the cursor moves on, and each tick would re-send the sliders' list with every chart.
@@ -147,6 +143,19 @@ def player(
         figures.show(fig, alt, key, grid[i], config=config, preview=previews.chart_data(pv, key))
     if not ps.get("armed"):  # while playing, the URL is written by full runs only (no history spam)
         form.finish_page(PAGE, SCHEMA.read(PAGE), DEFAULTS)
+
+
+def unit_picker(labels: list[str], where: Any, label_visibility: str = "visible") -> int:
+    """The block / unit the diagram and the equations show (one widget, drawn by the player, or by
+    the page's row of controls when presenting)."""
+    return where.selectbox(
+        _("Block / unit shown in the diagram and equations"),
+        range(len(labels)),
+        format_func=labels.__getitem__,
+        key=state.wkey(PAGE, "unit"),
+        persist_state=form.PERSIST,
+        label_visibility=label_visibility,
+    )
 
 
 def _transport(t: int, T: int) -> None:
@@ -176,8 +185,9 @@ def _transport(t: int, T: int) -> None:
             key=slider_key(),
             disabled=is_playing(),
             help=_("Pause to choose a step here; Back and Forward also work while playing."),
+            label_visibility="collapsed" if state.presenting() else "visible",
         )
-    b5.metric(_("Step"), f"{t} / {T}")
+    b5.metric(_("Step"), f"{t} / {T}", label_visibility="collapsed" if state.presenting() else "visible")
 
 
 def _diagram_and_equations(

@@ -115,13 +115,9 @@ def _move(delta: int, t: int, T: int, set_cursor: Callable[[int], None]) -> None
     ps["op"], ps["op_t"] = op, t
 
 
-def controls_row(
-    cfg: lc.ModelConfig, t: int, T: int, playing: bool, set_cursor: Callable[[int], None]
-) -> int | None:
-    """The slow-motion switch and its Back / Next operation buttons; the operation to show, or None
-    (switched off, playing, or a cell without gates to go through)."""
-    left, b1, b2, info = st.columns([1.5, 1.2, 1.7, 2.6], vertical_alignment="center")
-    on = left.toggle(
+def switch(cfg: lc.ModelConfig, where: Any = st) -> bool:
+    """The slow-motion switch (presenting, the page draws it in its one row of controls)."""
+    return where.toggle(
         _("Slow motion"),
         key=ON_KEY,
         persist_state=form.PERSIST,
@@ -131,6 +127,23 @@ def controls_row(
             "cell input → CEC update → squashing → output gate → output (LSTM cells)."
         ),
     )
+
+
+def controls_row(
+    cfg: lc.ModelConfig,
+    t: int,
+    T: int,
+    playing: bool,
+    set_cursor: Callable[[int], None],
+    with_switch: bool = True,
+) -> int | None:
+    """The slow-motion switch (unless drawn elsewhere: ``with_switch``) and its Back / Next operation
+    buttons; the operation to show, or None (switched off, playing, or a cell without gates to go
+    through). Nothing is drawn when the switch is elsewhere and off."""
+    if not with_switch and not (st.session_state.get(ON_KEY) and supported(cfg)):
+        return None
+    left, b1, b2, info = st.columns([1.5, 1.2, 1.7, 2.6], vertical_alignment="center")
+    on = switch(cfg, left) if with_switch else bool(st.session_state.get(ON_KEY))
     if not on or not supported(cfg):
         return None
     if playing:

@@ -263,9 +263,18 @@ def _curve_charts(run: live_run.LiveRun, a, pull: dict | None, large: bool) -> N
     tr, now = run.trainer, live_run.snapshot(run)
     task = tr.task
     mask = run.probe.mask[:, 0]
-    if not state.presenting():
+    if state.presenting():
+        # the projector says what is training (the sidebar is folded away), and both curves sit side
+        # by side so they are on screen together at 1366 × 768 (tests/e2e/test_presenter_browser.py)
+        st.container(key=state.wkey(PAGE, "what")).markdown(
+            _("**{task}** · {network} · {training}").format(
+                task=_(task.title or task.name), network=network_words(tr.model.config), training=run.label
+            )
+        )
+        c1, c2 = st.columns(2)
+    else:
         st.subheader(_("Training curves"))
-    c1, c2 = figures.pair(large)
+        c1, c2 = figures.pair(large)
     loss = "ce" if task.loss == "ce" else "mse"
     show(
         c1,
@@ -300,6 +309,13 @@ def _curve_charts(run: live_run.LiveRun, a, pull: dict | None, large: bool) -> N
         ),
         feed=pull and {**pull, "y": "fraction"},
     )
+
+
+def network_words(cfg) -> str:
+    """The network's size in words: blocks × cells for a memory-cell variant, else its units."""
+    if "n_blocks" in cfg.record.settings:
+        return _("blocks × cells: {blocks} × {cells}").format(blocks=cfg.n_blocks, cells=cfg.block_size)
+    return _("units: {n}").format(n=len(families.unit_labels(cfg)))
 
 
 def inside(large: bool) -> None:

@@ -170,12 +170,26 @@ class Field:
             return ss.get(key, self.fallback) if on else None
         return ss.get(key, self.default)
 
-    def render(self, page: str, where: Any = st, label: str | None = None, disabled: bool = False) -> Any:
-        """Draw the widget (its value comes from session state, set by ``start_page``)."""
+    def render(
+        self,
+        page: str,
+        where: Any = st,
+        label: str | None = None,
+        disabled: bool = False,
+        label_visibility: str = "visible",
+    ) -> Any:
+        """Draw the widget (its value comes from session state, set by ``start_page``); a label hidden
+        with ``label_visibility="collapsed"`` still names the widget for a screen reader."""
         key, label = state.wkey(page, self.name), _(label or self.label)
         disabled = disabled or self.name in state.page_state(page).get("_locked", ())  # app.ui.classlink
         helptext = _(self.help) if self.help else None
-        common = dict(key=key, help=helptext, disabled=disabled, persist_state=PERSIST)
+        common = dict(
+            key=key,
+            help=helptext,
+            disabled=disabled,
+            persist_state=PERSIST,
+            label_visibility=label_visibility,
+        )
         shown = self.option_labels(self.choices)
         w = self.widget
         if self.kind == "optfloat":

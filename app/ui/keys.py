@@ -8,7 +8,10 @@ and a presenter clicker sends PageDown / PageUp. So keys are bound here, with a 
 widget that is not a button (Step's Play/Pause switch, a segmented control).
 
 ``bind`` maps a key (``KeyboardEvent.key``, " " written "Space") to a CSS selector of what to
-click; the script clicks the first match that exists and is not disabled. It ignores keys while
+click; the script clicks the first match that is drawn (not a stale or empty copy) and not disabled —
+a selector list in the page's order, so "Reveal, else Next question" is one binding; when the page is
+being drawn again and only disabled or stale copies exist, when none is drawn yet, or only stale or disabled copies while a script run is in flight, the press
+waits up to 3 s for a live one (a key pressed as the page appears is not lost). It ignores keys while
 a text field, a select or an editable element has the focus, with Ctrl/Alt/Cmd held, and Space
 or Enter on a focused button or link of another widget, Space on its radio or checkbox (the
 browser's own action there; Enter on a radio just picked does reach Lessons' *Reveal*);
@@ -42,13 +45,9 @@ export default function (component) {
     const key = e.key === ' ' ? 'Space' : e.key;
     const sel = bindings[key];
     if (!sel) return;
-    // The live, visible match: while a rerun is in flight Streamlit can keep a stale copy of an element
-    // (data-stale) beside or before the new one, and a click on it does nothing.
-    const target = [...document.querySelectorAll(sel)].find((el) =>
-      !el.closest('[data-stale="true"]') && el.getClientRects().length > 0) || document.querySelector(sel);
-    if (!target || target.disabled || target.getAttribute('aria-disabled') === 'true') return;
+    const target = live(sel);
     const t = (e.composedPath && e.composedPath()[0]) || e.target;
-    const group = target.closest('.stElementContainer');
+    const group = target && target.closest('.stElementContainer');
     if (t && t.nodeType === 1 && !(group && group.contains(t))) {
       const type = (t.type || '').toLowerCase();
       if (t.isContentEditable || t.getAttribute('role') === 'textbox') return;
@@ -57,8 +56,32 @@ export default function (component) {
       if (own && (own.tags.includes(t.tagName) || own.types.includes(type) ||
                   own.roles.includes(t.getAttribute('role')))) return;
     }
+    if (!target) {  // nothing to press right now: the page is being drawn again — pressed once it is
+      // none drawn yet (seen: a page whose title was up but not yet its buttons, between two runs of a
+      // fresh session on a busy server), or only stale / disabled copies while a run is in flight
+      if (!e.repeat && (!document.querySelector(sel) || drawing())) { e.preventDefault(); later(sel, Date.now()); }
+      return;
+    }
     e.preventDefault();
     if (!e.repeat) target.click();
+  }
+  // The live, visible, enabled match, first in the page's order: while a rerun is in flight Streamlit can
+  // keep a stale copy of an element (data-stale) or an empty, zero-size one beside or before the new one,
+  // and a click on it does nothing (seen on a busy server: a clicker's PageDown on Lessons lost).
+  function live(sel) {
+    return [...document.querySelectorAll(sel)].find((el) => !el.closest('[data-stale="true"]') &&
+      el.getBoundingClientRect().width > 0 && !el.disabled && el.getAttribute('aria-disabled') !== 'true');
+  }
+  function drawing() {
+    const app = document.querySelector("[data-testid='stApp']");
+    return !!app && ['running', 'rerunRequested'].includes(app.getAttribute('data-test-script-state'));
+  }
+  function later(sel, since) {
+    setTimeout(() => {
+      const target = live(sel);
+      if (target) target.click();
+      else if (Date.now() - since < 3000) later(sel, since);
+    }, 100);
   }
   // Capture phase on window: a focused radio (react-aria) stops Enter from bubbling up.
   if (parentElement.__gatelabKeys) window.removeEventListener('keydown', parentElement.__gatelabKeys, true);

@@ -50,7 +50,9 @@ class Recipe:
             tr.model.config.to_dict(), tr.task.name, tr.task.settings(), tr.config.to_dict(), members, goal
         )
         if recipe.build_task().criterion != tr.task.criterion:
-            raise ValueError(f"the task {tr.task.name!r} was changed in a way a recipe does not carry")
+            raise ValueError(
+                f"the task {tr.task.name!r} was changed in a way a recipe does not carry"
+            )  # i18n: kept (workers.for_trainer catches it and trains in-process; never shown)
         return recipe
 
     def build_task(self) -> Any:

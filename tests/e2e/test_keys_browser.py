@@ -143,3 +143,31 @@ def test_a_clicker_steps_step_and_runs_train_in_presenter_mode(streamlit_server,
     page.keyboard.press("PageUp")
     expect(go).not_to_have_text(pause)  # Pause -> Resume
     screenshot(page, f"keys-clicker-train-{lang}", full_page=False)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_clicker_runs_a_lesson_in_presenter_mode(streamlit_server, page, lang):
+    """Issue 45: on a question nobody picked (the class voted by hands), PageDown reveals it, the next
+    PageDown moves to the next question, PageUp back. The first key goes as soon as the page has settled:
+    on a busy server the title was sometimes drawn before the buttons, and the key was lost (a clicker
+    pressed as the page appears) until app/ui/keys.py waited for the button to be drawn."""
+    page.goto(f"{streamlit_server}/lessons?present=1&lang={lang}")
+    wait_for_app(page)
+    settle(page)
+    keys_ready(page)
+    title = page.locator("[data-testid='stMainBlockContainer'] h1").first  # "… · question i of n"
+    expect(title).to_contain_text(re.compile(r"1\D+\d+\s*\D*$"))
+    answer = page.locator("[data-testid='stMainBlockContainer'] [data-testid='stAlertContentInfo']")
+    expect(answer).to_have_count(0)
+    page.keyboard.press("PageDown")  # reveals, with no pick: the model's answer is shown
+    expect(answer.first).to_be_visible()
+    expect(title).to_contain_text(re.compile(r"1\D+\d+\s*\D*$"))  # still question 1
+    wait_for_app(page)
+    page.keyboard.press("PageDown")  # the next question
+    expect(title).to_contain_text(re.compile(r"2\D+\d+\s*\D*$"))
+    expect(answer).to_have_count(0)
+    wait_for_app(page)
+    page.keyboard.press("PageUp")
+    expect(title).to_contain_text(re.compile(r"1\D+\d+\s*\D*$"))
+    expect(answer.first).to_be_visible()  # revealed, as left
+    screenshot(page, f"keys-clicker-lessons-{lang}", full_page=False)

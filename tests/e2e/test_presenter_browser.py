@@ -45,9 +45,10 @@ def test_presenter_mode_puts_the_picture_first(streamlit_server, projector, rout
     assert box is None or box["x"] + box["width"] <= 1 or not sidebar.is_visible(), box
     expect(page.get_by_text("Export and import")).to_have_count(0)
     # the page's main picture (Theory: the equations side by side) starts above the fold, and it is wide
-    main = {"theory": "[data-testid='stTabs']", "lessons": "[data-testid='stRadio']"}.get(
-        route.url_path, CHART
-    )
+    main = {
+        "theory": "[data-testid='stTabs']",
+        "lessons": "[data-testid='stMainBlockContainer'] [data-testid='stRadio']",
+    }.get(route.url_path, CHART)
     # waited for as state: under load a chart can be re-attached after the page settled (once on Gradient
     # flow the main chart was momentarily absent and the first chart found was the one below it)
     fold = PROJECTOR["height"] - 150
@@ -62,7 +63,9 @@ def test_presenter_mode_puts_the_picture_first(streamlit_server, projector, rout
         pass  # the assertion below says where it is
     chart = page.locator(main).first.bounding_box()
     assert chart is not None and chart["y"] < fold, chart
-    assert lessons or chart["width"] > 0.6 * PROJECTOR["width"], chart  # (a question's choices are short)
+    # (a question's choices are short; Train's two curves sit side by side to be on screen together)
+    wide = 0.4 if route.url_path == "train" else 0.6
+    assert lessons or chart["width"] > wide * PROJECTOR["width"], chart
     assert "present=1" in page.url
     screenshot(page, f"presenter-{route.url_path}", full_page=False)
 
@@ -112,3 +115,67 @@ def test_large_fonts_scale_every_text_by_one_factor(streamlit_server, projector,
     assert present["title"] >= normal["title"] - 0.01, (normal["title"], present["title"])
     for what in ("body", "caption", "label", "button", "chart_title"):
         assert present[what] == pytest.approx(large[what], rel=0.01), what
+
+
+LAPTOP_PROJECTOR = {"width": 1366, "height": 768}  # the lecturer's laptop mirrored to the projector
+
+
+def _on_screen(page, selector: str) -> dict:
+    """The element's box, waited for as state and asserted whole inside the viewport (no scrolling)."""
+    view = LAPTOP_PROJECTOR
+    loc = page.locator(selector).first
+    expect(loc).to_be_visible(timeout=60_000)
+    try:  # a chart can still be growing to its height just after the page settled
+        page.wait_for_function(
+            "([sel, h]) => { const r = document.querySelector(sel)?.getBoundingClientRect();"
+            " return !!r && r.height > 0 && r.top >= 0 && r.bottom <= h; }",
+            arg=[selector, view["height"]],
+            timeout=15_000,
+        )
+    except PlaywrightTimeout:
+        pass  # the assertion below says where it is
+    box = loc.bounding_box()
+    assert box is not None and box["height"] > 0, (selector, box)
+    assert box["y"] >= 0 and box["y"] + box["height"] <= view["height"] + 0.5, (selector, box)
+    assert box["x"] >= 0 and box["x"] + box["width"] <= view["width"] + 0.5, (selector, box)
+    return box
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW", "zh-CN"])
+def test_presenter_mode_shows_each_pages_key_content_without_scrolling(streamlit_server, browser, lang):
+    """Issue 45: at 1366 × 768 in presenter mode the Step diagram was cut off, a lesson's reveal chart
+    and its explanation needed scrolling, and Train never said what was training. Each page's key
+    content is now inside the viewport, measured, in each language."""
+    context = browser.new_context(viewport=LAPTOP_PROJECTOR)
+    page = context.new_page()
+    try:
+        page.goto(f"{streamlit_server}/step?present=1&lang={lang}")
+        wait_for_app(page)
+        settle(page)
+        _on_screen(page, ".st-key-step-diagram .gatelab-live")  # the cell diagram, whole
+        screenshot(page, f"presenter-fit-step-{lang}", full_page=False)
+
+        page.goto(f"{streamlit_server}/train?present=1&lang={lang}")
+        wait_for_app(page)
+        settle(page)
+        _on_screen(page, ".st-key-train-what")  # the task and the network, named
+        for chart in ("loss", "criterion"):
+            _on_screen(page, f".st-key-train-{chart} .gatelab-live")
+        screenshot(page, f"presenter-fit-train-{lang}", full_page=False)
+
+        page.goto(f"{streamlit_server}/lessons?present=1&lang={lang}")
+        wait_for_app(page)
+        settle(page)
+        _on_screen(page, "[data-testid='stMainBlockContainer'] [data-testid='stMarkdownContainer'] strong")
+        _on_screen(page, "[data-testid='stMainBlockContainer'] [data-testid='stRadio']")  # the choices
+        _on_screen(page, "[class*='st-key-lessons-reveal-'] button")
+        page.locator("[class*='st-key-lessons-reveal-'] button").first.click()  # the class voted by hands
+        wait_for_app(page)
+        settle(page)
+        _on_screen(page, "[data-testid='stMainBlockContainer'] [data-testid='stMarkdownContainer'] strong")
+        _on_screen(page, "[data-testid='stMainBlockContainer'] [data-testid='stAlert']")  # the model's answer
+        _on_screen(page, ".st-key-lessons-chart .gatelab-live")  # the reveal's chart
+        _on_screen(page, ".st-key-lessons-why")  # … and its explanation
+        screenshot(page, f"presenter-fit-lessons-{lang}", full_page=False)
+    finally:
+        context.close()
