@@ -61,12 +61,17 @@ def _content(frame: Frame, large: bool) -> None:
         task_notes(run)
         keys.help_panel([_("**Space** — start, pause and resume training")])
         keys.bind({"Space": go})
-    else:  # a presenter clicker sends PageDown / PageUp: either starts, pauses and resumes
-        keys.bind({"Space": go, "PageDown": go, "PageUp": go})
+    else:  # a presenter clicker sends PageDown / PageUp (some → / ←): each starts, pauses and resumes
+        keys.bind({"Space": go, "PageDown": go, "PageUp": go, "ArrowRight": go, "ArrowLeft": go})
     st.fragment(live_part)(large)
     if state.presenting():  # below the curves: on a projector they come first (1366 × 768)
         keys.help_panel(
-            [_("**Space / PageDown / PageUp** — start, pause and resume training (a presenter clicker too)")]
+            [
+                _(
+                    "**Space / PageDown / PageUp / → / ←** — start, pause and resume training (a presenter "
+                    "clicker too)"
+                )
+            ]
         )
     shown = run.settings or values  # the export describes the run on screen
     export.io_panel(

@@ -142,6 +142,9 @@ def test_a_clicker_steps_step_and_runs_train_in_presenter_mode(streamlit_server,
     pause = go.inner_text()
     page.keyboard.press("PageUp")
     expect(go).not_to_have_text(pause)  # Pause -> Resume
+    resume = go.inner_text()
+    page.keyboard.press("ArrowRight")  # a clicker that sends the arrows
+    expect(go).not_to_have_text(resume)  # Resume -> Pause
     screenshot(page, f"keys-clicker-train-{lang}", full_page=False)
 
 
