@@ -77,7 +77,7 @@ SIZES = """() => {
     body: px('[data-testid=stMainBlockContainer] [data-testid=stMarkdownContainer] p'),
     caption: px('[data-testid=stCaptionContainer]'), caption_opacity: opacity('[data-testid=stCaptionContainer]'),
     label: px('[data-testid=stWidgetLabel] p'),
-    button: px('[data-testid=stMainBlockContainer] button'),
+    button: px('.st-key-train-go button'),
     title: px('[data-testid=stMainBlockContainer] h1'),
     chart_title: px('.gatelab-live .gtitle'), chart_tick: px('.gatelab-live .xtick text'),
   };
@@ -88,6 +88,7 @@ def _sizes(page, url: str) -> dict:
     page.goto(url)
     wait_for_app(page)
     for element in (
+        ".st-key-train-go button",  # Start: the button measured (the first button found was once another)
         ".gatelab-live .gtitle",
         "[data-testid=stWidgetLabel] p",
         "[data-testid=stCaptionContainer]",
