@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from app.ui import pacing, slots, worker_host, workers
+from app.ui import pacing, slots, workers
 from lstm_core.training import ProbeTrace, Progress, Trainer
 
 TICK_SECONDS = 0.03  # training time per UI tick: short enough for ≥ 5 chart redraws a second
@@ -186,9 +186,7 @@ def _train(run: LiveRun, chunk: int) -> tuple[Progress, float]:
         t0 = time.perf_counter()
         p = run.trainer.train(chunk)
         return p, time.perf_counter() - t0
-    p, change = run.remote.train(chunk)
-    worker_host.apply(run.trainer, change)
-    return p, change.seconds
+    return run.remote.train_into(run.trainer, chunk)
 
 
 def record(run: LiveRun, p: Progress) -> None:

@@ -27,7 +27,7 @@ import numpy as np
 import streamlit as st
 
 from app.i18n import _
-from app.ui import pacing, state, worker_host, workers
+from app.ui import pacing, state, workers
 
 # Measured on 2 loaded cores: a tick's redraw costs 0.1–0.8 s and the next timer rerun starts
 # 0.25–0.6 s after it (more under heavy load), so 2 s of training per tick keeps most of the
@@ -130,11 +130,10 @@ def _advance(job: Job) -> tuple[Any, float]:
         t0 = time.perf_counter()
         p = job.work.advance(job.chunk)
         return p, time.perf_counter() - t0
-    p, change = job.remote.train(job.chunk)
-    worker_host.apply(job.work.trainer, change)
+    p, seconds = job.remote.train_into(job.work.trainer, job.chunk)
     if hasattr(job.work, "wall"):  # a Sweep's own account of its training time
-        job.work.wall += change.seconds
-    return p, change.seconds
+        job.work.wall += seconds
+    return p, seconds
 
 
 def status_line(job: Job) -> str:

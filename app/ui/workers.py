@@ -141,6 +141,13 @@ class Remote:
             self.placed = True
         return self.worker.call("train", self.run, n)
 
+    def train_into(self, trainer: Any, n: int) -> tuple[Any, float]:
+        """``train`` there, then the server's copy ``trainer`` made to read the same: (the progress
+        report, the worker's seconds spent training)."""
+        p, change = self.train(n)
+        worker_host.apply(trainer, change)
+        return p, change.seconds
+
 
 _lock = threading.Lock()
 _workers: list[_Worker] = []
