@@ -56,7 +56,7 @@ DEV_STAMP      := $(VENV)/.stamp-dev-$(call hash,requirements.txt requirements-d
 TORCH_STAMP    := $(VENV)/.stamp-torch$(TORCH_VERSION)
 EDITABLE_STAMP := $(VENV)/.stamp-editable-$(shell (cat pyproject.toml; echo $(PKG_DIRS)) | sha256sum | cut -c1-12)
 
-.PHONY: lint cjk-fonts translations dist bias-baseline nginx help run test test-torch torch-fixtures screenshots constraints bench install install-dev install-torch chromium clean
+.PHONY: lint cjk-fonts postgresql translations dist bias-baseline nginx help run test test-torch torch-fixtures screenshots constraints bench install install-dev install-torch chromium clean
 
 help:
 	@echo "make run    - install (first time) and start the app at http://localhost:8501"
@@ -138,6 +138,17 @@ cjk-fonts:
 nginx:
 	$(call apt_install,nginx,nginx-light,the proxy test)
 
+# PostgreSQL for the class store's tests (tests/pg_server.py starts a throwaway server with initdb +
+# pg_ctl, which Debian keeps in /usr/lib/postgresql/<version>/bin, off PATH: checked by that path).
+postgresql:
+	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then SUDO=""; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
+	else echo "ERROR: Debian's postgresql is needed (the class store's tests): sudo apt-get install -y postgresql" >&2; exit 1; fi; \
+	echo "Installing Debian postgresql (apt-get) ..."; \
+	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q; \
+	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql
+
 # --- the two commands ----------------------------------------------------------------------
 
 run: install
@@ -149,7 +160,7 @@ lint: install-dev
 	$(VPY) -m ruff check .
 	$(VPY) -m ruff format --check .
 
-test: install-dev chromium nginx cjk-fonts lint
+test: install-dev chromium nginx cjk-fonts postgresql lint
 	$(VPY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist load $(PYTEST_ARGS)
 
 test-torch: install-torch

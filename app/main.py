@@ -23,6 +23,7 @@ if importlib.util.find_spec("app") is None:  # run from a checkout that is not i
 import streamlit as st  # noqa: E402
 
 from app import i18n  # noqa: E402
+from app.classroom import view as classroom  # noqa: E402
 from app.i18n import _  # noqa: E402
 from app.ui import live, previews, state, theme  # noqa: E402
 from app.ui.routes import PAGES, PAGES_DIR  # noqa: E402
@@ -56,9 +57,13 @@ def main() -> None:
     live.reset()  # a full run re-creates every live chart: send whole figures
     page = st.navigation(pages)
     shown = page.url_path or PAGES[0].url_path  # the default page's path reads ""
+    classroom.adopt_from_url()  # a student's reload, the teacher's private link
+    classroom.pending_follow(shown)  # the teacher asked the class to follow: go there first
+    classroom.join_prompt()  # a join link (?join=CODE): join before the page
     if any(r.charts and r.url_path == shown for r in PAGES):
         live.preload()  # the browser fetches Plotly.js while the page's script still runs
     page.run()
+    classroom.sidebar(shown)  # after the page's own controls
 
 
 main()

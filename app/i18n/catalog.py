@@ -47,6 +47,7 @@ DOMAINS: dict[str, tuple[str, ...]] = {
     "lessons": ("app/lessons", "pages/lessons.py"),
     "bias_lab": ("app/bias_lab", "pages/bias_lab.py"),
     "experiments": ("app/experiments", "pages/experiments.py"),
+    "classroom": ("app/classroom",),
 }
 
 

@@ -13,7 +13,7 @@ import streamlit as st
 
 from app import i18n
 from app.i18n import N_, _
-from app.lessons import progress
+from app.lessons import class_vote, progress
 from app.lessons.compute import Outcome
 from app.lessons.content import LESSONS
 from app.lessons.figures import chart
@@ -80,6 +80,18 @@ def _restart(lesson: str) -> None:
         st.session_state.pop(_pick_key(lesson, i), None)
 
 
+def _record_no_pick(lesson: str, index: int) -> None:
+    """The teacher revealed to the class: their own page shows the reveal too."""
+    _set(answers=progress.record(SCHEMA["answers"].read(PAGE), lesson, index, progress.NO_PICK))
+
+
+def _reopen(lesson: str, index: int) -> None:
+    """A vote again: the question (and any after it) open again on the teacher's page."""
+    answers, _bad = progress.parse(SCHEMA["answers"].read(PAGE))
+    answers[lesson] = answers.get(lesson, [])[:index]
+    _set(answers=progress.to_text(answers), step=index)
+
+
 def _pick_key(lesson: str, index: int) -> str:
     return state.wkey(PAGE, f"pick.{lesson}.{index}")
 
@@ -127,6 +139,11 @@ def lesson_view(values: dict, answered: dict[str, list[int]], large: bool) -> No
     """The current lesson: its introduction, the current question, and at the end the takeaway."""
     key, seed = values["lesson"], values["seed"]
     L = LESSONS[key]
+    synced = class_vote.sync(key, values["step"], values["answers"])  # class mode: follow the class
+    if synced is not None:
+        _set(answers=synced)  # no widget draws it: safe to change during the run
+        answered = progress.parse(synced)[0]
+    class_vote.follow_here(values, DEFAULTS)
     done = answered.get(key, [])
     step = min(values["step"], len(done), len(L.questions) - 1)  # no skipping past unrevealed questions
     if step != values["step"]:
@@ -249,14 +266,22 @@ def _reveal_buttons() -> str:
 def question(L: Lesson, index: int, done: list[int], seed: int, large: bool) -> None:
     q: Question = L.questions[index]
     revealed = index < len(done)
+    teacher = class_vote.is_teacher()
     if revealed and state.presenting():  # the projector: what was asked, then its reveal whole
         st.markdown(f"**{index + 1}.** " + _("**Predict:** {ask}").format(ask=_(q.ask)))
         with st.expander(_("The question and its choices")):
             _question_and_choices(L, q, index, done)
         _revealed(L, q, index, done[index], seed, large)
+        if teacher:
+            class_vote.dashboard(L, q, index, _record_no_pick, _reopen)
         return
     picked = _question_and_choices(L, q, index, done)
+    if teacher:  # class mode: the teacher reveals to the class from the dashboard
+        class_vote.dashboard(L, q, index, _record_no_pick, _reopen)
+    if not revealed and teacher:
+        return
     if not revealed:
+        gate = class_vote.reveal_gate(L.key, index, picked is not None)
         actions.button(
             st,
             PAGE,
@@ -266,7 +291,8 @@ def question(L: Lesson, index: int, done: list[int], seed: int, large: bool) -> 
             (L.key, index),
             type="primary",
             icon=":material/visibility:",
-            disabled=picked is None and not state.presenting(),  # presenting: the class voted by hands
+            # presenting: the class voted by hands; in a class, the teacher reveals to everyone
+            disabled=(picked is None and not state.presenting()) or not gate,
             help=_("Run the model and show what it does.")
             if picked is not None or state.presenting()
             else _("Pick an answer first."),
@@ -293,6 +319,8 @@ def _question_and_choices(L: Lesson, q: Question, index: int, done: list[int]) -
         key=key,
         disabled=revealed,
         label_visibility="collapsed",
+        on_change=class_vote.on_pick,  # class mode: the pick goes to the class
+        args=(L.key, index, key),
     )
 
 

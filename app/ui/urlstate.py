@@ -21,6 +21,7 @@ from typing import Any
 import streamlit as st
 
 from app import i18n
+from app.classroom import seat
 from app.i18n import _
 from app.ui.limits import MAX_QUERY_CHARS
 from app.ui.state import DISPLAY_PARAMS, display_params
@@ -106,7 +107,8 @@ def readable(text: str, limit: int = 300) -> str:
 def read() -> tuple[str | None, list[str]]:
     """The raw ``cfg`` value of the current URL (or None) and messages about other parameters."""
     errors = []
-    unknown = [k for k in st.query_params.keys() if k not in (PARAM, i18n.PARAM) and k not in DISPLAY_PARAMS]
+    known = (PARAM, i18n.PARAM, *DISPLAY_PARAMS, *seat.PARAMS, seat.JOIN)
+    unknown = [k for k in st.query_params.keys() if k not in known]
     if unknown:
         errors.append(
             _("unknown URL parameter(s) {names}; this page keeps all of its settings in '{param}'").format(
@@ -120,6 +122,8 @@ def read() -> tuple[str | None, list[str]]:
 def write(encoded: str) -> None:
     """Make the URL hold exactly this page's configuration (no message if it already does)."""
     current = st.query_params.to_dict()
-    wanted = ({PARAM: encoded} if encoded else {}) | display_params() | i18n.url_params()
+    wanted = ({PARAM: encoded} if encoded else {}) | display_params() | i18n.url_params() | seat.url_params()
+    if seat.JOIN in current and seat.current() is None:
+        wanted[seat.JOIN] = current[seat.JOIN]  # a join link not yet used: keep its code
     if current != wanted:
         st.query_params.from_dict(wanted)

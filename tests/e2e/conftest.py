@@ -98,7 +98,8 @@ def serving(script: str):
             stdout=out,
             stderr=err,
             stdin=subprocess.DEVNULL,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            # class mode's store: a SQLite file of this server's own (never the user's ~/.local/share)
+            env={"GATELAB_DATA_DIR": str(log_dir), **os.environ, "PYTHONUNBUFFERED": "1"},
         )
     base_url = f"http://127.0.0.1:{port}"
     try:

@@ -1,0 +1,113 @@
+"""Class mode in a real browser: a teacher and three students, each in their own browser context
+(as on four devices), in English and in 繁體中文.
+
+The teacher starts a class; the students open the join link (its path and code, on this test's
+server), join, and predict; the teacher sees how many answered, shows the distribution, reveals to
+the class (the students' Reveal unlocks), and starts a vote again (the rounds side by side).
+Screenshots of the dashboard go to the artifacts.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+from app.i18n import translate_in
+
+from .conftest import CHART, screenshot, wait_for_app
+
+pytestmark = pytest.mark.e2e
+
+MAIN = "[data-testid='stMain']"
+CHOICES = f"{MAIN} [data-testid='stRadio'] label:has(input[type='radio'])"
+
+
+def t(lang: str, text: str) -> str:
+    return translate_in(lang, text)
+
+
+def button(page, lang: str, text: str):
+    return page.get_by_role("button", name=re.compile("^" + re.escape(t(lang, text))))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_teacher_and_three_students_vote_reveal_and_vote_again(browser, streamlit_server, lang):
+    contexts = [browser.new_context(viewport={"width": 1366, "height": 900}) for _ in range(4)]
+    try:
+        teacher = contexts[0].new_page()
+        teacher.goto(f"{streamlit_server}/lessons?lang={lang}")
+        wait_for_app(teacher)
+        teacher.locator("[data-testid='stSidebar'] summary", has_text=t(lang, "Class mode")).click()
+        button(teacher, lang, "Start a class (teacher)").click()
+        wait_for_app(teacher)
+        link = (
+            teacher.locator("[data-testid='stSidebar'] [data-testid='stCode'] code")
+            .first.inner_text()
+            .strip()
+        )
+        parts = urlsplit(link)
+        code = parts.query.split("join=")[1]
+        expect(teacher.locator("[data-testid='stSidebar'] img[alt*='QR']")).to_be_visible()
+        warned = teacher.get_by_text(t(lang, "Only this computer's own address is known")[:20]).count() > 0
+        assert parts.hostname not in ("localhost", "127.0.0.1") or warned, link
+        students = []
+        for i, ctx in enumerate(contexts[1:]):
+            s = ctx.new_page()
+            s.goto(
+                f"{streamlit_server}/{parts.path.lstrip('/')}?{parts.query}&lang={lang}"
+            )  # as the link says
+            wait_for_app(s)
+            expect(s.get_by_text(code, exact=False).first).to_be_visible()
+            button(s, lang, "Join the class").click()
+            wait_for_app(s)
+            expect(s.locator("[data-testid='stSidebar'] summary", has_text=code)).to_be_attached()
+            s.get_by_role("link", name=t(lang, "Guided lessons")).first.click()
+            wait_for_app(s)
+            s.locator(CHOICES).nth([0, 1, 1][i]).click()
+            wait_for_app(s)
+            expect(
+                s.get_by_text(
+                    t(
+                        lang,
+                        "Your prediction is sent to the class. Your teacher reveals the answer to everyone.",
+                    )
+                )
+            ).to_be_visible()
+            expect(button(s, lang, "Reveal")).to_be_disabled()
+            students.append(s)
+        # the teacher's count arrives by itself (the dashboard's 2 s fragment): no reload
+        expect(teacher.locator(".st-key-class-dashboard")).to_contain_text(re.compile(r"3\D+3|3 人中已有 3"))
+        expect(teacher.locator(f".st-key-class-dashboard {CHART}")).to_have_count(0)  # hidden until shown
+        button(teacher, lang, "Show the answers").click()
+        wait_for_app(teacher)
+        expect(teacher.locator(f".st-key-class-dashboard {CHART}")).to_have_count(1)
+        screenshot(teacher, f"class-dashboard-vote-{lang}", full_page=False)
+        button(teacher, lang, "Reveal to the class").click()
+        wait_for_app(teacher)
+        for s in students:  # each student's page follows the class by itself
+            expect(button(s, lang, "Reveal")).to_be_enabled(timeout=30_000)
+        button(students[0], lang, "Reveal").click()
+        wait_for_app(students[0])
+        screenshot(students[0], f"class-student-revealed-{lang}", full_page=False)
+        button(teacher, lang, "Vote again").click()
+        wait_for_app(teacher)
+        for s in students:
+            expect(s.locator(CHOICES).first).to_be_enabled(timeout=30_000)
+            expect(button(s, lang, "Reveal")).to_be_disabled()
+        students[0].locator(CHOICES).nth(1).click()
+        wait_for_app(students[0])
+        expect(teacher.locator(".st-key-class-dashboard")).to_contain_text(
+            t(lang, "Round {round}").format(round=2)
+        )
+        legend = teacher.locator(f".st-key-class-dashboard {CHART} .legend")
+        expect(legend).to_contain_text(t(lang, "Round {round}").format(round=1))
+        screenshot(teacher, f"class-dashboard-vote-again-{lang}", full_page=False)
+        for p in (teacher, *students):
+            expect(p.locator("[data-testid='stException']")).to_have_count(0)
+            assert "tk=" not in p.url
+    finally:
+        for ctx in contexts:
+            ctx.close()

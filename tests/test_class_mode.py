@@ -1,0 +1,208 @@
+"""Class mode in the pages (AppTest): a teacher and students in one class, in every language.
+
+Each AppTest is one browser tab (its own session); they share the class only through the store
+(a SQLite file per test, GATELAB_DATABASE_URL), as tabs on different replicas would.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from helpers import chart_specs
+from streamlit.testing.v1 import AppTest
+
+from app.classroom import address
+from app.i18n import translate_in
+from tests.test_page_matrix import ENTRY
+
+LANGS = ["en", "zh-TW", "zh-CN"]
+
+
+@pytest.fixture(autouse=True)
+def _database(tmp_path, monkeypatch):
+    monkeypatch.setenv("GATELAB_DATABASE_URL", f"sqlite:///{tmp_path / 'classes.db'}")
+
+
+def tab(lang: str = "en", page: str = "lessons", **query: str) -> AppTest:
+    at = AppTest.from_file(str(ENTRY), default_timeout=120)
+    at.query_params["lang"] = lang
+    for k, v in query.items():
+        at.query_params[k] = v
+    at.run()
+    if page != "home":
+        at.switch_page(f"../pages/{page}.py").run()
+    ok(at)
+    return at
+
+
+def ok(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def texts(at: AppTest) -> str:
+    return " ".join(
+        str(e.value)
+        for kind in ("markdown", "caption", "info", "warning", "success")
+        for e in getattr(at, kind)
+    )
+
+
+def picks(at: AppTest) -> list:
+    return [r for r in at.radio if r.key and r.key.startswith("lessons.pick")]
+
+
+def reveal_button(at: AppTest):
+    (b,) = [b for b in at.button if b.key and b.key.startswith("lessons.reveal.")]
+    return b
+
+
+def start_class(lang: str) -> tuple[AppTest, object]:
+    teacher = tab(lang)
+    teacher.button(key="_class.start").click().run()
+    ok(teacher)
+    return teacher, teacher.session_state["_class.seat"]
+
+
+def join(lang: str, code: str, nickname: str = "") -> AppTest:
+    s = tab(lang, "home", join=code)
+    if nickname:
+        s.text_input(key="_class.nick_top").input(nickname)
+    s.button(key="_class.join_top").click().run()
+    ok(s)
+    s.switch_page("../pages/lessons.py").run()
+    ok(s)
+    return s
+
+
+def tally_chart(at: AppTest) -> dict:
+    (spec,) = [s for s in chart_specs(at) if str(s["layout"].get("uirevision", "")).startswith("class-")]
+    return spec
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_class_predicts_is_revealed_to_and_votes_again(lang):
+    teacher, seat = start_class(lang)
+    assert translate_in(lang, "Join code: **{code}**").format(code=seat.code) in texts(teacher)
+    students = [join(lang, seat.code, nick) for nick in ("Ann", "<script>x()</script>", "")]
+    assert [s.session_state["_class.seat"].number for s in students] == [1, 2, 3]
+    for s, pick in zip(students, (0, 1, 1), strict=True):
+        picks(s)[0].set_value(pick).run()
+        ok(s)
+        assert reveal_button(s).disabled  # the teacher reveals to the class
+        assert translate_in(
+            lang, "Your prediction is sent to the class. Your teacher reveals the answer to everyone."
+        ) in texts(s)
+    teacher.run()
+    assert "3" in texts(teacher) and not any(
+        str(s["layout"].get("uirevision", "")).startswith("class-") for s in chart_specs(teacher)
+    )  # counted, but the distribution stays hidden until shown
+    teacher.button(key="_class.show").click().run()
+    ok(teacher)
+    bars = tally_chart(teacher)["data"]
+    assert [b["y"] for b in bars] == [[1, 2, 0]]
+    teacher.button(key="_class.reveal").click().run()
+    ok(teacher)
+    for s in students:
+        s.run()
+        ok(s)
+        assert not reveal_button(s).disabled
+    reveal_button(students[0]).click().run()  # a student looks at the answer now it is revealed
+    ok(students[0])
+    teacher.button(key="_class.again").click().run()
+    ok(teacher)
+    for s in students:
+        s.run()
+        ok(s)
+        assert not picks(s)[0].disabled  # the question is open again, also for one who had revealed it
+    picks(students[0])[0].set_value(1).run()
+    picks(students[1])[0].set_value(1).run()
+    teacher.run()
+    bars = tally_chart(teacher)["data"]
+    assert [b["y"] for b in bars] == [[1, 2, 0], [0, 2, 0]]  # the two rounds side by side
+    assert len({b["name"] for b in bars}) == 2
+    # the nickname is shown to the teacher as text, in a table cell (never as markup)
+    df = teacher.dataframe[0].value
+    assert "<script>x()</script>" in list(df.iloc[:, 1])
+    # the teacher key is in no student's page, nor in the teacher's own address bar
+    for at in (*students, teacher):
+        assert "tk" not in at.query_params
+    for s in students:
+        assert seat.secret not in texts(s) + json.dumps(dict(s.query_params))
+
+
+def test_a_student_reload_keeps_their_seat_and_a_forged_one_is_refused():
+    teacher, seat = start_class("en")
+    s = join("en", seat.code)
+    me = s.session_state["_class.seat"]
+    assert s.query_params["class"] == [me.code] or s.query_params["class"] == me.code
+    again = tab("en", **{"class": me.code, "member": me.secret})
+    assert again.session_state["_class.seat"].number == me.number
+    forged = AppTest.from_file(str(ENTRY), default_timeout=120)
+    forged.query_params["class"], forged.query_params["member"] = me.code, "forged"
+    forged.run()
+    assert not forged.exception
+    assert any("could not be joined" in e.value for e in forged.error)
+    assert "_class.seat" not in forged.session_state
+
+
+def test_the_teachers_private_link_restores_the_teacher_and_leaves_the_address_bar():
+    teacher, seat = start_class("en")
+    back = AppTest.from_file(str(ENTRY), default_timeout=120)
+    back.query_params["class"], back.query_params["tk"] = seat.code, seat.secret
+    back.run()
+    ok(back)
+    assert back.session_state["_class.seat"].teacher
+    assert "tk" not in back.query_params
+    wrong = AppTest.from_file(str(ENTRY), default_timeout=120)
+    wrong.query_params["class"], wrong.query_params["tk"] = seat.code, "x" * 32
+    wrong.run()
+    assert any("teacher key" in e.value for e in wrong.error) and "_class.seat" not in wrong.session_state
+
+
+@pytest.mark.parametrize("lang", ["zh-TW", "zh-CN"])
+def test_a_wrong_code_says_so_in_the_students_language(lang):
+    s = tab(lang, "home")
+    s.text_input(key="_class.code_in").input("ZZZZZZ")
+    s.button(key="_class.join").click().run()
+    assert not s.exception
+    msg = translate_in(lang, "No class has this code (or it has ended). Check the code with your teacher.")
+    assert msg != "No class has this code (or it has ended). Check the code with your teacher."
+    assert [e.value for e in s.error] == [msg]
+
+
+def test_follow_me_brings_a_student_to_the_teachers_question():
+    teacher, seat = start_class("en")
+    s = join("en", seat.code)
+    s.switch_page("../pages/home.py").run()
+    teacher.button(key="_class.reveal").click().run()
+    teacher.button(key="lessons.next").click().run()
+    ok(teacher)
+    teacher.button(key="_class.follow").click().run()
+    ok(teacher)
+    s.run()
+    s.run()  # the switch to the teacher's page, then its run
+    ok(s)
+    assert s.session_state["lessons.step"] == 1  # question 2, as the teacher's
+    assert "(x)" not in texts(s)
+
+
+def test_the_join_link_names_an_address_students_can_reach(monkeypatch):
+    monkeypatch.delenv(address.ENV, raising=False)
+    assert address.base_url("http://10.1.2.3:8501/lessons?x=1") == ("http://10.1.2.3:8501", True)
+    assert address.base_url("http://gatelab.school.example/lessons") == (
+        "http://gatelab.school.example",
+        True,
+    )
+    assert address.base_url("http://localhost:8599/train?cfg=1", lan="192.168.1.20") == (
+        "http://192.168.1.20:8599",
+        True,
+    )
+    assert address.base_url("http://127.0.0.1:8599/", lan="10.0.0.5") == ("http://10.0.0.5:8599", True)
+    assert address.base_url("http://[::1]:8599/", lan="10.0.0.5") == ("http://10.0.0.5:8599", True)
+    assert address.base_url("http://localhost:8599/", lan=None)[1] in (True, False)  # this machine's own
+    monkeypatch.setattr(address, "lan_address", lambda: None)
+    assert address.base_url("http://localhost:8599/") == ("http://localhost:8599", False)  # the page warns
+    monkeypatch.setenv(address.ENV, "https://gatelab.example.edu/lab/")
+    assert address.base_url("http://localhost:8599/") == ("https://gatelab.example.edu/lab", True)
