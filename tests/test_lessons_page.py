@@ -12,7 +12,7 @@ from page_helpers import open_page
 
 import lstm_core as lc
 from app.lessons import compute as c
-from app.lessons import progress
+from app.lessons import progress, verdict
 from app.lessons import view as lesson_view
 from app.lessons.content import LESSONS
 from app.lessons.view import DEFAULTS, GROUPS, SCHEMA
@@ -180,7 +180,12 @@ def test_every_lesson_predict_reveal_takeaway(lesson):
         verdicts = [s.value for s in at.success] + [w.value for w in at.warning]
         assert len(verdicts) == 1
         assert ("is right" in verdicts[0]) == (pick == right)
+        # a wrong prediction is told how wrong: the range next to the model's, or the other end
+        assert verdicts[0].startswith("Close:") == (abs(pick - right) == 1)
+        assert verdicts[0].startswith("Far off:") == (abs(pick - right) == 2)
         assert q.choices[right].label in verdicts[0]
+        shown = verdict.value_text(q, q.run(0).value)
+        assert shown is None or f"(its value: {shown})" in verdicts[0]  # the model's own number
         specs = chart_specs(at)
         drawn = {tr["name"] for tr in specs[0]["data"] if tr.get("name")}
         assert set(q.run(0).curves) <= drawn  # the outcome's curves
@@ -242,7 +247,7 @@ def test_the_presenter_reveals_without_a_pick_the_class_voted_by_hands():
     assert cfg(at)["answers"] == "forget:x"  # revealed, no prediction recorded
     o, right = lesson_view.outcome("forget", 0, 0)
     shown = LESSONS["forget"].questions[0].choices[right].shown()
-    assert any(i.value == f"The model says **{shown}**." for i in at.info)
+    assert any(i.value.startswith(f"The model says **{shown}**") for i in at.info)
     assert not at.success  # nobody's prediction judged
     assert (
         at.radio(key="lessons.pick.forget.0").value is None and at.radio(key="lessons.pick.forget.0").disabled
@@ -346,3 +351,34 @@ def test_answering_out_of_order_is_refused_with_a_message():
     first = next(iter(LESSONS))
     with pytest.raises(ValueError, match="answer the questions in order"):
         progress.record("", first, 2, 0)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW", "zh-CN"])
+def test_a_near_miss_and_a_far_off_prediction_read_differently(lang):
+    """Each wrong choice's reveal speaks to that choice: the one next to the model's range and the one
+    at the other end get different words (not one "Not quite" for both), in every language."""
+    seen = set()
+    lessons = LESSONS if lang == "en" else dict(list(LESSONS.items())[:1])  # the words, in each language
+    for lesson, L in lessons.items():
+        for i, q in enumerate(L.questions):
+            right = q.answer(q.run(0))
+            for pick in range(3):
+                if pick == right:
+                    continue
+                at = open_page(
+                    PAGE,
+                    {
+                        **link(
+                            lesson=lesson, step=i, answers=progress.to_text({lesson: [right] * i + [pick]})
+                        ),
+                        "lang": lang,
+                    },
+                )
+                assert not at.exception and not at.error
+                (text,) = [w.value for w in at.warning]
+                kind = "near" if abs(pick - right) == 1 else "far"
+                seen.add((kind, text.split(q.choices[pick].shown())[0]))
+    openings = {}
+    for kind, opening in seen:
+        openings.setdefault(kind, set()).add(opening)
+    assert set(openings) == {"near", "far"} and not openings["near"] & openings["far"], openings

@@ -18,6 +18,7 @@ from app.lessons.compute import Outcome
 from app.lessons.content import LESSONS
 from app.lessons.figures import chart
 from app.lessons.questions import Lesson, Question
+from app.lessons.verdict import show as verdict_of
 from app.ui import actions, classlink, controls, figures, form, keys, routes, saving, state
 from app.ui.form import Field
 from app.ui.page_frame import PageSpec
@@ -339,7 +340,7 @@ def _revealed(L: Lesson, q: Question, index: int, pick: int, seed: int, large: b
     side = not large or presenting
     verdict = st.container()
     where, text = st.columns([3, 2]) if side else (st.container(), st.container())
-    _verdict(text if presenting else verdict, q, pick, right)
+    verdict_of(text if presenting else verdict, q, pick, right, o.value)
     fig, alt = chart(q, o, large, uirevision=f"lesson-{L.key}-{index}")
     figures.show(
         fig,
@@ -352,20 +353,6 @@ def _revealed(L: Lesson, q: Question, index: int, pick: int, seed: int, large: b
     with text.container(key=state.wkey(PAGE, "why")):
         st.markdown(q.why(o))
         st.caption(alt)
-
-
-def _verdict(where, q: Question, pick: int, right: int) -> None:
-    """What the model says of the prediction ``pick`` (the choice ``right`` is the model's)."""
-    if pick == progress.NO_PICK:  # revealed by the presenter: no one's prediction to judge
-        where.info(_("The model says **{right}**.").format(right=q.choices[right].shown()))
-    elif pick == right:
-        where.success(_("Your prediction — *{picked}* — is right.").format(picked=q.choices[pick].shown()))
-    else:
-        where.warning(
-            _("Not quite: you predicted *{picked}*; the model says **{right}**.").format(
-                picked=q.choices[pick].shown(), right=q.choices[right].shown()
-            )
-        )
 
 
 def takeaway(L: Lesson, values: dict) -> None:
