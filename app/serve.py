@@ -4,7 +4,8 @@ The same app as ``app/main.py`` (the router, which stays the script every sessio
 WebSocket route, the live feeds (``app/ui/feeds.py``): Train and watch's loss and criterion charts pull
 their new points over it instead of through a Streamlit script run per update, and the charts of
 Gradient flow, Step and Theory ask it for their figure at a slider's new value (``app/ui/previews.py``;
-measured in docs/benchmarks.md). ``streamlit run`` sees ``st.App`` here and serves it with its
+measured in docs/benchmarks.md). A second route, ``gatelab/class`` (``app/classroom/socket.py``), takes
+a class's answers in class mode and acknowledges each once stored, without a script run per pick. ``streamlit run`` sees ``st.App`` here and serves it with its
 Starlette server. Hosts that run ``app/main.py`` directly get everything but the feeds (the charts then
 update through the fragment timer and the page's runs).
 """
@@ -20,7 +21,8 @@ if importlib.util.find_spec("app") is None:  # run from a checkout that is not i
 
 import streamlit as st  # noqa: E402
 
+from app.classroom import socket as class_socket  # noqa: E402
 from app.ui import feeds  # noqa: E402
 
-app = st.App("main.py", routes=feeds.routes())
+app = st.App("main.py", routes=feeds.routes() + class_socket.routes())
 feeds.mark_served()

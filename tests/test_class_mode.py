@@ -206,3 +206,35 @@ def test_the_join_link_names_an_address_students_can_reach(monkeypatch):
     assert address.base_url("http://localhost:8599/") == ("http://localhost:8599", False)  # the page warns
     monkeypatch.setenv(address.ENV, "https://gatelab.example.edu/lab/")
     assert address.base_url("http://localhost:8599/") == ("https://gatelab.example.edu/lab", True)
+
+
+def test_the_class_socket_stores_an_answer_before_it_acknowledges_and_refuses_the_rest():
+    from app.classroom import socket as class_socket
+
+    s = class_socket.store()
+    c = s.create_class()
+    m = s.join(c.code, "a")
+    msg = {
+        "op": "answer",
+        "code": c.code,
+        "member": m.token,
+        "lesson": "vanishing",
+        "question": 0,
+        "choice": "2",
+        "id": 7,
+    }
+    assert class_socket.handle(msg) == {"ok": True, "round": 1, "id": 7}
+    assert s.tally(c.code, c.teacher_key, "vanishing", 0) == {1: {"2": 1}}  # stored when acknowledged
+    tally = {"op": "tally", "code": c.code, "tk": c.teacher_key, "lesson": "vanishing", "question": 0}
+    assert class_socket.handle(tally) == {"rounds": {"1": {"2": 1}}, "joined": 1, "id": None}
+    for bad in (
+        {**tally, "tk": m.token},  # a student's token is not the teacher's key
+        {**msg, "member": "forged"},
+        {**msg, "choice": "<script>"},
+        {**msg, "question": "zero"},
+        {**msg, "op": "drop"},
+        {"op": "answer"},
+    ):
+        assert "error" in class_socket.handle(bad), bad
+    assert "error" in class_socket.handle(["not", "an", "object"])
+    assert s.tally(c.code, c.teacher_key, "vanishing", 0) == {1: {"2": 1}}  # nothing else stored

@@ -17,12 +17,13 @@ import streamlit as st
 
 from app.classroom import rules as cs
 from app.classroom import seat
+from app.classroom import socket as class_socket
 from app.classroom import view as classroom
 from app.classroom.store import ClassRefused
 from app.i18n import _
 from app.lessons import progress
 from app.lessons.questions import Lesson, Question
-from app.ui import figures, state, urlstate
+from app.ui import feeds, figures, keys, state, urlstate
 
 PAGE = "lessons"
 ROUND_SEEN = "_class.lesson_rounds"  # (lesson, question) -> the class round this page last drew
@@ -77,6 +78,105 @@ def sync(lesson: str, step: int, answers: str) -> str | None:
         return None
     parsed[lesson] = done
     return progress.to_text(parsed)
+
+
+# The student's pick, sent over the class socket (app/classroom/socket.py) the moment it is made: no
+# script run per pick. The radio stays Streamlit's own (its labels, keyboard, screen reader); this
+# script listens to its change, sends {code, member, lesson, question, choice}, and writes the
+# acknowledgement (or the refusal) beside it. An answer not acknowledged is sent again on a new
+# socket (a replica that died: nginx sends the new socket to the other one).
+_SEND_JS = r"""
+export default function (component) {
+  const { data, parentElement } = component;
+  const status = parentElement.querySelector('.gatelab-sent') || parentElement.appendChild(
+    Object.assign(document.createElement('div'), { className: 'gatelab-sent', role: 'status' }));
+  let ws = null, pending = null, tries = 0;
+  function open() {
+    ws = new WebSocket(new URL(data.path, document.baseURI).href.replace(/^http/, 'ws'));
+    ws.onopen = () => { if (pending) ws.send(JSON.stringify(pending)); };
+    ws.onmessage = (e) => {
+      const a = JSON.parse(e.data);
+      if (!pending || a.id !== pending.id) return;
+      status.textContent = a.ok ? data.sent : (data.refused + ' ' + (a.error || ''));
+      status.dataset.acked = a.ok ? pending.choice : '';
+      pending = null; tries = 0;
+    };
+    ws.onclose = () => { ws = null; if (pending && tries++ < 20) setTimeout(open, 250 * Math.min(tries, 8)); };
+  }
+  function send(choice) {
+    pending = { op: 'answer', code: data.code, member: data.member, lesson: data.lesson,
+                question: data.question, choice: String(choice), id: Date.now() + ':' + choice };
+    status.textContent = data.sending;
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(pending)); else if (!ws) open();
+  }
+  // Streamlit's radio (BaseWeb) sets its inputs itself: no native change event reaches the page.
+  // So a click or a key in the group is followed by a look at which input is now checked.
+  let last = null;
+  function look(e) {
+    const group = document.querySelector(data.group);
+    if (!group || !group.contains(e.target)) return;
+    setTimeout(() => {
+      const inputs = [...group.querySelectorAll("input[type='radio']")];
+      const i = inputs.findIndex((x) => x.checked);
+      if (i >= 0 && i !== last) { last = i; send(i); }
+    }, 0);
+  }
+  document.addEventListener('click', look, true);
+  document.addEventListener('keyup', look, true);
+  return () => {
+    document.removeEventListener('click', look, true);
+    document.removeEventListener('keyup', look, true);
+    if (ws) ws.close();
+  };
+}
+"""
+_sender = st.components.v2.component("gatelab_class_answer", js=_SEND_JS, isolate_styles=False)
+
+
+def live_answers() -> bool:
+    """A student's pick goes over the class socket (served by app/serve.py), not a script run."""
+    s = in_class()
+    return s is not None and not s.teacher and feeds.served()
+
+
+def answer_sender(lesson: str, index: int, radio_key: str) -> None:
+    """Draw the (invisible but for its status line) script that sends this question's pick."""
+    s = in_class()
+    if s is None:
+        return
+    _sender(
+        key=f"class-answer-{lesson}-{index}",
+        data={
+            "path": class_socket.PATH,
+            "code": s.code,
+            "member": s.secret,
+            "lesson": lesson,
+            "question": index,
+            "group": f".st-key-{keys.widget_class(radio_key)}",
+            "sending": _("Sending your prediction…"),
+            "sent": _("Your prediction is sent. ✓"),
+            "refused": _("Not sent:"),
+        },
+        height="content",
+    )
+
+
+def catch_up(lesson: str, index: int, pick: int | None) -> None:
+    """Before the Reveal is drawn: the pick the page holds is the one stored (a socket that never
+    opened — a host without app/serve.py's routes — or a pick made just before a rerun)."""
+    s = in_class()
+    if s is None or s.teacher or pick is None:
+        return
+    try:
+        store = classroom.store()
+        if store.my_answer(s.code, s.secret, lesson, index) != str(int(pick)):
+            view = store.view(s.code)
+            if view is not None and cs.revealed(view.state, lesson, index) < cs.current_round(
+                view.state, lesson, index
+            ):
+                store.answer(s.code, s.secret, lesson, index, str(int(pick)))
+    except ClassRefused:
+        pass  # the class ended or the round is revealed: reveal_gate says what to do
 
 
 def on_pick(lesson: str, index: int, key: str) -> None:

@@ -282,6 +282,7 @@ def question(L: Lesson, index: int, done: list[int], seed: int, large: bool) -> 
     if not revealed and teacher:
         return
     if not revealed:
+        class_vote.catch_up(L.key, index, picked)
         gate = class_vote.reveal_gate(L.key, index, picked is not None)
         actions.button(
             st,
@@ -312,7 +313,9 @@ def _question_and_choices(L: Lesson, q: Question, index: int, done: list[int]) -
         # the recorded prediction (e.g. from a link); none when the presenter revealed it
         st.session_state[key] = None if done[index] == progress.NO_PICK else done[index]
     labels = [ch.shown() for ch in q.choices]  # translated now, in this session (not when format_func runs)
-    return st.radio(
+    # class mode: a pick is sent over the class socket (no page run per pick), else in the callback
+    live = class_vote.live_answers() and not revealed
+    picked = st.radio(
         _("Your prediction"),
         range(len(q.choices)),
         format_func=labels.__getitem__,
@@ -320,9 +323,12 @@ def _question_and_choices(L: Lesson, q: Question, index: int, done: list[int]) -
         key=key,
         disabled=revealed,
         label_visibility="collapsed",
-        on_change=class_vote.on_pick,  # class mode: the pick goes to the class
-        args=(L.key, index, key),
+        on_change="ignore" if live else class_vote.on_pick,  # class mode: the pick goes to the class
+        args=None if live else (L.key, index, key),
     )
+    if live:
+        class_vote.answer_sender(L.key, index, key)
+    return picked
 
 
 def _revealed(L: Lesson, q: Question, index: int, pick: int, seed: int, large: bool) -> None:
