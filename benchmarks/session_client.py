@@ -53,6 +53,7 @@ class Session:
     metrics: dict[str, str] = field(default_factory=dict)  # st.metric label -> the value last drawn
     chart_updates: dict[str, int] = field(default_factory=dict)  # live chart key -> updates received
     errors: list[str] = field(default_factory=list)  # st.error / exception texts seen
+    markdowns: list[tuple[float, str]] = field(default_factory=list)  # (time, st.markdown text) received
     events: list[tuple[float, str]] = field(default_factory=list)  # (time, what) for latency
     feed_updates: dict[str, int] = field(default_factory=dict)  # feed token -> answers with new points
     _feeds: dict[str, Any] = field(default_factory=dict)  # feed token -> its asyncio task
@@ -241,6 +242,8 @@ class Session:
                     self.button_fragments.pop(key, None)
                 self.labels[key] = el.button.label
                 self.events.append((now, f"button {key} {el.button.label}"))
+        elif what == "markdown":
+            self.markdowns.append((now, el.markdown.body))
         elif what == "metric":
             self.metrics[el.metric.label] = el.metric.body
             self.events.append((now, f"metric {el.metric.label} {el.metric.body}"))

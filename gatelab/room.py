@@ -6,9 +6,10 @@
 
 Starts ``--replicas`` Streamlit servers (``app/serve.py``, with the class's server settings, as
 ``gatelab`` does) on 127.0.0.1, ports ``--first-port`` …, and nginx (Debian's ``nginx-light``) in
-front of them on ``--listen``:``--port``, with the config ``nginx.conf.template`` filled in. Every replica is an ordinary Gate Lab server and
-they share nothing: all state lives in each browser session, so a session only has to keep
-talking to the replica that holds it. nginx does that with a cookie (``gatelab_replica``) that
+front of them on ``--listen``:``--port``, with the config ``nginx.conf.template`` filled in. Every replica is an ordinary Gate Lab server;
+what they share is class mode's store (one SQLite file, or the PostgreSQL of
+``GATELAB_DATABASE_URL``: docs/class_mode.md). Everything else lives in each browser session, so a
+session only has to keep talking to the replica that holds it. nginx does that with a cookie (``gatelab_replica``) that
 names a hash bucket: a new visitor gets a random one (spreading the class over the replicas),
 every later request and the websocket carry it back (open-source nginx has no ``sticky``;
 ``ip_hash`` would send a whole class behind one school router to one replica). Each response

@@ -22,7 +22,8 @@ from app.i18n import N_, _
 from app.ui import urlstate
 from app.ui.routes import PAGES, PAGES_DIR
 
-POLL_S = 2.0
+POLL_S = 2.0  # a student's page looks for a change of the class this often
+TEACHER_POLL_S = 0.5  # the teacher's count of answers: one session, a few small queries a tick
 SEEN = "_class.rev"  # the class revision this session has drawn
 FOLLOWED = "_class.followed"  # the last "Follow me" this session obeyed
 FOLLOW_HERE = "_class.follow_here"  # a page's own choice of what "Follow me" hands the class (its cfg)

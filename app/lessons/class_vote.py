@@ -123,6 +123,7 @@ export default function (component) {
   }
   document.addEventListener('click', look, true);
   document.addEventListener('keyup', look, true);
+  open();  // ready before the pick: a class that answers at once does not wait for handshakes
   return () => {
     document.removeEventListener('click', look, true);
     document.removeEventListener('keyup', look, true);
@@ -280,7 +281,7 @@ def dashboard(L: Lesson, q: Question, index: int, record, reopen) -> None:
         )
 
 
-@st.fragment(run_every=classroom.POLL_S)
+@st.fragment(run_every=classroom.TEACHER_POLL_S)
 def _tally(lesson: str, index: int, q: Question) -> None:
     s = in_class()
     if s is None:
