@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+import lstm_core as lc
 from app.i18n import N_, _
-from app.train import live_run, live_state
+from app.train import class_cells, live_run, live_state
 from app.train import settings as train_settings
 from app.train.controls import current_run, sidebar, superseded
 from app.train.settings import PAGE, SCHEMA
@@ -30,6 +31,7 @@ from app.ui.page_frame import Frame, page_frame
 
 def page() -> None:
     large = state.display_options()
+    class_cells.take_cell()  # class mode: a handed-out cell becomes this student's class link
     with page_frame(train_settings.SPEC) as frame:  # a teacher's locks, before any widget
         _content(frame, large)
 
@@ -54,6 +56,7 @@ def _content(frame: Frame, large: bool) -> None:
     if outcome.value is None:
         return
     run = s.run = outcome.value
+    class_cells.attach(run)  # a student's run of their cell reports itself to the class
     s.superseded = superseded(run, values)  # kept on screen; the next Start uses the new settings
     s.touched()  # a whole-page run = the user did something (idle pause)
     go = keys.button(state.wkey(PAGE, "go"))  # a click the press witness sees (app/ui/actions.py)
@@ -64,6 +67,7 @@ def _content(frame: Frame, large: bool) -> None:
     else:  # a presenter clicker sends PageDown / PageUp (some → / ←): each starts, pauses and resumes
         keys.bind({"Space": go, "PageDown": go, "PageUp": go, "ArrowRight": go, "ArrowLeft": go})
     st.fragment(live_part)(large)
+    class_cells.panel(values, tuple(lc.variant(values["variant"]).gate_biases))  # the teacher's class sweep
     if state.presenting():  # below the curves: on a projector they come first (1366 × 768)
         keys.help_panel(
             [

@@ -238,3 +238,63 @@ def test_the_class_socket_stores_an_answer_before_it_acknowledges_and_refuses_th
         assert "error" in class_socket.handle(bad), bad
     assert "error" in class_socket.handle(["not", "an", "object"])
     assert s.tally(c.code, c.teacher_key, "vanishing", 0) == {1: {"2": 1}}  # nothing else stored
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_cells_are_handed_out_round_robin_and_finished_runs_fill_the_teachers_map(lang):
+    from app.train.settings import DEFAULTS as TRAIN_DEFAULTS
+    from app.ui import urlstate
+
+    cfg = urlstate.encode({**TRAIN_DEFAULTS, "budget": 30, "variant": "lstm1997"}, TRAIN_DEFAULTS)
+    teacher, seat = start_class(lang)
+    teacher.query_params["cfg"] = cfg
+    teacher.switch_page("../pages/train.py").run()
+    ok(teacher)
+    teacher.text_input(key="_class.hand_values").input("0, -2")
+    teacher.selectbox(key="_class.hand_gate").set_value("output")
+    teacher.button(key="_class.hand_out").click().run()
+    ok(teacher)
+    cells = []
+    for _i in range(3):
+        s = tab(lang, "home", join=seat.code)
+        s.button(key="_class.join_top").click().run()
+        s.run()  # a student is sent to their cell on Train and watch
+        ok(s)
+        mine = s.session_state["_class.cell"]
+        assert (
+            s.session_state["train.b_output"] == mine["value"]
+            and s.session_state["train.seed"] == mine["seed"]
+        )
+        assert s.selectbox(key="train.variant").disabled  # the cell is locked, as a class link locks
+        cells.append((mine["cell"], mine["seed"], mine["value"]))
+        s.button(key="train.go").click().run()
+        for _tick in range(200):  # AppTest fires no timers: each run trains a chunk
+            if s.session_state["_page.train"]["live"].run.finished:
+                break
+            s.run()
+        assert s.session_state["_page.train"]["live"].run.status == "budget"
+    # student n gets cell (n - 1) mod 2, and a second seed once the cells are taken
+    assert cells == [(0, 0, 0.0), (1, 0, -2.0), (0, 1, 0.0)]
+    teacher.run()
+    ok(teacher)
+    (spec,) = [
+        x for x in chart_specs(teacher) if str(x["layout"].get("uirevision", "")).startswith("class-sweep")
+    ]
+    (heat,) = spec["data"]
+    assert heat["z"] == [[0.0, 0.0]]  # every run ran out of its 30 sequences: none solved
+    assert translate_in(lang, "{solved} of {runs} solved").format(solved=0, runs=2) in heat["text"][0][0]
+    runs = classroom_runs(seat)
+    assert sorted((r.number, r.cell, r.seed, r.solved, r.sequences) for r in runs) == [
+        (1, 0, 0, False, 30),
+        (2, 1, 0, False, 30),
+        (3, 0, 1, False, 30),
+    ]
+    teacher.selectbox(key="_class.show_run").set_value(1).run()
+    ok(teacher)
+    assert translate_in(lang, "Student {n}").format(n=2) in " ".join(i.value for i in teacher.info)
+
+
+def classroom_runs(seat):
+    from app.classroom import socket as class_socket
+
+    return class_socket.store().runs(seat.code, seat.secret)

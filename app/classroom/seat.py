@@ -20,6 +20,7 @@ CLASS, MEMBER, TEACHER = "class", "member", "tk"
 JOIN = "join"  # the join link: ?join=CODE opens the app with the code filled in
 PARAMS = (CLASS, MEMBER, TEACHER)
 KEY = "_class.seat"
+HANDOUT_TAKEN = "_class.cell_taken"  # the hand-out (a cell of the class's sweep) this student's page applied
 
 
 @dataclass(frozen=True)

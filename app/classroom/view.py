@@ -304,6 +304,14 @@ def pending_follow(path: str) -> None:
     follow = (view.state.get("follow") if view else None) or {}
     n = int(follow.get("n", 0))
     seen = st.session_state.setdefault(FOLLOWED, n)  # a student who joins later starts where they are
+    handout = (view.state.get("handout") if view else None) or {}
+    if (
+        handout.get("id")
+        and st.session_state.get(seat.HANDOUT_TAKEN) != handout["id"]
+        and path != handout.get("page")
+    ):
+        # cells are handed out: a student who has not taken theirs (joined later) is sent to it
+        follow, n = {"path": handout.get("page"), "cfg": None}, max(n, seen + 1)
     if n <= seen:
         return
     st.session_state[FOLLOWED] = n

@@ -80,6 +80,7 @@ class LiveRun:
     last_tick: float | None = None
     remote: Any = None  # a workers.Remote where the chunks train in a worker process
     lost: bool = False  # the worker process holding the run ended: the run stopped there
+    on_finish: Any = None  # called with the run once it is solved, out of budget or diverged (class mode)
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
     train_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
@@ -166,8 +167,11 @@ def tick(run: LiveRun, seconds: float = TICK_SECONDS) -> Progress | None:
             run.chunk = pacing.next_chunk(run.chunk, done, dt, seconds, multiple=batch)
             run.tick_seconds = dt
             record(run, p)
+            finished = p.status != "running" and not run.finished
             if p.status != "running":
                 run.status = p.status  # solved | budget | diverged
+        if finished and run.on_finish is not None:
+            run.on_finish(run)  # outside the run's lock: it may write to a database
         return p
     finally:
         run.train_lock.release()

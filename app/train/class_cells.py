@@ -1,0 +1,248 @@
+"""The class as a bias sweep: the teacher hands out one cell of a bias axis to each student's Train
+and watch; each finished run lands on the teacher's map, the class's own sweep.
+
+Teacher (class mode, on Train and watch): pick a gate and its bias values, *Hand out cells*. The
+cells are the teacher's own settings with that gate's bias at each value. Student *n* gets cell
+(n − 1) mod K and, when students outnumber cells, the seed teacher's seed + ⌊(n − 1) / K⌋; their
+page opens Train and watch with that cell as a class link (every control group locked, as a link
+from ``app.ui.classlink`` does). When their run is solved, runs out of budget or diverges, it is
+reported to the class (settings, outcome, sequences, final loss), and the teacher's map fills in:
+per cell, how many runs solved the task and their median sequences to criterion. *Show this
+run* puts one student's run on the projector, anonymised ("Student 7").
+"""
+
+from __future__ import annotations
+
+import statistics
+from functools import partial
+from typing import Any
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from app import i18n
+from app.bias_lab.settings import parse_values
+from app.classroom import seat
+from app.classroom import view as classroom
+from app.classroom.store import ClassRefused
+from app.i18n import _
+from app.train import live_run
+from app.train.settings import CLASS_GROUPS, DEFAULTS, PAGE
+from app.ui import classlink, controls, figures, state, urlstate
+
+TAKEN = seat.HANDOUT_TAKEN
+CELL = "_class.cell"  # this student's cell: {"id", "cell", "seed", "gate", "value"}
+
+
+def _handout(view: Any) -> dict | None:
+    h = (view.state.get("handout") if view else None) or None
+    return h if isinstance(h, dict) and h.get("page") == "train" else None
+
+
+def cell_of(handout: dict, number: int) -> tuple[int, int, float]:
+    """Student ``number``'s (cell index, seed, bias value): round-robin, seeds spread beyond K."""
+    k = len(handout["values"])
+    cell = (number - 1) % k
+    return cell, int(handout["seed"]) + (number - 1) // k, float(handout["values"][cell])
+
+
+def cell_values(handout: dict, number: int) -> dict:
+    cell, seed, value = cell_of(handout, number)
+    gate = handout["gate"]
+    return {**handout["values_base"], f"b_{gate}": value, "seed": seed}
+
+
+def take_cell() -> None:
+    """A student's Train page, before its frame: a new hand-out becomes this page's class link."""
+    s = seat.current()
+    if s is None or s.teacher:
+        return
+    handout = _handout(classroom.store().view(s.code))
+    if handout is None or st.session_state.get(TAKEN) == handout["id"]:
+        return
+    values = {**DEFAULTS, **cell_values(handout, s.number)}
+    names = classlink.shared_names(CLASS_GROUPS)
+    cfg = {
+        **values,
+        classlink.LOCK: list(CLASS_GROUPS),
+        classlink.TEACHER: urlstate.encode({n: values[n] for n in names}, {n: DEFAULTS[n] for n in names}),
+    }
+    st.query_params[urlstate.PARAM] = urlstate.encode(cfg, DEFAULTS)  # read as a shared link by the frame
+    cell, seed, value = cell_of(handout, s.number)
+    st.session_state[TAKEN] = handout["id"]
+    st.session_state[CELL] = {
+        "id": handout["id"],
+        "cell": cell,
+        "seed": seed,
+        "gate": handout["gate"],
+        "value": value,
+    }
+
+
+def attach(run: live_run.LiveRun) -> None:
+    """A student's run of their handed-out cell reports itself to the class when it finishes."""
+    s, mine = seat.current(), st.session_state.get(CELL)
+    if s is None or s.teacher or not mine or run.on_finish is not None:
+        return
+    v = run.settings
+    if v.get("seed") != mine["seed"] or v.get(f"b_{mine['gate']}") != mine["value"]:
+        return  # another run (the student changed what the lock allows): not the class's cell
+    run.on_finish = partial(
+        _report, classroom.store(), s.code, s.secret, dict(mine), v.get("variant"), v.get("task")
+    )
+
+
+def _report(store, code: str, token: str, mine: dict, variant: Any, task: Any, run: live_run.LiveRun) -> None:
+    last = run.last
+    loss = float(last.loss) if last is not None and getattr(last, "loss", None) is not None else None
+    try:
+        store.post_run(
+            code,
+            token,
+            mine["cell"],
+            mine["seed"],
+            {
+                "handout": mine["id"],
+                "gate": mine["gate"],
+                "bias": mine["value"],
+                "variant": variant,
+                "task": task,
+                "status": run.status,
+            },  # fmt: skip
+            run.status == "solved",
+            run.sequences,
+            loss,
+        )
+    except ClassRefused:
+        pass  # the class ended meanwhile: nothing to report to
+
+
+# ---------------------------------------------------------------------------- the teacher
+def _hand_out(values: dict) -> None:
+    s = seat.current()
+    if s is None or not s.teacher:
+        return
+    gate, text = st.session_state.get("_class.hand_gate"), st.session_state.get("_class.hand_values", "")
+    try:
+        biases = parse_values(text, _("the biases to hand out"))
+    except ValueError as e:
+        state.flash(PAGE, str(e))
+        return
+    base = {k: v for k, v in values.items() if k not in (classlink.LOCK, classlink.TEACHER)}
+
+    def change(st_: dict) -> None:
+        n = int((st_.get("handout") or {}).get("id", 0)) + 1
+        st_["handout"] = {"id": n, "page": "train", "gate": gate, "values": biases, "seed": int(values["seed"]),
+                          "values_base": base}  # fmt: skip
+        follow = int((st_.get("follow") or {}).get("n", 0)) + 1
+        st_["follow"] = {"n": follow, "path": "train", "cfg": None}  # every student to Train and watch
+
+    try:
+        classroom.store().update(s.code, s.secret, change)
+    except ClassRefused as e:
+        state.flash(PAGE, _(str(e)))
+
+
+def panel(values: dict, gates: tuple[str, ...]) -> None:
+    """The teacher's hand-out controls and the class's map (class mode only)."""
+    s = seat.current()
+    if s is None or not s.teacher:
+        return
+    with st.container(border=True, key="class-sweep"):
+        st.markdown(
+            _(
+                "**The class as a bias sweep.** Each student trains one cell: your settings with one gate's bias changed."
+            )
+        )
+        left, mid, right = st.columns([1, 2, 1], vertical_alignment="bottom")
+        left.selectbox(
+            _("Gate"),
+            gates,
+            format_func=i18n.labels({g: controls.GATE_LABELS[g] for g in gates}),
+            key="_class.hand_gate",
+        )
+        mid.text_input(
+            _("Bias values, one cell each"), "0, -1, -2, -3", key="_class.hand_values", max_chars=200
+        )
+        right.button(
+            _("Hand out cells"),
+            key="_class.hand_out",
+            on_click=_hand_out,
+            args=(dict(values),),
+            type="primary",
+            icon=":material/grid_view:",
+            width="stretch",
+        )
+        _class_map()
+
+
+@st.fragment(run_every=classroom.POLL_S)
+def _class_map() -> None:
+    s = seat.current()
+    if s is None or not s.teacher:
+        return
+    store = classroom.store()
+    handout = _handout(store.view(s.code))
+    if handout is None:
+        st.caption(_("No cells handed out yet."))
+        return
+    runs = [r for r in store.runs(s.code, s.secret) if r.settings.get("handout") == handout["id"]]
+    biases = [float(v) for v in handout["values"]]
+    solved = [[r for r in runs if r.cell == i and r.solved] for i in range(len(biases))]
+    done = [[r for r in runs if r.cell == i] for i in range(len(biases))]
+    rate = [len(sv) / len(d) if d else None for sv, d in zip(solved, done, strict=True)]
+    med = [statistics.median(r.sequences for r in sv) if sv else None for sv in solved]
+    gate_label = _(controls.GATE_LABELS[handout["gate"]])
+    labels = [f"{b:g}" for b in biases]
+    text = [
+        _("{solved} of {runs} solved").format(solved=len(sv), runs=len(d))
+        + ("" if m is None else "<br>" + _("median {n:,} sequences").format(n=int(m)))
+        for sv, d, m in zip(solved, done, med, strict=True)
+    ]
+    fig = go.Figure(
+        go.Heatmap(
+            x=labels,
+            y=[_("solved")],
+            z=[rate],
+            text=[text],
+            texttemplate="%{text}",
+            zmin=0,
+            zmax=1,
+            colorscale="Viridis",
+            colorbar=dict(title=_("solved"), tickformat=".0%"),
+            hoverongaps=False,
+        ),
+        layout=figures.layout(
+            title=_("The class's sweep: {gate}").format(gate=gate_label),
+            x=gate_label,
+            y="",
+            large=state.large_fonts(),
+            uirevision=f"class-sweep-{handout['id']}",
+            height=220,
+            legend=False,
+        ),
+    )
+    alt = _("The class's sweep of the {gate}: {cells}.").format(
+        gate=gate_label,
+        cells=_("; ").join(f"{lab}: {t.replace('<br>', ', ')}" for lab, t in zip(labels, text, strict=True)),
+    )
+    figures.show(fig, alt, "class-sweep-map", st, caption=True)
+    if runs:
+        names = {i: _("Student {n}").format(n=r.number) + f" · {labels[r.cell]}" for i, r in enumerate(runs)}
+        pick = st.selectbox(
+            _("Show this run"), list(names), format_func=names.get, key="_class.show_run", index=None
+        )
+        if pick is not None:
+            r = runs[pick]
+            st.info(
+                _(
+                    "**Student {n}** trained the cell {gate} = {bias} (seed {seed}): {outcome} after {seq:,} sequences."
+                ).format(
+                    n=r.number,
+                    gate=gate_label,
+                    bias=labels[r.cell],
+                    seed=r.seed,
+                    outcome=_("solved") if r.solved else _("not solved"),
+                    seq=r.sequences,
+                )
+            )
