@@ -239,7 +239,8 @@ def dashboard(L: Lesson, q: Question, index: int, record, reopen) -> None:
         return
     with st.container(border=True, key="class-dashboard"):
         link, _reachable = classroom.join_link(s.code)
-        st.caption(_("Join at {link} with the code **{code}**").format(link=link, code=s.code))
+        # normal text, the link as code (no faded caption, no autolink): read from the back of the room
+        st.markdown(_("Join at {link} with the code **{code}**").format(link=f"`{link}`", code=s.code))
         _tally(L.key, index, q)
         view = classroom.store().view(s.code)
         if view is None:

@@ -226,11 +226,17 @@ def _class_map() -> None:
         gate=gate_label,
         cells=_("; ").join(f"{lab}: {t.replace('<br>', ', ')}" for lab, t in zip(labels, text, strict=True)),
     )
+    fig.update_xaxes(type="category")  # one column per handed-out value, not a number line
     figures.show(fig, alt, "class-sweep-map", st, caption=True)
     if runs:
         names = {i: _("Student {n}").format(n=r.number) + f" · {labels[r.cell]}" for i, r in enumerate(runs)}
         pick = st.selectbox(
-            _("Show this run"), list(names), format_func=names.get, key="_class.show_run", index=None
+            _("Show this run"),
+            list(names),
+            format_func=names.get,
+            key="_class.show_run",
+            index=None,
+            placeholder=_("Pick a student's run"),
         )
         if pick is not None:
             r = runs[pick]

@@ -130,6 +130,28 @@ def bias_cell_clicked(page) -> None:
     loaded(page)
 
 
+def class_started(page) -> None:
+    """Class mode, the teacher's side: a class started (its panel open: code, QR code, link)."""
+    page.locator("[data-testid='stSidebar'] summary", has_text="Class mode").click()
+    page.get_by_role("button", name="Start a class (teacher)").click()
+    wait_for_app(page)
+    loaded(page)
+
+
+def class_view(button: str, scope: str):
+    """A class started, then ``button`` pressed: the chart in ``scope`` drawn (the teacher's
+    dashboard with its answers shown, or the class's sweep map)."""
+
+    def action(page) -> None:
+        class_started(page)
+        page.get_by_role("button", name=button).click()
+        wait_for_app(page)
+        expect(page.locator(f"{scope} .gatelab-live")).to_have_count(1)
+        loaded(page)
+
+    return action
+
+
 # (name, page path, query, action or None)
 STATES = [
     ("home", "home", "", None),
@@ -149,6 +171,8 @@ STATES = [
         bias_cell_clicked,
     ),
     ("experiments", "experiments", "", None),
+    ("lessons-class-teacher", "lessons", "", class_view("Show the answers", ".st-key-class-dashboard")),
+    ("train-class-sweep", "train", "", class_view("Hand out cells", ".st-key-class-sweep")),
 ]
 
 

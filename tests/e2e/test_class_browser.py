@@ -25,6 +25,11 @@ MAIN = "[data-testid='stMain']"
 CHOICES = f"{MAIN} [data-testid='stRadio'] label:has(input[type='radio'])"
 
 
+def charts_in(scope: str) -> str:
+    """The charts inside ``scope`` (CHART is a selector list: each part scoped)."""
+    return ", ".join(f"{scope} {part.strip()}" for part in CHART.split(","))
+
+
 def t(lang: str, text: str) -> str:
     return translate_in(lang, text)
 
@@ -73,10 +78,10 @@ def test_a_teacher_and_three_students_vote_reveal_and_vote_again(browser, stream
             students.append(s)
         # the teacher's count arrives by itself (the dashboard's 2 s fragment): no reload
         expect(teacher.locator(".st-key-class-dashboard")).to_contain_text(re.compile(r"3\D+3|3 人中已有 3"))
-        expect(teacher.locator(f".st-key-class-dashboard {CHART}")).to_have_count(0)  # hidden until shown
+        expect(teacher.locator(charts_in(".st-key-class-dashboard"))).to_have_count(0)  # hidden until shown
         button(teacher, lang, "Show the answers").click()
         wait_for_app(teacher)
-        expect(teacher.locator(f".st-key-class-dashboard {CHART}")).to_have_count(1)
+        expect(teacher.locator(charts_in(".st-key-class-dashboard"))).to_have_count(1)
         screenshot(teacher, f"class-dashboard-vote-{lang}", full_page=False)
         button(teacher, lang, "Reveal to the class").click()
         wait_for_app(teacher)
@@ -95,9 +100,36 @@ def test_a_teacher_and_three_students_vote_reveal_and_vote_again(browser, stream
         expect(teacher.locator(".st-key-class-dashboard")).to_contain_text(
             t(lang, "Round {round}").format(round=2)
         )
-        legend = teacher.locator(f".st-key-class-dashboard {CHART} .legend")
+        legend = teacher.locator(".st-key-class-dashboard .legend")
         expect(legend).to_contain_text(t(lang, "Round {round}").format(round=1))
         screenshot(teacher, f"class-dashboard-vote-again-{lang}", full_page=False)
+        # the class as a sweep: the teacher hands out cells of the output gate bias from Train and
+        # watch (30-sequence budget: the runs end fast), every student is moved to their cell, trains it,
+        # and each finished run lands on the teacher's map
+        teacher.get_by_role("link", name=t(lang, "Train and watch")).first.click()  # the same session
+        wait_for_app(teacher)
+        budget = teacher.get_by_role("spinbutton", name=t(lang, "Budget (training sequences)"))
+        budget.fill("30")
+        budget.press("Enter")
+        wait_for_app(teacher)
+        teacher.get_by_role("textbox", name=t(lang, "Bias values, one cell each")).fill("0, -2")
+        teacher.get_by_role("textbox", name=t(lang, "Bias values, one cell each")).press("Enter")
+        wait_for_app(teacher)
+        button(teacher, lang, "Hand out cells").click()
+        wait_for_app(teacher)
+        for s in students:
+            expect(s).to_have_url(re.compile(r"/train\?"), timeout=30_000)  # followed by itself
+            wait_for_app(s)
+            start = s.locator(".st-key-train-go").filter(visible=True).first.get_by_role("button")
+            expect(start).to_be_enabled()
+            start.click()
+        heat = teacher.locator(charts_in(".st-key-class-sweep"))
+        expect(heat).to_have_count(1)
+        expect(teacher.locator(".st-key-class-sweep")).to_contain_text(
+            t(lang, "{solved} of {runs} solved").format(solved=0, runs=2), timeout=60_000
+        )
+        teacher.locator(".st-key-class-sweep").scroll_into_view_if_needed()
+        screenshot(teacher, f"class-sweep-map-{lang}", full_page=False)
         for p in (teacher, *students):
             expect(p.locator("[data-testid='stException']")).to_have_count(0)
             assert "tk=" not in p.url
