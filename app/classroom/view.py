@@ -15,7 +15,7 @@ import segno
 import streamlit as st
 
 from app import i18n
-from app.classroom import address, seat
+from app.classroom import address, keeper, seat
 from app.classroom.seat import Seat
 from app.classroom.store import ClassRefused, ClassStore, database_url
 from app.i18n import N_, _
@@ -47,7 +47,12 @@ def client_id() -> str:
 
 
 def adopt_from_url() -> None:
-    """Take the seat a link names (a student's reload, the teacher's private link), once checked."""
+    """Take the seat a link names (a student's reload, the teacher's private link) or the teacher's
+    tab kept (a reload: ``keeper``), once checked against the store."""
+    kept = keeper.offered()
+    if kept is not None and store().is_teacher(kept.code, kept.secret):
+        seat.take(kept)
+        st.session_state.pop(keeper.FORGET, None)
     wanted = seat.from_url()
     if wanted is None:
         return
@@ -101,6 +106,7 @@ def _join(code: str | None = None, nick_key: str = "_class.nick_in") -> None:
 
 def _leave() -> None:
     seat.take(None)
+    st.session_state[keeper.FORGET] = True  # the tab forgets the teacher's seat too
     for key in (SEEN, FOLLOWED):
         st.session_state.pop(key, None)
 
@@ -150,6 +156,7 @@ def sidebar(path: str) -> None:
                 ).format(n=s.number, code=s.code)
             )
             st.button(_("Leave the class"), key="_class.leave", on_click=_leave, icon=":material/logout:")
+    keeper.keep()
     if s is not None:
         with st.sidebar:
             _poll()
@@ -310,11 +317,13 @@ def pending_follow(path: str) -> None:
         and st.session_state.get(seat.HANDOUT_TAKEN) != handout["id"]
         and path != handout.get("page")
     ):
-        # cells are handed out: a student who has not taken theirs (joined later) is sent to it
-        follow, n = {"path": handout.get("page"), "cfg": None}, max(n, seen + 1)
-    if n <= seen:
+        # cells are handed out: a student who has not taken theirs (joined later) is sent to it;
+        # the last "Follow me" seen stays as it was (the teacher's next one is still obeyed)
+        follow = {"path": handout.get("page"), "cfg": None}
+    elif n <= seen:
         return
-    st.session_state[FOLLOWED] = n
+    else:
+        st.session_state[FOLLOWED] = n
     target = next((r for r in PAGES if r.url_path == follow.get("path")), None)
     if target is None or not (PAGES_DIR / target.file).is_file():
         return

@@ -28,6 +28,11 @@ def value_text(q: Question, value: float) -> str | None:
     return f"{value:.2g}"
 
 
+def _gap(next_sentence: str) -> str:
+    """The space between two sentences: none before a Chinese one (full-width punctuation needs none)."""
+    return "" if next_sentence[:1] > "\u2e7f" else " "
+
+
 def show(where: Any, q: Question, pick: int, right: int, value: float) -> None:
     """Draw the verdict on ``pick`` (``progress.NO_PICK``: the presenter revealed it) in ``where``."""
     shown = value_text(q, value)
@@ -42,14 +47,16 @@ def show(where: Any, q: Question, pick: int, right: int, value: float) -> None:
         where.info(said)
     elif pick == right:
         where.success(
-            _("Your prediction — *{picked}* — is right.").format(picked=q.choices[pick].shown()) + " " + said
+            _("Your prediction — *{picked}* — is right.").format(picked=q.choices[pick].shown())
+            + _gap(said)
+            + said
         )
     elif abs(pick - right) == 1:
         where.warning(
             _("Close: you predicted *{picked}*, the range next to the model's.").format(
                 picked=q.choices[pick].shown()
             )
-            + " "
+            + _gap(said)
             + said
         )
     else:
@@ -58,6 +65,6 @@ def show(where: Any, q: Question, pick: int, right: int, value: float) -> None:
                 "Far off: you predicted *{picked}*, the other end of the scale. Read below what makes the "
                 "model land where it does."
             ).format(picked=q.choices[pick].shown())
-            + " "
+            + _gap(said)
             + said
         )

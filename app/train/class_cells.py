@@ -13,14 +13,15 @@ run* puts one student's run on the projector, anonymised ("Student 7").
 
 from __future__ import annotations
 
-import statistics
 from functools import partial
 from typing import Any
 
-import plotly.graph_objects as go
+import numpy as np
+import pandas as pd
 import streamlit as st
 
 from app import i18n
+from app.bias_lab.heatmap import sweep_heatmap
 from app.bias_lab.settings import parse_values
 from app.classroom import seat
 from app.classroom import view as classroom
@@ -92,6 +93,20 @@ def attach(run: live_run.LiveRun) -> None:
     )
 
 
+CURVE_POINTS = (
+    40  # a reported run's loss curve, thinned (the store caps a run's settings at 4,000 characters)
+)
+
+
+def _curve(run: live_run.LiveRun) -> dict[str, list]:
+    """The run's loss over sequences, at most CURVE_POINTS points (the last one always kept)."""
+    c = live_run.snapshot(run)
+    seq, loss = c.data["sequences"], c.data["loss"]
+    step = max(1, -(-len(seq) // CURVE_POINTS))
+    keep = [i for i in sorted(set(range(len(seq) - 1, -1, -step))) if np.isfinite(loss[i])]
+    return {"sequences": [int(seq[i]) for i in keep], "loss": [float(f"{loss[i]:.4g}") for i in keep]}
+
+
 def _report(store, code: str, token: str, mine: dict, variant: Any, task: Any, run: live_run.LiveRun) -> None:
     last = run.last
     loss = float(last.loss) if last is not None and getattr(last, "loss", None) is not None else None
@@ -108,7 +123,8 @@ def _report(store, code: str, token: str, mine: dict, variant: Any, task: Any, r
                 "variant": variant,
                 "task": task,
                 "status": run.status,
-            },  # fmt: skip
+                "curve": _curve(run),
+            },
             run.status == "solved",
             run.sequences,
             loss,
@@ -118,6 +134,35 @@ def _report(store, code: str, token: str, mine: dict, variant: Any, task: Any, r
 
 
 # ---------------------------------------------------------------------------- the teacher
+def class_cells_frame(runs: list, biases: list[float], numbers: list[int]) -> pd.DataFrame:
+    """The class's runs as the Bias lab's per-cell table (``lstm_core.sweeps.aggregate``'s columns):
+    a cell's networks are its students; those not reported yet are still training."""
+    k = len(biases)
+    rows = []
+    for i, b in enumerate(biases):
+        done = [r for r in runs if r.cell == i]
+        solved = [r.sequences for r in done if r.solved]
+        assigned = sum(1 for n in numbers if (n - 1) % k == i)
+        reported = {r.number for r in done}
+        running = sum(1 for n in numbers if (n - 1) % k == i and n not in reported)
+        rows.append(
+            {
+                "i": i,
+                "j": 0,
+                "x": f"{b:g}",
+                "y": "",
+                "networks": max(assigned, len(done)),
+                "solved": len(solved),
+                "diverged": sum(1 for r in done if r.settings.get("status") == "diverged"),
+                "running": running,
+                "success_rate": len(solved) / len(done) if done else np.nan,
+                "median_to_criterion": float(np.median(solved)) if solved else np.nan,
+                "best_streak": 0,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 def _hand_out(values: dict) -> None:
     s = seat.current()
     if s is None or not s.teacher:
@@ -188,46 +233,23 @@ def _class_map() -> None:
         return
     runs = [r for r in store.runs(s.code, s.secret) if r.settings.get("handout") == handout["id"]]
     biases = [float(v) for v in handout["values"]]
-    solved = [[r for r in runs if r.cell == i and r.solved] for i in range(len(biases))]
-    done = [[r for r in runs if r.cell == i] for i in range(len(biases))]
-    rate = [len(sv) / len(d) if d else None for sv, d in zip(solved, done, strict=True)]
-    med = [statistics.median(r.sequences for r in sv) if sv else None for sv in solved]
-    gate_label = _(controls.GATE_LABELS[handout["gate"]])
     labels = [f"{b:g}" for b in biases]
-    text = [
-        _("{solved} of {runs} solved").format(solved=len(sv), runs=len(d))
-        + ("" if m is None else "<br>" + _("median {n:,} sequences").format(n=int(m)))
-        for sv, d, m in zip(solved, done, med, strict=True)
-    ]
-    fig = go.Figure(
-        go.Heatmap(
-            x=labels,
-            y=[_("solved")],
-            z=[rate],
-            text=[text],
-            texttemplate="%{text}",
-            zmin=0,
-            zmax=1,
-            colorscale="Viridis",
-            colorbar=dict(title=_("solved"), tickformat=".0%"),
-            hoverongaps=False,
-        ),
-        layout=figures.layout(
-            title=_("The class's sweep: {gate}").format(gate=gate_label),
-            x=gate_label,
-            y="",
+    cells = class_cells_frame(runs, biases, [n for n, _nick in store.members(s.code, s.secret)])
+    gate_label = _(controls.GATE_LABELS[handout["gate"]])
+    # the same maps the Bias lab draws for a sweep on the server: solved share and median sequences
+    for where, metric in zip(st.columns(2), ("success", "median"), strict=True):
+        fig, alt = sweep_heatmap(
+            cells,
+            labels,
+            [],
+            x_title=gate_label,
+            y_title="",
+            metric=metric,
             large=state.large_fonts(),
-            uirevision=f"class-sweep-{handout['id']}",
-            height=220,
-            legend=False,
-        ),
-    )
-    alt = _("The class's sweep of the {gate}: {cells}.").format(
-        gate=gate_label,
-        cells=_("; ").join(f"{lab}: {t.replace('<br>', ', ')}" for lab, t in zip(labels, text, strict=True)),
-    )
-    fig.update_xaxes(type="category")  # one column per handed-out value, not a number line
-    figures.show(fig, alt, "class-sweep-map", st, caption=True)
+            uirevision=f"class-sweep-{handout['id']}-{metric}",
+            clickable=False,
+        )
+        figures.show(fig, alt, f"class-sweep-{metric}", where, caption=True)
     if runs:
         names = {i: _("Student {n}").format(n=r.number) + f" · {labels[r.cell]}" for i, r in enumerate(runs)}
         pick = st.selectbox(
@@ -240,6 +262,24 @@ def _class_map() -> None:
         )
         if pick is not None:
             r = runs[pick]
+            curve = r.settings.get("curve") or {}
+            if curve.get("sequences"):
+                fig, alt = figures.lines(
+                    np.asarray(curve["sequences"], dtype=float),
+                    [
+                        figures.Series(
+                            _("Student {n}").format(n=r.number), np.asarray(curve["loss"], dtype=float)
+                        )
+                    ],
+                    title=_("Student {n}'s loss").format(n=r.number),
+                    y=_("loss"),
+                    x=_("training sequences"),
+                    cursor=None,
+                    large=state.large_fonts(),
+                    uirevision=f"class-run-{pick}",
+                    height=260,
+                )
+                figures.show(fig, alt, "class-run", st, caption=True)
             st.info(
                 _(
                     "**Student {n}** trained the cell {gate} = {bias} (seed {seed}): {outcome} after {seq:,} sequences."

@@ -146,7 +146,7 @@ def class_view(button: str, scope: str):
         class_started(page)
         page.get_by_role("button", name=button).click()
         wait_for_app(page)
-        expect(page.locator(f"{scope} .gatelab-live")).to_have_count(1)
+        expect(page.locator(f"{scope} .gatelab-live").first).to_be_attached()
         loaded(page)
 
     return action

@@ -48,6 +48,17 @@ def test_a_teacher_and_three_students_vote_reveal_and_vote_again(browser, stream
         teacher.locator("[data-testid='stSidebar'] summary", has_text=t(lang, "Class mode")).click()
         button(teacher, lang, "Start a class (teacher)").click()
         wait_for_app(teacher)
+        code_shown = teacher.locator(
+            "[data-testid='stSidebar'] summary",
+            has_text=re.compile(re.escape(t(lang, "Class {code}").format(code="")) + "[A-Z0-9]{6}"),
+        )
+        expect(code_shown).to_be_attached()
+        # a reload is a new session: the tab hands the teacher's seat back (never in the address bar)
+        teacher.reload()
+        wait_for_app(teacher)
+        expect(code_shown).to_be_attached()
+        expect(teacher.locator("[data-testid='stSidebar'] img[alt*='QR']")).to_be_visible()
+        assert "tk=" not in teacher.url
         link = (
             teacher.locator("[data-testid='stSidebar'] [data-testid='stCode'] code")
             .first.inner_text()
@@ -124,10 +135,9 @@ def test_a_teacher_and_three_students_vote_reveal_and_vote_again(browser, stream
             expect(start).to_be_enabled()
             start.click()
         heat = teacher.locator(charts_in(".st-key-class-sweep"))
-        expect(heat).to_have_count(1)
-        expect(teacher.locator(".st-key-class-sweep")).to_contain_text(
-            t(lang, "{solved} of {runs} solved").format(solved=0, runs=2), timeout=60_000
-        )
+        expect(heat).to_have_count(2)  # the Bias lab's two maps: solved share, median sequences
+        expect(teacher.locator(".st-key-class-sweep")).to_contain_text("0/2", timeout=60_000)
+        expect(teacher.locator(".st-key-class-sweep")).to_contain_text("0/1", timeout=60_000)
         teacher.locator(".st-key-class-sweep").scroll_into_view_if_needed()
         screenshot(teacher, f"class-sweep-map-{lang}", full_page=False)
         for p in (teacher, *students):
