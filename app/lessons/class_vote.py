@@ -241,14 +241,15 @@ def dashboard(L: Lesson, q: Question, index: int, record, reopen) -> None:
         link, _reachable = classroom.join_link(s.code)
         # normal text, the link as code (no faded caption, no autolink): read from the back of the room
         st.markdown(_("Join at {link} with the code **{code}**").format(link=f"`{link}`", code=s.code))
-        _tally(L.key, index, q)
         view = classroom.store().view(s.code)
         if view is None:
             return
+        buttons = st.container()  # above the count and the chart: a projector (1366 × 768) shows them
+        _tally(L.key, index, q)
         rnd = cs.current_round(view.state, L.key, index)
         done_round = cs.revealed(view.state, L.key, index) >= rnd
         shown = cs.is_shown(view.state, L.key, index)
-        cols = st.columns(3)
+        cols = buttons.columns(3)
         cols[0].button(
             _("Hide the answers") if shown else _("Show the answers"),
             key="_class.show",
