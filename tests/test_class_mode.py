@@ -261,12 +261,10 @@ def test_cells_are_handed_out_round_robin_and_finished_runs_fill_the_teachers_ma
         s.run()  # a student is sent to their cell on Train and watch
         ok(s)
         mine = s.session_state["_class.cell"]
-        assert (
-            s.session_state["train.b_output"] == mine["value"]
-            and s.session_state["train.seed"] == mine["seed"]
-        )
+        assert s.session_state["train.b_output"] == mine["biases"]["output"]
+        assert s.session_state["train.seed"] == mine["seed"]
         assert s.selectbox(key="train.variant").disabled  # the cell is locked, as a class link locks
-        cells.append((mine["cell"], mine["seed"], mine["value"]))
+        cells.append((mine["cell"], mine["seed"], mine["biases"]["output"]))
         s.button(key="train.go").click().run()
         for _tick in range(200):  # AppTest fires no timers: each run trains a chunk
             if s.session_state["_page.train"]["live"].run.finished:
@@ -302,3 +300,44 @@ def classroom_runs(seat):
     from app.classroom import socket as class_socket
 
     return class_socket.store().runs(seat.code, seat.secret)
+
+
+def test_a_grid_of_two_gates_is_handed_out_cell_by_cell():
+    teacher, seat = start_class("en")
+    teacher.switch_page("../pages/train.py").run()
+    teacher.selectbox(key="train.variant").set_value("lstm1997").run()
+    teacher.selectbox(key="_class.hand_gate").set_value("input")
+    teacher.text_input(key="_class.hand_values").input("0, -2")
+    teacher.selectbox(key="_class.hand_gate_y").set_value("output").run()
+    teacher.text_input(key="_class.hand_values_y").input("-1, -3")
+    teacher.button(key="_class.hand_out").click().run()
+    ok(teacher)
+    got = []
+    for _i in range(5):
+        s = tab("en", "home", join=seat.code)
+        s.button(key="_class.join_top").click().run()
+        s.run()
+        ok(s)
+        got.append(
+            (
+                s.session_state["train.b_input"],
+                s.session_state["train.b_output"],
+                s.session_state["train.seed"],
+            )
+        )
+    seed = teacher.session_state["train.seed"]
+    # x first, then y; the fifth student starts the cells again with the next seed
+    assert got == [
+        (0.0, -1.0, seed),
+        (-2.0, -1.0, seed),
+        (0.0, -3.0, seed),
+        (-2.0, -3.0, seed),
+        (0.0, -1.0, seed + 1),
+    ]
+    teacher.run()
+    specs = {str(x["layout"].get("uirevision")): x for x in chart_specs(teacher)}
+    heat = specs["class-sweep-1-success"]["data"][0]
+    assert heat["text"] == [["0/2…", "0/1…"], ["0/1…", "0/1…"]]  # every cell still training
+    teacher.selectbox(key="_class.hand_gate_y").set_value("input")
+    teacher.button(key="_class.hand_out").click().run()
+    assert "two different gates" in " ".join(e.value for e in teacher.error)

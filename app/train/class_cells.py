@@ -26,12 +26,13 @@ from app.bias_lab.settings import parse_values
 from app.classroom import seat
 from app.classroom import view as classroom
 from app.classroom.store import ClassRefused
-from app.i18n import _
+from app.i18n import N_, _
 from app.train import live_run
 from app.train.settings import CLASS_GROUPS, DEFAULTS, PAGE
 from app.ui import classlink, controls, figures, state, urlstate
 
 TAKEN = seat.HANDOUT_TAKEN
+NO_AXIS = "none"
 CELL = "_class.cell"  # this student's cell: {"id", "cell", "seed", "gate", "value"}
 
 
@@ -40,17 +41,29 @@ def _handout(view: Any) -> dict | None:
     return h if isinstance(h, dict) and h.get("page") == "train" else None
 
 
-def cell_of(handout: dict, number: int) -> tuple[int, int, float]:
-    """Student ``number``'s (cell index, seed, bias value): round-robin, seeds spread beyond K."""
-    k = len(handout["values"])
-    cell = (number - 1) % k
-    return cell, int(handout["seed"]) + (number - 1) // k, float(handout["values"][cell])
+def axes(handout: dict) -> list[tuple[str, list[float]]]:
+    """The hand-out's axes: (gate, values) for x, and for y when two gates are swept (a grid)."""
+    out = [(handout["gate"], [float(v) for v in handout["values"]])]
+    if handout.get("gate_y"):
+        out.append((handout["gate_y"], [float(v) for v in handout["values_y"]]))
+    return out
+
+
+def cell_of(handout: dict, number: int) -> tuple[int, int, dict[str, float]]:
+    """Student ``number``'s (cell index, seed, {gate: bias}): round-robin over the cells (x first,
+    then y), seeds spread once every cell is taken."""
+    ax = axes(handout)
+    nx, ny = len(ax[0][1]), len(ax[1][1]) if len(ax) > 1 else 1
+    cell = (number - 1) % (nx * ny)
+    biases = {ax[0][0]: ax[0][1][cell % nx]}
+    if len(ax) > 1:
+        biases[ax[1][0]] = ax[1][1][cell // nx]
+    return cell, int(handout["seed"]) + (number - 1) // (nx * ny), biases
 
 
 def cell_values(handout: dict, number: int) -> dict:
-    cell, seed, value = cell_of(handout, number)
-    gate = handout["gate"]
-    return {**handout["values_base"], f"b_{gate}": value, "seed": seed}
+    _cell, seed, biases = cell_of(handout, number)
+    return {**handout["values_base"], **{f"b_{g}": v for g, v in biases.items()}, "seed": seed}
 
 
 def take_cell() -> None:
@@ -69,15 +82,9 @@ def take_cell() -> None:
         classlink.TEACHER: urlstate.encode({n: values[n] for n in names}, {n: DEFAULTS[n] for n in names}),
     }
     st.query_params[urlstate.PARAM] = urlstate.encode(cfg, DEFAULTS)  # read as a shared link by the frame
-    cell, seed, value = cell_of(handout, s.number)
+    cell, seed, biases = cell_of(handout, s.number)
     st.session_state[TAKEN] = handout["id"]
-    st.session_state[CELL] = {
-        "id": handout["id"],
-        "cell": cell,
-        "seed": seed,
-        "gate": handout["gate"],
-        "value": value,
-    }
+    st.session_state[CELL] = {"id": handout["id"], "cell": cell, "seed": seed, "biases": biases}
 
 
 def attach(run: live_run.LiveRun) -> None:
@@ -86,7 +93,7 @@ def attach(run: live_run.LiveRun) -> None:
     if s is None or s.teacher or not mine or run.on_finish is not None:
         return
     v = run.settings
-    if v.get("seed") != mine["seed"] or v.get(f"b_{mine['gate']}") != mine["value"]:
+    if v.get("seed") != mine["seed"] or any(v.get(f"b_{g}") != b for g, b in mine["biases"].items()):
         return  # another run (the student changed what the lock allows): not the class's cell
     run.on_finish = partial(
         _report, classroom.store(), s.code, s.secret, dict(mine), v.get("variant"), v.get("task")
@@ -118,8 +125,7 @@ def _report(store, code: str, token: str, mine: dict, variant: Any, task: Any, r
             mine["seed"],
             {
                 "handout": mine["id"],
-                "gate": mine["gate"],
-                "bias": mine["value"],
+                "biases": mine["biases"],
                 "variant": variant,
                 "task": task,
                 "status": run.status,
@@ -134,27 +140,28 @@ def _report(store, code: str, token: str, mine: dict, variant: Any, task: Any, r
 
 
 # ---------------------------------------------------------------------------- the teacher
-def class_cells_frame(runs: list, biases: list[float], numbers: list[int]) -> pd.DataFrame:
+def class_cells_frame(runs: list, handout: dict, numbers: list[int]) -> pd.DataFrame:
     """The class's runs as the Bias lab's per-cell table (``lstm_core.sweeps.aggregate``'s columns):
     a cell's networks are its students; those not reported yet are still training."""
-    k = len(biases)
+    ax = axes(handout)
+    nx, ny = len(ax[0][1]), len(ax[1][1]) if len(ax) > 1 else 1
+    k = nx * ny
     rows = []
-    for i, b in enumerate(biases):
-        done = [r for r in runs if r.cell == i]
+    for c in range(k):
+        done = [r for r in runs if r.cell == c]
         solved = [r.sequences for r in done if r.solved]
-        assigned = sum(1 for n in numbers if (n - 1) % k == i)
+        mine = [n for n in numbers if (n - 1) % k == c]
         reported = {r.number for r in done}
-        running = sum(1 for n in numbers if (n - 1) % k == i and n not in reported)
         rows.append(
             {
-                "i": i,
-                "j": 0,
-                "x": f"{b:g}",
-                "y": "",
-                "networks": max(assigned, len(done)),
+                "i": c % nx,
+                "j": c // nx,
+                "x": f"{ax[0][1][c % nx]:g}",
+                "y": f"{ax[1][1][c // nx]:g}" if len(ax) > 1 else "",
+                "networks": max(len(mine), len(done)),
                 "solved": len(solved),
                 "diverged": sum(1 for r in done if r.settings.get("status") == "diverged"),
-                "running": running,
+                "running": sum(1 for n in mine if n not in reported),
                 "success_rate": len(solved) / len(done) if done else np.nan,
                 "median_to_criterion": float(np.median(solved)) if solved else np.nan,
                 "best_streak": 0,
@@ -163,13 +170,29 @@ def class_cells_frame(runs: list, biases: list[float], numbers: list[int]) -> pd
     return pd.DataFrame(rows)
 
 
+def cell_label(handout: dict, cell: int) -> str:
+    """A cell as its biases: "−2" (one gate) or "−2, 0" (x, y)."""
+    ax = axes(handout)
+    nx = len(ax[0][1])
+    parts = [f"{ax[0][1][cell % nx]:g}"] + ([f"{ax[1][1][cell // nx]:g}"] if len(ax) > 1 else [])
+    return ", ".join(parts)
+
+
 def _hand_out(values: dict) -> None:
     s = seat.current()
     if s is None or not s.teacher:
         return
     gate, text = st.session_state.get("_class.hand_gate"), st.session_state.get("_class.hand_values", "")
+    gate_y = st.session_state.get("_class.hand_gate_y") or NO_AXIS
     try:
         biases = parse_values(text, _("the biases to hand out"))
+        biases_y = (
+            parse_values(st.session_state.get("_class.hand_values_y", ""), _("the second gate's biases"))
+            if gate_y != NO_AXIS
+            else []
+        )
+        if gate_y == gate:
+            raise ValueError(_("pick two different gates for a grid, or one gate"))
     except ValueError as e:
         state.flash(PAGE, str(e))
         return
@@ -177,8 +200,16 @@ def _hand_out(values: dict) -> None:
 
     def change(st_: dict) -> None:
         n = int((st_.get("handout") or {}).get("id", 0)) + 1
-        st_["handout"] = {"id": n, "page": "train", "gate": gate, "values": biases, "seed": int(values["seed"]),
-                          "values_base": base}  # fmt: skip
+        st_["handout"] = {
+            "id": n,
+            "page": "train",
+            "gate": gate,
+            "values": biases,
+            "gate_y": None if gate_y == NO_AXIS else gate_y,
+            "values_y": biases_y,
+            "seed": int(values["seed"]),
+            "values_base": base,
+        }
         follow = int((st_.get("follow") or {}).get("n", 0)) + 1
         st_["follow"] = {"n": follow, "path": "train", "cfg": None}  # every student to Train and watch
 
@@ -196,7 +227,7 @@ def panel(values: dict, gates: tuple[str, ...]) -> None:
     with st.container(border=True, key="class-sweep"):
         st.markdown(
             _(
-                "**The class as a bias sweep.** Each student trains one cell: your settings with one gate's bias changed."
+                "**The class as a bias sweep.** Each student trains one cell: your settings with one gate's bias changed, or two (a grid)."
             )
         )
         left, mid, right = st.columns([1, 2, 1], vertical_alignment="bottom")
@@ -208,6 +239,21 @@ def panel(values: dict, gates: tuple[str, ...]) -> None:
         )
         mid.text_input(
             _("Bias values, one cell each"), "0, -1, -2, -3", key="_class.hand_values", max_chars=200
+        )
+        left.selectbox(
+            _("Second gate (a grid)"),
+            (NO_AXIS, *gates),
+            format_func=i18n.labels(
+                {NO_AXIS: N_("— (one axis only)"), **{g: controls.GATE_LABELS[g] for g in gates}}
+            ),
+            key="_class.hand_gate_y",
+        )
+        mid.text_input(
+            _("Its bias values"),
+            "0, -2",
+            key="_class.hand_values_y",
+            max_chars=200,
+            disabled=st.session_state.get("_class.hand_gate_y", NO_AXIS) == NO_AXIS,
         )
         right.button(
             _("Hand out cells"),
@@ -232,18 +278,18 @@ def _class_map() -> None:
         st.caption(_("No cells handed out yet."))
         return
     runs = [r for r in store.runs(s.code, s.secret) if r.settings.get("handout") == handout["id"]]
-    biases = [float(v) for v in handout["values"]]
-    labels = [f"{b:g}" for b in biases]
-    cells = class_cells_frame(runs, biases, [n for n, _nick in store.members(s.code, s.secret)])
-    gate_label = _(controls.GATE_LABELS[handout["gate"]])
+    ax = axes(handout)
+    cells = class_cells_frame(runs, handout, [n for n, _nick in store.members(s.code, s.secret)])
+    titles = [_(controls.GATE_LABELS[g]) for g, _v in ax]
+    gate_label = " × ".join(titles)
     # the same maps the Bias lab draws for a sweep on the server: solved share and median sequences
     for where, metric in zip(st.columns(2), ("success", "median"), strict=True):
         fig, alt = sweep_heatmap(
             cells,
-            labels,
-            [],
-            x_title=gate_label,
-            y_title="",
+            [f"{v:g}" for v in ax[0][1]],
+            [f"{v:g}" for v in ax[1][1]] if len(ax) > 1 else [],
+            x_title=titles[0],
+            y_title=titles[1] if len(ax) > 1 else "",
             metric=metric,
             large=state.large_fonts(),
             uirevision=f"class-sweep-{handout['id']}-{metric}",
@@ -251,7 +297,10 @@ def _class_map() -> None:
         )
         figures.show(fig, alt, f"class-sweep-{metric}", where, caption=True)
     if runs:
-        names = {i: _("Student {n}").format(n=r.number) + f" · {labels[r.cell]}" for i, r in enumerate(runs)}
+        names = {
+            i: _("Student {n}").format(n=r.number) + f" · {cell_label(handout, r.cell)}"
+            for i, r in enumerate(runs)
+        }
         pick = st.selectbox(
             _("Show this run"),
             list(names),
@@ -286,7 +335,7 @@ def _class_map() -> None:
                 ).format(
                     n=r.number,
                     gate=gate_label,
-                    bias=labels[r.cell],
+                    bias=cell_label(handout, r.cell),
                     seed=r.seed,
                     outcome=_("solved") if r.solved else _("not solved"),
                     seq=r.sequences,
