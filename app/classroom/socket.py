@@ -22,17 +22,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.classroom.store import ClassRefused, ClassStore, database_url
+from app.classroom.store import ClassRefused, shared
 
 PATH = "gatelab/class"
-_stores: dict[str, ClassStore] = {}  # one connection pool per database URL: a server fact, no user state
-
-
-def store() -> ClassStore:
-    url = database_url()
-    if url not in _stores:
-        _stores[url] = ClassStore(url)
-    return _stores[url]
+store = shared  # the same pool as the pages' (app/classroom/view.py)
 
 
 def handle(message: Any) -> dict[str, Any]:

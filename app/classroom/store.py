@@ -20,7 +20,7 @@ Who may do what (each rule has a test in tests/test_class_store.py that tries to
 - A class expires (``LIFETIME_S``, 7 days) and is then unreadable and purged; the teacher can end
   it at any time (every row of it deleted). Nothing personal is asked for: a nickname is optional.
 
-Over 400 lines: every read and write of the class database is here, each beside the access check
+This file is over 400 lines: every read and write of the class database is here, each beside the access check
 it starts with, so that no query can be reached without one (the state's rules and the checks of
 posted fields are in rules.py).
 """
@@ -35,6 +35,7 @@ import json
 import math
 import os
 import secrets
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -62,6 +63,19 @@ from app.i18n import N_
 LIFETIME_S = 7 * 24 * 3600.0
 JOIN_FAILS, JOIN_WINDOW_S = 10, 60.0
 MAX_MEMBERS = 1000
+
+
+_shared: dict[str, ClassStore] = {}  # one pool per database URL and process: a server fact, no user state
+_shared_lock = threading.Lock()
+
+
+def shared() -> ClassStore:
+    """The process's store for ``database_url()`` (the pages and the class socket share its pool)."""
+    url = database_url()
+    with _shared_lock:
+        if url not in _shared:
+            _shared[url] = ClassStore(url)
+        return _shared[url]
 
 
 def database_url() -> str:

@@ -17,7 +17,7 @@ import streamlit as st
 from app import i18n
 from app.classroom import address, keeper, seat
 from app.classroom.seat import Seat
-from app.classroom.store import ClassRefused, ClassStore, database_url
+from app.classroom.store import ClassRefused, ClassStore, shared
 from app.i18n import N_, _
 from app.ui import urlstate
 from app.ui.routes import PAGES, PAGES_DIR
@@ -29,14 +29,9 @@ FOLLOWED = "_class.followed"  # the last "Follow me" this session obeyed
 FOLLOW_HERE = "_class.follow_here"  # a page's own choice of what "Follow me" hands the class (its cfg)
 
 
-@st.cache_resource(show_spinner=False)
-def _store(url: str) -> ClassStore:
-    return ClassStore(url)
-
-
 def store() -> ClassStore:
     """The process's store (one connection pool, shared by every session; nothing of a user in it)."""
-    return _store(database_url())
+    return shared()
 
 
 def client_id() -> str:
