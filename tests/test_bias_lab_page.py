@@ -321,3 +321,33 @@ def test_every_bias_lab_figure_passes_plotly_validation():
     )
     for f in figs:
         go.Figure(f.to_dict())  # raises on an invalid property
+
+
+def test_a_map_with_no_value_yet_still_draws_each_cells_mark():
+    # Plotly draws nothing at all for an all-empty heat map (seen in the browser: a blank median map
+    # while its title promised "✗ = none solved"); every cell's label must still be drawn
+    cells = pd.DataFrame(
+        {
+            "i": [0, 1],
+            "j": [0, 0],
+            "x": ["0", "−2"],
+            "y": ["", ""],
+            "solved": [0, 0],
+            "networks": [2, 1],
+            "success_rate": [0.0, 0.0],
+            "median_to_criterion": [np.nan, np.nan],
+            "diverged": [0, 0],
+            "running": [0, 1],
+        }
+    )
+    fig, _alt = lab_heatmap.sweep_heatmap(
+        cells, ["0", "−2"], [], x_title="a", y_title="b", metric="median", large=False, uirevision="u"
+    )
+    heat = fig.data[0]
+    assert np.isfinite(np.asarray(heat.z, dtype=float)).all()  # something Plotly will draw
+    assert heat.showscale is False  # no colour bar pretending to a scale
+    assert [list(r) for r in heat.text] == [["✗", "…"]]
+    fig2, _alt = lab_heatmap.sweep_heatmap(
+        cells, ["0", "−2"], [], x_title="a", y_title="b", metric="success", large=False, uirevision="u"
+    )
+    assert fig2.data[0].showscale is None  # values exist: the real scale

@@ -165,6 +165,16 @@ def _heat_trace(z: np.ndarray, text: np.ndarray, *, success: bool, f: int) -> di
     if success:
         heat.update(zmin=0.0, zmax=1.0)
         colorbar.update(tickformat=".0%")
+    elif not np.isfinite(z).any():
+        # no cell has a value yet (none solved, or all still running): Plotly draws nothing at all for
+        # an all-empty heat map, not even the cells' "✗"/"…" — so the cells are drawn in the
+        # failed-cell grey (a flat scale, no colour bar), their labels on top; the values stay absent
+        heat.update(
+            z=np.zeros_like(z),
+            colorscale=[[0.0, FAIL_BG], [1.0, FAIL_BG]],
+            showscale=False,
+            reversescale=False,
+        )
     return heat
 
 

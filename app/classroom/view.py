@@ -1,7 +1,7 @@
 """Class mode in the sidebar of every page: start a class (teacher) or join one (student).
 
 The teacher gets the join code, the join link (an address students can reach: address.py), its QR
-code (segno), the class's size, *Follow me*, the private teacher link, a CSV of everything posted,
+code (segno), the class's size (redrawn every ``POLL_S`` while students join), *Follow me*, the private teacher link, a CSV of everything posted,
 and *End the class*. A student sees which class they are in and may leave it. A student's page
 follows the class: every ``POLL_S`` a fragment reads the class's revision from the store; a change
 (the teacher revealed, started a vote again, asked the class to follow) reruns the page.
@@ -234,14 +234,7 @@ def _teacher(s: Seat, path: str) -> None:
                 "GATELAB_PUBLIC_URL to the server's address on the school network."
             )
         )
-    members = store().members(s.code, s.secret)
-    with st.expander(_("{n} students joined").format(n=len(members))):
-        # nicknames are the students' own text: a table cell shows it as text, never as markup
-        st.dataframe(
-            {_("Student"): [n for n, _nick in members], _("Nickname"): [nick for _n, nick in members]},
-            hide_index=True,
-            key="_class.members",
-        )
+    _members(s)
     st.button(
         _("Follow me: bring every student to this page"),
         key="_class.follow",
@@ -280,6 +273,20 @@ def _teacher(s: Seat, path: str) -> None:
         icon=":material/delete:",
         width="stretch",
     )
+
+
+@st.fragment(run_every=POLL_S)
+def _members(s: Seat) -> None:
+    """The class's size and nicknames, kept current while students join (the page itself does not rerun)."""
+    members = store().members(s.code, s.secret)
+    # a key: the open state survives the label changing as students join
+    with st.expander(_("{n} students joined").format(n=len(members)), key="_class.members_open"):
+        # nicknames are the students' own text: a table cell shows it as text, never as markup
+        st.dataframe(
+            {_("Student"): [n for n, _nick in members], _("Nickname"): [nick for _n, nick in members]},
+            hide_index=True,
+            key="_class.members",
+        )
 
 
 @st.fragment(run_every=POLL_S)

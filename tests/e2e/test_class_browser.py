@@ -87,6 +87,12 @@ def test_a_teacher_and_three_students_vote_reveal_and_vote_again(browser, stream
             expect(s.get_by_role("status")).to_have_text(t(lang, "Your prediction is sent. ✓"))
             expect(button(s, lang, "Reveal")).to_be_disabled()
             students.append(s)
+        # the class's size in the teacher's sidebar follows the joins by itself too
+        expect(
+            teacher.locator(
+                "[data-testid='stSidebar'] summary", has_text=t(lang, "{n} students joined").format(n=3)
+            )
+        ).to_be_attached()
         # the teacher's count arrives by itself (the dashboard's 2 s fragment): no reload
         expect(teacher.locator(".st-key-class-dashboard")).to_contain_text(re.compile(r"3\D+3|3 人中已有 3"))
         expect(teacher.locator(charts_in(".st-key-class-dashboard"))).to_have_count(0)  # hidden until shown
