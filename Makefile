@@ -5,7 +5,8 @@
 #   make test         create .venv if missing, install dev requirements + Debian chromium, run lint and the
 #                     whole pytest suite (unit, AppTest page tests, real-browser tests); PyTorch
 #                     parity runs against committed fixtures, so no torch is installed
-#   make test-torch   install torch (test-only) and check the parity fixtures against live PyTorch
+#   make test-torch   install torch, Keras and Flax (test-only): the parity fixtures against live PyTorch,
+#                     the bias atlas's snippets run in all three
 #   make torch-fixtures  rewrite tests/fixtures/torch_parity.npz with live PyTorch
 #   make screenshots  run the browser tests writing docs/screenshots + docs/measurements.json
 #   make constraints  rewrite constraints.txt from the installed (tested) versions
@@ -53,7 +54,7 @@ PKG_DIRS := $(wildcard lstm_core/__init__.py app/__init__.py pages/__init__.py g
 
 RUNTIME_STAMP  := $(VENV)/.stamp-runtime-$(call hash,requirements.txt constraints.txt)
 DEV_STAMP      := $(VENV)/.stamp-dev-$(call hash,requirements.txt requirements-dev.txt constraints.txt)
-TORCH_STAMP    := $(VENV)/.stamp-torch$(TORCH_VERSION)
+TORCH_STAMP    := $(VENV)/.stamp-torch$(TORCH_VERSION)-$(shell cat constraints-frameworks.txt | sha256sum | cut -c1-8)
 EDITABLE_STAMP := $(VENV)/.stamp-editable-$(shell (cat pyproject.toml; echo $(PKG_DIRS)) | sha256sum | cut -c1-12)
 
 .PHONY: lint cjk-fonts postgresql translations dist bias-baseline nginx help run test test-torch torch-fixtures screenshots constraints bench install install-dev install-torch chromium clean
@@ -81,8 +82,9 @@ $(DEV_STAMP): requirements.txt requirements-dev.txt constraints.txt | $(VPY)
 	$(PIP) install -r requirements-dev.txt -c constraints.txt
 	@rm -f $(VENV)/.stamp-dev-* && touch $@
 
-$(TORCH_STAMP): constraints.txt | $(VPY)
+$(TORCH_STAMP): constraints.txt constraints-frameworks.txt | $(VPY)
 	$(PIP) install torch==$(TORCH_VERSION) -c constraints.txt
+	$(PIP) install keras flax jax jaxlib -c constraints.txt -c constraints-frameworks.txt
 	@rm -f $(VENV)/.stamp-torch* && touch $@
 
 # --no-deps: the dependencies are already installed, pinned, from requirements.txt.
@@ -164,7 +166,7 @@ test: install-dev chromium nginx cjk-fonts postgresql lint
 	$(VPY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist load $(PYTEST_ARGS)
 
 test-torch: install-torch
-	$(VPY) -m pytest -q -p no:cacheprovider -m torch_live tests/test_torch_live.py tests/test_model_files.py $(PYTEST_ARGS)
+	KERAS_BACKEND=torch $(VPY) -m pytest -q -p no:cacheprovider -m torch_live tests/test_torch_live.py tests/test_model_files.py tests/test_scheme_code.py $(PYTEST_ARGS)
 
 torch-fixtures: install-torch
 	$(VPY) tests/torch_fixtures.py

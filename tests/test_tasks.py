@@ -67,6 +67,8 @@ def test_registry_and_settings_roundtrip():
         "very_long_lag",
         "two_sequence",
         "adding",
+        "adding_sum",
+        "copy",
         "multiplication",
         "temporal_order",
         "spike_delay",

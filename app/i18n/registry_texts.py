@@ -14,17 +14,18 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import lstm_core as lc
+from lstm_core.init_schemes import SCHEMES
 from lstm_core.reproduce.diagnostics import SYMPTOMS
 from lstm_core.training import PRESETS
-from lstm_core.training.config import ALGORITHMS
+from lstm_core.training.config import ALGORITHMS, OPTIMIZERS
 from lstm_core.training.progress import RULE_GROUPS
 from lstm_core.training.stuck import LABELS
 from lstm_core.variants import ALGORITHM_TITLES, REGISTRY
 
 
 def core_texts() -> dict[str, str]:
-    """text -> where it comes from, for the variants, tasks, algorithms, gradient-chart groups, the
-    stuck check's unit groups and the diagnostics' symptoms."""
+    """text -> where it comes from, for the variants, tasks, algorithms, optimisers, initialisation
+    schemes, gradient-chart groups, the stuck check's unit groups and the diagnostics' symptoms."""
     out: list[tuple[str, str]] = []
     for v in REGISTRY.values():
         for attr in ("title", "description", "paper", "gate_text", "state_text", "no_gates_note"):
@@ -35,6 +36,10 @@ def core_texts() -> dict[str, str]:
     out += [(g, "lstm_core.training.progress.RULE_GROUPS") for g in RULE_GROUPS]
     out += [(t, f"lstm_core.variants.ALGORITHM_TITLES {k}") for k, t in ALGORITHM_TITLES.items()]
     out += [(t, f"lstm_core.training.config.ALGORITHMS {k}") for k, t in ALGORITHMS.items()]
+    out += [(t, f"lstm_core.training.config.OPTIMIZERS {k}") for k, t in OPTIMIZERS.items()]
+    for sc in SCHEMES.values():
+        for attr in ("title", "paper", "sets", "why_not"):
+            out.append((getattr(sc, attr), f"lstm_core.init_schemes {sc.name}.{attr}"))
     out += [(label, "lstm_core.training.stuck.LABELS") for label in LABELS]
     out += [(s, "lstm_core.reproduce.diagnostics.SYMPTOMS") for s in SYMPTOMS]
     for name, task in lc.TASKS.items():

@@ -56,6 +56,9 @@ class LoadedModel:
     output_activation: str
     file_format: str
     embedding: str | None = None
+    # the file's two bias vectors as PyTorch keeps them (the LSTM's are summed in ``model``): what the
+    # bias atlas's check reads to name the two-vector pitfall; None when the file has no biases
+    torch_biases: dict[str, np.ndarray] | None = None
 
     def summary(self) -> str:
         head = (
@@ -360,8 +363,19 @@ def parse_state(
     with np.errstate(over="ignore"):  # bias_ih + bias_hh of two weights near 1e308: checked below
         model = from_torch(rnn, variant, output_weight=w_out, output_bias=b_out, output_activation=act)
     _check_finite(model.params, [k for k in model.params if k.startswith("b_")], summed=True)
+    biases = {k: np.asarray(rnn[k], dtype=float) for k in ("bias_ih_l0", "bias_hh_l0") if k in rnn}
     return LoadedModel(
-        model, variant, n_in, H, model.config.n_out, head_name, vocab or None, act, file_format, emb_name
+        model,
+        variant,
+        n_in,
+        H,
+        model.config.n_out,
+        head_name,
+        vocab or None,
+        act,
+        file_format,
+        emb_name,
+        biases if len(biases) == 2 else None,
     )
 
 

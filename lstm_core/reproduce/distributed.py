@@ -35,7 +35,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # What each kind of unit runs: "module:function", imported where the unit runs (a worker).
-KINDS = {"experiment": "lstm_core.reproduce.experiments:run_unit", "sweep": "lstm_core.sweeps.cli:run_unit"}
+KINDS = {
+    "experiment": "lstm_core.reproduce.experiments:run_unit",
+    "sweep": "lstm_core.sweeps.cli:run_unit",
+    "atlas": "lstm_core.atlas.grid:run_unit",
+}
 CONNECT_TIMEOUT = 10  # seconds to reach a --scheduler before giving up with a message
 RETRIES = 3  # a unit whose worker died is run again this many times
 DIE_ONCE_ENV = "GATELAB_TEST_DIE_ONCE"  # tests: a worker exits mid-unit once (marker file path)

@@ -289,7 +289,7 @@ def _axis(gate: str, values: str, step: float, stagger: bool) -> Axis:
     return Axis.stagger(gate, first=nums[0], step=step) if stagger else Axis.values(gate, nums, step)
 
 
-def command_line(argv: list[str]) -> str:
+def command_line(argv: list[str], prog: str = "python -m lstm_core.sweep") -> str:
     """The command as a reader would type it again; ``--state FILE`` (where the finished units are
     kept to resume, not what is computed) and ``--workers`` / ``--scheduler`` are left out."""
     out, skip = [], False
@@ -303,7 +303,7 @@ def command_line(argv: list[str]) -> str:
         if a.startswith(("--state=", "--workers=", "--scheduler=")):
             continue
         out.append(a)
-    return "python -m lstm_core.sweep " + " ".join(out)
+    return f"{prog} " + " ".join(out)
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -16,6 +16,7 @@ from lstm_core.errors import CoreError
 
 from .adding import Adding, Multiplication
 from .base import Batch, Criterion, Report, Task, stack_batches
+from .copy_memory import AddingSum, Copy
 from .latching import Latching
 from .long_lag import LongLag, LongLagRandom, VeryLongLag
 from .names import ALPHABET, Names, decode, encode, load_names
@@ -38,6 +39,8 @@ _CLASSES = (
     Periodic,
     Latching,
     Names,
+    Copy,
+    AddingSum,
 )
 
 TASKS: dict[str, Task] = {cls.name: cls() for cls in _CLASSES}

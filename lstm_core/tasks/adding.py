@@ -72,6 +72,12 @@ class Adding(Task):
     def combine(self, x1: np.ndarray, x2: np.ndarray) -> np.ndarray:
         return 0.5 + (x1 + x2) / 4.0
 
+    @property
+    def memoryless_loss(self) -> float:
+        """The loss (½ err², per sequence) of answering the target's mean, 0.5: ½ · E[(X1 + X2)²] / 16,
+        with X1 = 0 when the first pair is the marked one (1 in 10)."""
+        return 0.5 * (0.9 / 3.0 + 1.0 / 3.0) / 16.0
+
     def _generate(self, rng: np.random.Generator, batch: int) -> Batch:
         lengths = rng.integers(self.T, self.max_length + 1, size=batch)
         Tm = int(lengths.max())
@@ -147,3 +153,9 @@ class Multiplication(Adding):
 
     def combine(self, x1: np.ndarray, x2: np.ndarray) -> np.ndarray:
         return x1 * x2
+
+    @property
+    def memoryless_loss(self) -> float:
+        """½ · the target's variance: E[X1] = 0.1 + 0.9 · ½, E[X1²] = 0.1 + 0.9 / 3, X2 uniform in [0, 1]."""
+        mean = (0.1 + 0.9 * 0.5) * 0.5
+        return 0.5 * ((0.1 + 0.9 / 3.0) / 3.0 - mean * mean)

@@ -241,6 +241,12 @@ class Task:
     def max_length(self) -> int:
         raise NotImplementedError
 
+    @property
+    def memoryless_loss(self) -> float | None:
+        """The loss per sequence (the core's units) of the best network that remembers nothing — the
+        baseline a long-lag network must beat (the bias-initialisation atlas); None: not worked out."""
+        return None
+
     def check_set(self) -> Batch | None:
         """The fixed sequences a ``Criterion.check_every`` criterion is judged on (None: the task
         judges training sequences as they come)."""

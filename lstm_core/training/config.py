@@ -22,6 +22,11 @@ ALGORITHMS: dict[str, str] = {
     "bptt": "exact gradient by backpropagation through time, one update per sequence / mini-batch",
     "tbptt": "truncated BPTT(k): chunks of k steps, state carried over, one update per chunk",
 }
+# the update rule: the papers' SGD (with momentum) or Adam (the bias-initialisation literature's)
+OPTIMIZERS: dict[str, str] = {
+    "sgd": "stochastic gradient descent with classical momentum (the papers' optimiser)",
+    "adam": "Adam (Kingma & Ba 2015), β₁ 0.9, β₂ 0.999: what the bias-initialisation papers train with",
+}
 MAX_BATCH = 1024
 MAX_BUDGET = 10**9
 
@@ -78,6 +83,7 @@ class TrainConfig:
     """Every setting of a training run (the model has its own ``ModelConfig``).
 
     algorithm    "rtrl" | "bptt" | "tbptt" (see ``ALGORITHMS``)
+    optimizer    "sgd" (momentum below) | "adam" (see ``OPTIMIZERS``; momentum must stay 0)
     lr           learning rate (> 0)
     momentum     classical momentum μ in [0, 1): v ← μ v − lr g, θ ← θ + v (the 2002 paper's form)
     k            chunk length for tbptt (required there, unused otherwise)
@@ -113,6 +119,7 @@ class TrainConfig:
     probe: bool = True
     reset_on_error: bool = False
     grow_window: int | None = None
+    optimizer: str = "sgd"
 
     def __post_init__(self) -> None:
         self._check_update()
@@ -128,6 +135,12 @@ class TrainConfig:
                 "unknown training algorithm {algorithm}; choose one of {choices}",
                 algorithm=repr(self.algorithm),
                 choices=list(ALGORITHMS),
+            )
+        if self.optimizer not in OPTIMIZERS:
+            raise CoreError(
+                "unknown optimizer {optimizer}; choose one of {choices}",
+                optimizer=repr(self.optimizer),
+                choices=list(OPTIMIZERS),
             )
         self._set(
             "lr",
@@ -145,6 +158,11 @@ class TrainConfig:
                 "momentum", self.momentum, lo=0, hi=1, why="; 0 = plain SGD, 0.9 – 0.9999 in the 2002 paper"
             ),
         )
+        if self.optimizer == "adam" and self.momentum:
+            raise CoreError(
+                "momentum is SGD's; Adam keeps its own running averages — set momentum=0 with "
+                "optimizer='adam'"
+            )
         if self.algorithm == "tbptt":
             if self.k is None:
                 raise CoreError(

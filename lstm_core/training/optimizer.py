@@ -1,4 +1,4 @@
-"""Stochastic gradient descent with momentum and gradient clipping — the papers' optimiser.
+"""Stochastic gradient descent with momentum and gradient clipping — the papers' optimiser — and Adam.
 
 One step, for every parameter θ with gradient g (clipping first, in this order):
 
@@ -11,6 +11,16 @@ global norm uses only member k's gradients, and ``active`` (a (K,) bool mask) fr
 members that already stopped — their weights and velocities are left exactly as they are.
 Norms are sums over each member's entries flattened in the same order as for a single
 network, so a member of a population gets bit-for-bit the update it would get alone.
+
+``Adam`` (Kingma & Ba 2015; β₁ = 0.9, β₂ = 0.999, ε = 1e-8, PyTorch's defaults) replaces the momentum
+step, after the same clipping:
+
+    m ← β₁ m + (1 − β₁) g;   v ← β₂ v + (1 − β₂) g²;   θ ← θ − lr · m̂ / (√v̂ + ε)
+    m̂ = m / (1 − β₁ᵗ),  v̂ = v / (1 − β₂ᵗ),  t = the member's own count of updates
+
+It is what the bias-initialisation literature trains with (RMSProp / Adam, e.g. Tallec & Ollivier
+2018), where plain SGD at a classroom budget leaves every scheme at the memoryless baseline (measured
+for the atlas: docs/bias_atlas.md).
 """
 
 from __future__ import annotations
@@ -129,4 +139,50 @@ class SGD:
     def state_dict(self) -> dict:
         return {
             "velocity": None if self.velocity is None else {n: v.copy() for n, v in self.velocity.items()}
+        }
+
+
+@dataclass
+class Adam(SGD):
+    """Adam(lr, clip_value, clip_norm) for a network or a population of K networks (momentum unused)."""
+
+    beta1: float = 0.9
+    beta2: float = 0.999
+    eps: float = 1e-8
+    moments: dict[str, tuple[Array, Array]] | None = field(default=None, repr=False)
+    t: Array | None = field(default=None, repr=False)  # updates so far, per member
+
+    def apply(
+        self, params: dict[str, Array], grads: dict[str, Array], active: Array | bool | None = None
+    ) -> None:
+        """θ ← θ − lr m̂ / (√v̂ + ε) with already clipped ``grads``; frozen members do not move."""
+        lead = () if self.K is None else (self.K,)
+        flag = np.broadcast_to(np.asarray(True if active is None else active, dtype=bool), lead)
+        if not flag.any():
+            return
+        if self.moments is None:
+            self.moments = {n: (np.zeros_like(p), np.zeros_like(p)) for n, p in params.items()}
+            self.t = np.zeros(lead)
+        self.t = self.t + flag
+        # Python's pow per member: NumPy's vectorised pow can differ from it in the last bit, and a
+        # population member must get bit for bit the update it would get alone
+        ts = [max(float(x), 1.0) for x in np.ravel(self.t)]
+        c1 = np.reshape([1.0 - self.beta1**x for x in ts], lead)
+        c2 = np.reshape([1.0 - self.beta2**x for x in ts], lead)
+        for n, g in grads.items():
+            p, (m, v) = params[n], self.moments[n]
+            if n in self.masks:
+                g = g * self.masks[n]
+            w = self._member(flag, p)
+            np.copyto(m, self.beta1 * m + (1.0 - self.beta1) * g, where=w)
+            np.copyto(v, self.beta2 * v + (1.0 - self.beta2) * g * g, where=w)
+            step = self.lr * (m / self._member(c1, p)) / (np.sqrt(v / self._member(c2, p)) + self.eps)
+            np.subtract(p, step, out=p, where=w)
+
+    def state_dict(self) -> dict:
+        return {
+            "moments": None
+            if self.moments is None
+            else {n: (m.copy(), v.copy()) for n, (m, v) in self.moments.items()},
+            "t": None if self.t is None else self.t.copy(),
         }

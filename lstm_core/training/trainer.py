@@ -46,7 +46,7 @@ from .checkset import FixedSetCheck, criterion_text
 from .config import TrainConfig
 from .data import MemberStream, population_batch
 from .grow import Grower
-from .optimizer import SGD, sq_norms
+from .optimizer import SGD, Adam, sq_norms
 from .progress import ProbeTrace, Progress, group_norms
 from .stuck import PINNED_CHECKS, StuckWatch, advice, saturated_fractions
 
@@ -126,7 +126,7 @@ class Trainer:
             config.budget,
             by_check=self.fixed_set is not None,
         )
-        self.opt = SGD(
+        self.opt = (Adam if config.optimizer == "adam" else SGD)(
             config.lr, config.momentum, config.clip_value, config.clip_norm, model.K, masks=model.masks()
         )
         # sequential construction: the memory cells join each network when its error stops decreasing
