@@ -46,6 +46,7 @@ DOMAINS: dict[str, tuple[str, ...]] = {
     "theory": ("app/theory", "pages/theory.py"),
     "lessons": ("app/lessons", "pages/lessons.py"),
     "bias_lab": ("app/bias_lab", "pages/bias_lab.py"),
+    "bias_atlas": ("app/bias_atlas", "pages/bias_atlas.py"),
     "experiments": ("app/experiments", "pages/experiments.py"),
     "classroom": ("app/classroom",),
 }

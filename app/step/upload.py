@@ -94,14 +94,7 @@ def _on_upload() -> None:
         return
     data = up.getvalue()
     try:
-        got = lc.load_model_file(
-            data,
-            up.name,
-            max_bytes=limits.MAX_MODEL_BYTES,
-            max_hidden=limits.MAX_HIDDEN,
-            max_inputs=limits.MAX_INPUTS,
-            max_outputs=limits.MAX_INPUTS,
-        )
+        got = export.read_model_file(data, up.name)
     except ValueError as e:
         why = core_errors.translate(e)
         state.flash(

@@ -294,3 +294,16 @@ def flow_csv(curves: list) -> bytes:
     if not frames:
         return b"curve,steps_back,measured,theory,bound\n"
     return pd.concat(frames, ignore_index=True).to_csv(index=False).encode()
+
+
+def read_model_file(data: bytes, name: str) -> lc.LoadedModel:
+    """An uploaded PyTorch model (safetensors or .npz, never pickle) within the app's size limits;
+    ``ValueError`` (the core's message) when it is not one."""
+    return lc.load_model_file(
+        data,
+        name,
+        max_bytes=limits.MAX_MODEL_BYTES,
+        max_hidden=limits.MAX_HIDDEN,
+        max_inputs=limits.MAX_INPUTS,
+        max_outputs=limits.MAX_INPUTS,
+    )

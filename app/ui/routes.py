@@ -30,6 +30,7 @@ PAGES: tuple[Route, ...] = (
     ),
     Route("theory.py", N_("Theory"), ":material/menu_book:", "theory", charts=True),
     Route("bias_lab.py", N_("Bias lab"), ":material/tune:", "bias-lab", charts=True),
+    Route("bias_atlas.py", N_("Bias atlas"), ":material/explore:", "bias-atlas", charts=True),
     Route("experiments.py", N_("Paper experiments"), ":material/science:", "experiments"),
 )
 

@@ -32,7 +32,7 @@ pytestmark = pytest.mark.e2e
 
 AXE = Axe()
 # Pages that draw a chart at their defaults (the others draw theirs after a click).
-CHART_PAGES = ("home", "step", "train", "gradient-flow", "theory", "bias-lab")
+CHART_PAGES = ("home", "step", "train", "gradient-flow", "theory", "bias-lab", "bias-atlas")
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 OPTIONS = {"runOnly": {"type": "tag", "values": WCAG}, "resultTypes": ["violations"]}
 SERIOUS = ("serious", "critical")
@@ -171,6 +171,7 @@ STATES = [
         bias_cell_clicked,
     ),
     ("experiments", "experiments", "", None),
+    ("bias-atlas", "bias-atlas", "", None),
     ("lessons-class-teacher", "lessons", "", class_view("Show the answers", ".st-key-class-dashboard")),
     ("train-class-sweep", "train", "", class_view("Hand out cells", ".st-key-class-sweep")),
 ]
@@ -230,6 +231,7 @@ DARK_PAGES = [
     ("gradient-flow", ""),
     ("theory", ""),
     ("bias-lab", ""),
+    ("bias-atlas", ""),
     ("experiments", ""),
 ]
 
