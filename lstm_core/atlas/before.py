@@ -12,7 +12,7 @@ weights the atlas trains), per scheme:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 

@@ -18,9 +18,9 @@ import numpy as np
 
 from ..config import ModelConfig
 from ..init_schemes import ATLAS_VARIANTS, schemes_for, with_scheme
-from ..model import build_population
+from ..model import Model, build_population
 from ..sequence import forward, loss_and_output_error
-from ..tasks import get_task
+from ..tasks import Batch, Task, get_task
 from ..training import TrainConfig, Trainer
 
 EVAL_STREAM = 7_700_001  # the evaluation set's data stream (apart from every training stream)
@@ -104,13 +104,15 @@ def member_configs(
     return configs, rows
 
 
-def run_unit(spec: dict) -> dict:
-    """One (variant, task, lag) population trained to the budget; per member its evaluation curve."""
-    grid = Grid.from_dict(spec["grid"])
-    variant, task_name, lag = spec["variant"], spec["task"], int(spec["lag"])
-    task = get_task(task_name, T=lag, **grid.extra)
-    configs, rows = member_configs(grid, variant, task_name, lag)
-    train = TrainConfig(
+def member_config(grid: Grid, variant: str, task_name: str, lag: int, scheme: str, seed: int) -> ModelConfig:
+    """One network of the atlas: the config the atlas trained for this scheme and seed."""
+    configs, rows = member_configs(replace(grid, seeds=seed + 1), variant, task_name, lag)
+    return configs[rows.index({"scheme": scheme, "seed": seed})]
+
+
+def train_config(grid: Grid) -> TrainConfig:
+    """How every atlas network trains (the live cell of the page trains the same way)."""
+    return TrainConfig(
         algorithm="bptt",
         optimizer=grid.optimizer,
         lr=grid.lr,
@@ -121,21 +123,39 @@ def run_unit(spec: dict) -> dict:
         probe=False,
         streak=grid.budget,  # the atlas judges by its own criterion, never the task's streak
     )
-    trainer = Trainer(build_population(configs), task, train)
-    ev = task.generate(np.random.default_rng([grid.data_seed, EVAL_STREAM]), grid.eval_size)
-    base = task.memoryless_loss
-    curves: list[list[float]] = [[] for _ in configs]
+
+
+def evaluation_set(grid: Grid, task: Task) -> Batch:
+    return task.generate(np.random.default_rng([grid.data_seed, EVAL_STREAM]), grid.eval_size)
+
+
+def loss_ratios(model: Model, task: Task, ev: Batch) -> np.ndarray:
+    """Each network's loss on the evaluation set over the task's memoryless baseline, (K,) or (1,)."""
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+        run = forward(model, ev.xs, check=False)
+        loss, _d = loss_and_output_error(model, run.outputs, run.internals["net_out"], ev.targets, ev.mask)
+    return np.reshape(loss, -1) / task.memoryless_loss
+
+
+def rounded(r: float) -> float | None:
+    return round(float(r), 5) if np.isfinite(r) else None
+
+
+def run_unit(spec: dict) -> dict:
+    """One (variant, task, lag) population trained to the budget; per member its evaluation curve."""
+    grid = Grid.from_dict(spec["grid"])
+    variant, task_name, lag = spec["variant"], spec["task"], int(spec["lag"])
+    task = get_task(task_name, T=lag, **grid.extra)
+    configs, rows = member_configs(grid, variant, task_name, lag)
+    trainer = Trainer(build_population(configs), task, train_config(grid))
+    ev = evaluation_set(grid, task)
+    curves: list[list[float | None]] = [[] for _ in configs]
     at = [0]
     while at[-1] < grid.budget and not trainer.done:
         trainer.train(grid.eval_every)
         at.append(int(trainer.book.seen.max()))
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
-            run = forward(trainer.model, ev.xs, check=False)
-            loss, _d = loss_and_output_error(
-                trainer.model, run.outputs, run.internals["net_out"], ev.targets, ev.mask
-            )
-        for k, r in enumerate(np.reshape(loss, len(configs)) / base):
-            curves[k].append(round(float(r), 5) if np.isfinite(r) else None)
+        for k, r in enumerate(loss_ratios(trainer.model, task, ev)):
+            curves[k].append(rounded(r))
     status = trainer.results()["status"].tolist()
     out = []
     for k, row in enumerate(rows):
