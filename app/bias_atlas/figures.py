@@ -160,7 +160,7 @@ def memory_times(befores: list, lag: int, gate: str, large: bool) -> Chart:
     f = font_size(large)
     lay = layout(
         title=_("Memory times at initialisation ({gate})").format(gate=gate),
-        x=_("memory time 1 / (1 − σ(b)) in steps (log scale)"),
+        x=_("memory time in steps (log scale)"),
         y="",
         large=large,
         uirevision="atlas-memory",
