@@ -8,12 +8,13 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from app import i18n
 from app.bias_lab import figures as lab_figures
 from app.bias_lab import settings as lab_settings
 from app.bias_lab.demo_jobs import show_chart
 from app.bias_lab.settings import PAGE, SCHEMA
 from app.i18n import N_, _
-from app.ui import flow_figures, form, live, netconfig, saving, state
+from app.ui import flow_figures, form, live, netconfig, routes, saving, state
 from lstm_core.sweeps import bias_demos as bd
 from lstm_core.variants import REGISTRY
 
@@ -28,6 +29,15 @@ FORGET_TEXT = N_(
 
 def forget(values: dict) -> None:
     st.markdown(_(FORGET_TEXT))
+    atlas = routes.route("bias_atlas.py")
+    st.page_link(  # this demo is flow without training; the atlas trains the literature's schemes
+        routes.PAGES_DIR / atlas.file,
+        label=_(
+            "Which biases for your time lag? The Bias atlas trains the literature's schemes as the lag grows"
+        ),
+        icon=atlas.icon,
+        query_params=i18n.url_params(),
+    )
     c1, c2 = st.columns([2, 1])
     c1.text_input(
         _(SCHEMA["forget_biases"].label), key=state.wkey(PAGE, "forget_biases"), persist_state=form.PERSIST
