@@ -130,9 +130,9 @@ def before_training(v: dict, large: bool) -> None:
     state.report(got)
     if not got.value:
         return
-    c1, c2 = figures.pair(large)
-    show(c1, af.memory_times(got.value, lag, _(keep_gate(variant)), large), "atlas-memory", variant, lag)
-    show(c2, af.error_flow(got.value, lag, large), "atlas-flow", variant, task, lag)
+    # one above the other at full width: the memory chart's scheme names take a third of its width
+    show(st, af.memory_times(got.value, lag, _(keep_gate(variant)), large), "atlas-memory", variant, lag)
+    show(st, af.error_flow(got.value, lag, large), "atlas-flow", variant, task, lag)
 
 
 def _start_cell(values: dict) -> None:

@@ -107,13 +107,15 @@ def markdown_table(doc: dict) -> str:
         f"sequences per network ({g['optimizer']}, lr {g['lr']:g}, batch {g['batch']}, clip norm "
         f"{g['clip_norm']:g}); {g['hidden']} units; {g['seeds']} seeds.",
         "",
-        "| variant | task | lag | scheme | solved | median sequences to solved | median final loss / baseline |",
-        "| --- | --- | ---: | --- | ---: | ---: | ---: |",
+        "| variant | task | lag | scheme | solved | median sequences to solved | median final loss / baseline "
+        "| made by |",
+        "| --- | --- | ---: | --- | ---: | ---: | ---: | --- |",
     ]
+    made = f"`{doc['command']}` on {doc['machine']}"  # every row, as the papers' reproduction table does
     for r in cells(doc).itertuples():
         med = "—" if not np.isfinite(r.median_to_solved) else f"{r.median_to_solved:,.0f}"
         lines.append(
             f"| {r.variant} | {r.task} | {r.lag} | {SCHEMES[r.scheme].title} | {r.solved}/{r.networks} | {med} "
-            f"| {r.median_final_ratio:.3f} |"
+            f"| {r.median_final_ratio:.3f} | {made} |"
         )
     return "\n".join(lines) + "\n"
