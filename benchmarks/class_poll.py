@@ -32,7 +32,6 @@ import os
 import random
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -50,15 +49,10 @@ from session_client import Session, summary  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from app.classroom.store import ClassStore  # noqa: E402
+from benchmarks.ports import free_ports  # noqa: E402
 
 LESSON, QUESTION = "vanishing", 0
 COUNT = re.compile(r"(\d+)\D+(\d+)\D*answered")  # "**The class · round 1:** n of m answered."
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def healthy(url: str) -> bool:
@@ -69,7 +63,7 @@ def healthy(url: str) -> bool:
 
 
 def start_room(replicas: int, data_dir: str) -> tuple[subprocess.Popen, str, list[int]]:
-    port, first = free_port(), free_port() + 100
+    (port,), first = free_ports(1), free_ports(replicas)[0]
     proc = subprocess.Popen(
         [
             sys.executable,

@@ -12,7 +12,6 @@ import concurrent.futures
 import http.cookiejar
 import json
 import shutil
-import socket
 import subprocess
 import sys
 import urllib.request
@@ -23,28 +22,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
+from ports import free_ports  # noqa: E402
 from session_client import Session  # noqa: E402
-
-
-def free_ports(n: int) -> list[int]:
-    """n consecutive free ports (the replicas) — tried from a few random starts."""
-    for _ in range(50):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            base = s.getsockname()[1]
-        if base + n > 65000:
-            continue
-        ok = True
-        for p in range(base, base + n):
-            with socket.socket() as s:
-                try:
-                    s.bind(("127.0.0.1", p))
-                except OSError:
-                    ok = False
-                    break
-        if ok:
-            return list(range(base, base + n))
-    raise RuntimeError("no free ports")
 
 
 @pytest.fixture(scope="module")

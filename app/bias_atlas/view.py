@@ -31,27 +31,10 @@ def show(where, chart: tuple, key: str, *parts) -> None:
 
 
 def answer(doc: dict, v: dict, large: bool) -> None:
-    """The atlas at this variant, task and lag: the ranking, solved against lag, the training curves."""
+    """The atlas at this variant, task and lag: the verdict, solved against lag, the curves, the ranking."""
     variant, task, lag = v["variant"], v["task"], v["lag"]
     g = doc["grid"]
     st.subheader(_("What the atlas measured at lag {lag}").format(lag=lag))
-    st.caption(
-        _(
-            "{networks} networks per scheme ({hidden} units, seeds 0–{last}), {budget:,} training sequences each "
-            "({optimizer}, learning rate {lr:g}, batch {batch}). Solved: the loss on {eval} held-out sequences falls "
-            "below {margin:g} × the memoryless baseline (the best a network that remembers nothing can do)."
-        ).format(
-            networks=g["seeds"],
-            hidden=g["hidden"],
-            last=g["seeds"] - 1,
-            budget=g["budget"],
-            optimizer="Adam" if g["optimizer"] == "adam" else "SGD",
-            lr=g["lr"],
-            batch=g["batch"],
-            eval=g["eval_size"],
-            margin=g["margin"],
-        )
-    )
     rank = atlas.ranking(doc, variant, task, lag)
     top = rank.iloc[0]
     if top.solved:
@@ -75,16 +58,35 @@ def answer(doc: dict, v: dict, large: bool) -> None:
                 lag=lag, budget=g["budget"], scheme=af.scheme_label(top.scheme), ratio=top.median_final_ratio
             )
         )
-    st.dataframe(ranking_table(rank), hide_index=True, width="stretch", key=f"{PAGE}.ranking")
     cells = atlas.cells(doc)
     cells = cells[(cells.variant == variant) & (cells.task == task)]
     schemes = [s for s in schemes_for(variant) if s in set(cells.scheme)]
-    c1, c2 = figures.pair(large)
+    # the pictures first (on a projector, presenter mode: each at full width, the first above the fold),
+    # then how they were made and the table
+    c1, c2 = figures.pair(large or state.presenting())
     show(c1, af.solved_against_lag(cells, schemes, lag, large), "atlas-solved", variant, task)
     at, members = atlas.curves(doc, variant, task, lag)
     show(
         c2, af.ratio_curves(at, members, schemes, g["margin"], lag, large), "atlas-ratio", variant, task, lag
     )
+    st.caption(
+        _(
+            "{networks} networks per scheme ({hidden} units, seeds 0–{last}), {budget:,} training sequences each "
+            "({optimizer}, learning rate {lr:g}, batch {batch}). Solved: the loss on {eval} held-out sequences falls "
+            "below {margin:g} × the memoryless baseline (the best a network that remembers nothing can do)."
+        ).format(
+            networks=g["seeds"],
+            hidden=g["hidden"],
+            last=g["seeds"] - 1,
+            budget=g["budget"],
+            optimizer="Adam" if g["optimizer"] == "adam" else "SGD",
+            lr=g["lr"],
+            batch=g["batch"],
+            eval=g["eval_size"],
+            margin=g["margin"],
+        )
+    )
+    st.dataframe(ranking_table(rank), hide_index=True, width="stretch", key=f"{PAGE}.ranking")
 
 
 def _no_meaning(variant: str, scheme: str) -> bool:
