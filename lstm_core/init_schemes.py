@@ -6,8 +6,10 @@ a ``ModelConfig`` then holds like any other bias: the config round-trips through
 with the scheme's values in it, and every other weight is the seed's, the same whatever the scheme.
 
     import lstm_core as lc
-    cfg = lc.with_scheme(lc.ModelConfig(variant="lstm", n_in=2, n_out=1, n_hidden=32), "chrono", t_max=150)
-    lc.memory_times(cfg)          # each unit's forget-gate memory time 1 / (1 − σ(b_f)), in steps
+    from lstm_core.init_schemes import keep_biases, memory_times, with_scheme
+    base = lc.ModelConfig.from_dict({"variant": "lstm", "n_in": 2, "n_out": 1, "n_hidden": 32})
+    cfg = with_scheme(base, "chrono", t_max=150)                  # the biases, literal, in the config
+    memory_times(keep_biases(lc.build(cfg).params, "lstm"))       # each unit's 1 / (1 − σ(b_f)), steps
 
 Draws (how each gate's values are made; H = the number of bias entries, per unit or per block):
     const(v)       every entry v
