@@ -36,9 +36,7 @@ def before_training(variant: str, task_name: str, lag: int, seed: int = 0, grid:
     """Every scheme the atlas trains for ``variant`` at this lag, seen at initialisation (seed ``seed``)."""
     task = get_task(task_name, T=lag, **grid.extra)
     batch = task.generate(np.random.default_rng([grid.data_seed, seed]), 1)
-    configs, rows = member_configs(
-        grid.__class__(**{**grid.__dict__, "seeds": seed + 1}), variant, task_name, lag
-    )
+    configs, rows = member_configs(replace(grid, seeds=seed + 1), variant, task_name, lag)
     label = variant_record(variant).flow_state
     out = []
     for cfg, row in zip(configs, rows):
