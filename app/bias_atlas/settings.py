@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 import streamlit as st
 
 import lstm_core as lc
@@ -17,6 +18,7 @@ from app.ui.form import Field
 from app.ui.page_frame import PageSpec
 from app.ui.paths import DOCS
 from lstm_core import atlas
+from lstm_core.atlas.before import before_training
 from lstm_core.init_schemes import KEEP_GATE, SCHEMES
 from lstm_core.scheme_code import FRAMEWORKS
 
@@ -98,15 +100,27 @@ def results(path: str, mtime: float) -> dict:
     return atlas.load(path)
 
 
+def _mtime() -> float:
+    return RESULTS.stat().st_mtime if RESULTS.is_file() else 0.0
+
+
 def load() -> dict:
-    return results(str(RESULTS), RESULTS.stat().st_mtime if RESULTS.is_file() else 0.0)
+    return results(str(RESULTS), _mtime())
+
+
+@st.cache_data(show_spinner=False, max_entries=2)
+def _summary(path: str, mtime: float) -> pd.DataFrame:
+    return atlas.cells(results(path, mtime))
+
+
+def summary() -> pd.DataFrame:
+    """``atlas.cells`` of the results, once per file (≈ 0.13 s each: not on every page run)."""
+    return _summary(str(RESULTS), _mtime())
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def before(variant: str, task: str, lag: int, seed: int) -> list:
     """Every scheme's network at initialisation (the atlas's own, seed ``seed``): memory times, error flow."""
-    from lstm_core.atlas.before import before_training
-
     return before_training(variant, task, lag, seed % GRID.seeds, GRID)
 
 

@@ -14,7 +14,7 @@ import streamlit as st
 import lstm_core as lc
 from app.bias_atlas import figures as af
 from app.bias_atlas.live_cell import CellWork, same_as_atlas
-from app.bias_atlas.settings import GRID, PAGE, SCHEMA, before, keep_gate
+from app.bias_atlas.settings import GRID, PAGE, SCHEMA, before, keep_gate, summary
 from app.i18n import _, core_errors
 from app.ui import actions, export, figures, jobs, limits, saving, state
 from lstm_core import atlas
@@ -35,7 +35,8 @@ def answer(doc: dict, v: dict, large: bool) -> None:
     variant, task, lag = v["variant"], v["task"], v["lag"]
     g = doc["grid"]
     st.subheader(_("What the atlas measured at lag {lag}").format(lag=lag))
-    rank = atlas.ranking(doc, variant, task, lag)
+    every = summary()
+    rank = atlas.rank_at(every, variant, task, lag)
     top = rank.iloc[0]
     if top.solved:
         st.success(
@@ -58,8 +59,7 @@ def answer(doc: dict, v: dict, large: bool) -> None:
                 lag=lag, budget=g["budget"], scheme=af.scheme_label(top.scheme), ratio=top.median_final_ratio
             )
         )
-    cells = atlas.cells(doc)
-    cells = cells[(cells.variant == variant) & (cells.task == task)]
+    cells = every[(every.variant == variant) & (every.task == task)]
     schemes = [s for s in schemes_for(variant) if s in set(cells.scheme)]
     # the pictures first (on a projector, presenter mode: each at full width, the first above the fold),
     # then how they were made and the table

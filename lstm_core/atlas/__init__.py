@@ -3,7 +3,7 @@ trained side by side on long-lag tasks as the lag grows (``grid``), run by ``pyt
 lstm_core.atlas`` (``cli``), read back by ``results``."""
 
 from .grid import FULL, QUICK, Grid, member_configs, run_unit, t_max
-from .results import cells, curves, load, markdown_table, networks, ranking
+from .results import cells, curves, load, markdown_table, networks, rank_at, ranking
 
 __all__ = [
     "FULL",
@@ -17,5 +17,6 @@ __all__ = [
     "cells",
     "curves",
     "ranking",
+    "rank_at",
     "markdown_table",
 ]

@@ -81,8 +81,12 @@ def cells(doc: dict) -> pd.DataFrame:
 def ranking(doc: dict, variant: str, task: str, lag: int) -> pd.DataFrame:
     """The schemes at one lag, best first: most solved, then fewest sequences to solved, then the
     lowest median final loss ratio (which still orders schemes none of whose networks solved)."""
-    c = cells(doc)
-    c = c[(c.variant == variant) & (c.task == task) & (c.lag == int(lag))]
+    return rank_at(cells(doc), variant, task, lag)
+
+
+def rank_at(all_cells: pd.DataFrame, variant: str, task: str, lag: int) -> pd.DataFrame:
+    """``ranking`` from an already summarised ``cells(doc)`` (a page summarises its file once)."""
+    c = all_cells[(all_cells.variant == variant) & (all_cells.task == task) & (all_cells.lag == int(lag))]
     if c.empty:
         raise CoreError(
             "the atlas has no {variant} run of {task} at lag {lag}", variant=variant, task=task, lag=lag
