@@ -4,16 +4,26 @@
     .venv/bin/python benchmarks/live_speed.py --only train --seconds 20
     .venv/bin/python benchmarks/live_speed.py --url http://127.0.0.1:8080   # a running server / proxy
 
+* **bare** — the floor Streamlit sets: a bare app (``bare_slider_app.py``: one slider, one Plotly line
+  with a cursor) on its own server, its slider timed the same way; the sliders below are also given as
+  their p95 over this one's (``ratio_to_bare_p95``), measured in the same run.
+
+Every slider is timed by the page's own clock (``performance.now``): from the key press arriving (a
+capture-phase listener) to the first animation frame in which the chart shows something new (looked
+at by the page every frame) — not by the round trips of the browser automation around it (~30 ms a
+press here, the same for every slider).
+* **timestep** — Step's Timestep slider (the browser's own, issue 48): a notch to the diagram redrawn.
 * **train** — Train and watch, default settings (a streak of 100,000 asked for so it keeps training):
   loss-chart redraws with new data per second over ``--seconds``, and the sequences trained per second
   meanwhile (the progress bar's counter, so the training the page really did).
 * **gradient_flow**, **step** — ``--notches`` key presses on a slider (Gradient flow: forget-gate bias;
   Step: output-gate bias), each timed from the key to the chart drawing new lines; median and p95.
-* **playback** — Step playback set to 20 steps/s: steps shown per second of wall time.
+* **playback** — Step playback set to 20 steps/s: distinct steps the diagram drew per second of wall time.
 
 Without ``--url`` a Streamlit server is started on a free port (the app's own settings) and stopped
 at the end. A benchmark, not a test; issue 33's goals: ≥ 20 loss-chart updates/s while training,
-slider → chart p95 ≤ 150 ms, playback at 20 steps/s shows ≥ 19.
+slider → chart p95 ≤ 150 ms, playback at 20 steps/s shows ≥ 19; issue 48's: the Timestep slider's
+p95 ≤ 50 ms and ≤ 0.3 × the bare slider's, every model-changing slider ≤ 1.0 × it.
 """
 
 from __future__ import annotations
@@ -43,10 +53,19 @@ SIGNATURE = (
     + json.dumps(CHART)
     + """)[i];
   if (!c) return null;
-  return Array.from(c.querySelectorAll("path.js-line, .heatmaplayer image"))
-    .map(p => p.getAttribute("d") || p.getAttribute("href") || "").join("|"); }"""
+  return Array.from(c.querySelectorAll("path.js-line, .heatmaplayer image, .shapelayer path, .annotation-text"))
+    .map(p => p.getAttribute("d") || p.getAttribute("href") || p.textContent || "").join("|"); }"""
 )
-CHANGED = f"([i, old]) => {{ const s = ({SIGNATURE})(i); return s !== null && s !== '' && s !== old; }}"
+# Watch chart i from the page itself, every animation frame: the first frame that shows something new
+# keeps the page's clock (window.__t1), beside the key's (__t0).
+WATCH = (
+    f"([i, old]) => {{ window.__t1 = null; const look = () => {{ const s = ({SIGNATURE})(i);"
+    " if (s !== null && s !== '' && s !== old) { window.__t1 = performance.now(); return; }"
+    " requestAnimationFrame(look); }; requestAnimationFrame(look); }"
+)
+# The moment the page received the key press (capture phase, before any script of the page's own).
+KEY_CLOCK = """() => { if (!window.__keyClock) { window.__keyClock = true;
+  window.addEventListener('keydown', () => { window.__t0 = performance.now(); }, true); } }"""
 # Loss-chart redraws with new data, sampled every 5 ms (the chart's own data, not the DOM).
 COUNT = """() => { window.__n = 0; window.__last = null;
   const sig = () => { for (const p of document.querySelectorAll(".st-key-train-loss .js-plotly-plot"))
@@ -62,14 +81,16 @@ PROGRESS = (
 )
 
 
-def start_server() -> tuple[subprocess.Popen, str]:
+def start_server(bare: bool = False) -> tuple[subprocess.Popen, str]:
+    """Gate Lab (as ``gatelab`` starts it), or the bare one-slider app (``bare_slider_app.py``)."""
     port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "gatelab", "--port", str(port), "--headless"],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+    cmd = (
+        [sys.executable, "-m", "streamlit", "run", str(Path(__file__).with_name("bare_slider_app.py"))]
+        + ["--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false"]
+        if bare
+        else [sys.executable, "-m", "gatelab", "--port", str(port), "--headless"]
     )
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     wait_ok(url)
     return proc, url
@@ -87,15 +108,21 @@ def open_page(page, url: str) -> None:
     ready(page)
 
 
-def slider(page, label: str, chart: int, notches: int, key: str = "ArrowRight") -> list[float]:
-    thumb = page.locator("[data-testid='stSlider']").filter(has_text=label).get_by_role("slider")
+def slider(page, label: str, chart: int, notches: int, key: str = "ArrowRight", thumb=None) -> list[float]:
+    """Milliseconds from each key press on the slider ``label`` (or the control ``thumb``) to chart
+    ``chart`` drawing something new (lines, a heat map, the cursor, a printed value)."""
+    if thumb is None:
+        thumb = page.locator("[data-testid='stSlider']").filter(has_text=label).get_by_role("slider")
     out = []
+    page.evaluate(KEY_CLOCK)
+    thumb.focus()
     for _ in range(notches):
         before = page.evaluate(SIGNATURE, chart)
-        t0 = time.perf_counter()
-        thumb.press(key)
-        page.wait_for_function(CHANGED, arg=[chart, before], polling="raf", timeout=30_000)
-        out.append((time.perf_counter() - t0) * 1e3)
+        page.evaluate(WATCH, [chart, before])
+        page.keyboard.press(key)  # to the focused slider (no actionability waits: the same for every slider)
+        page.wait_for_function("() => window.__t1 !== null", timeout=30_000)
+        # timed by the page's own clock, from the key's arrival to the frame that shows the change
+        out.append(page.evaluate("() => window.__t1 - window.__t0"))
         ready(page)
     return out
 
@@ -128,21 +155,49 @@ def train(page, base: str, seconds: float) -> dict:
     }
 
 
+# Distinct steps the diagram has drawn (its frame's step, set after Plotly drew it), sampled each frame.
+DRAWN = """() => { window.__seen = new Set(); window.__stop = false;
+  const d = document.querySelector(".st-key-step-diagram .gatelab-live");
+  const look = () => { if (d.dataset.step) window.__seen.add(d.dataset.step); if (!window.__stop) requestAnimationFrame(look); };
+  look(); }"""
+
+
 def playback(page, base: str, seconds: float, speed: float) -> dict:
+    """Step's playback at ``speed`` steps/s: the steps the diagram drew per second of wall time."""
     open_page(page, f"{base}/step?cfg=" + quote(json.dumps({"adding.T": 400, "speed": speed})))
-    counter = page.locator("[data-testid='stMetricValue']").first
-    step = lambda: int(counter.inner_text().split("/")[0])
-    page.get_by_role("radio", name="Play").click()
-    page.wait_for_function(
-        "() => !/^1 \\//.test(document.querySelector(\"[data-testid='stMetricValue']\").innerText)",
-        timeout=30_000,
-    )
+    page.wait_for_selector(".gatelab-scrub .gl-play", timeout=60_000)
+    page.locator(".gatelab-scrub .gl-play").click()
     page.wait_for_timeout(1000)
-    s0, t0 = step(), time.perf_counter()
+    page.evaluate(DRAWN)
+    t0 = time.perf_counter()
     page.wait_for_timeout(seconds * 1000)  # a measurement window
-    s1, t1 = step(), time.perf_counter()
-    page.get_by_role("radio", name="Pause").click()
-    return {"setting_steps_per_s": speed, "shown_steps_per_s": round((s1 - s0) / (t1 - t0), 2)}
+    n, t1 = page.evaluate("() => { window.__stop = true; return window.__seen.size; }"), time.perf_counter()
+    page.locator(".gatelab-scrub .gl-play").click()  # Pause
+    return {"setting_steps_per_s": speed, "shown_steps_per_s": round(n / (t1 - t0), 2)}
+
+
+def timestep(page, base: str, notches: int) -> list[float]:
+    """Step's Timestep slider (the browser's own, ``app/step/scrub.js``): a notch to the diagram redrawn."""
+    open_page(page, f"{base}/step?cfg=" + quote(json.dumps({"adding.T": 100})))
+    page.wait_for_selector(".gatelab-scrub input[type=range]", timeout=60_000)
+    page.wait_for_function("() => document.querySelector('.st-key-step-diagram .gatelab-live')?.dataset.step")
+    thumb = page.locator(".gatelab-scrub input[type=range]")
+    slider(page, "", 0, 2, thumb=thumb)  # warm-up, not counted
+    return slider(page, "", 0, notches, thumb=thumb)
+
+
+def bare(page, notches: int) -> list[float]:
+    """The bare Streamlit app's slider (``bare_slider_app.py``, its own server): the floor."""
+    proc, url = start_server(bare=True)
+    try:
+        page.goto(url)
+        page.wait_for_selector("[data-testid='stPlotlyChart'] .main-svg", timeout=60_000)
+        ready(page)
+        slider(page, "Timestep", 0, 2)  # warm-up
+        return slider(page, "Timestep", 0, notches)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
 
 
 def main() -> int:
@@ -151,8 +206,8 @@ def main() -> int:
     ap.add_argument(
         "--only",
         nargs="+",
-        default=["train", "gradient_flow", "step", "playback"],
-        choices=["train", "gradient_flow", "step", "playback"],
+        default=["bare", "timestep", "train", "gradient_flow", "step", "playback"],
+        choices=["bare", "timestep", "train", "gradient_flow", "step", "playback"],
     )
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--notches", type=int, default=20)
@@ -164,6 +219,12 @@ def main() -> int:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             page = browser.new_page(viewport={"width": 1400, "height": 2000})
+            if "bare" in args.only:
+                out["bare_slider"] = stats(bare(page, args.notches))
+                print("Bare Streamlit slider → chart (the floor):", out["bare_slider"], flush=True)
+            if "timestep" in args.only:
+                out["step_timestep"] = stats(timestep(page, base, args.notches))
+                print("Step Timestep → diagram:", out["step_timestep"], flush=True)
             if "train" in args.only:
                 out["train"] = train(page, base, args.seconds)
                 print("Train and watch:", out["train"], flush=True)
@@ -186,6 +247,14 @@ def main() -> int:
                 out["playback"] = playback(page, base, min(args.seconds, 10.0), 20.0)
                 print("Step playback:", out["playback"], flush=True)
             browser.close()
+        if "bare_slider" in out:  # each slider's p95 as a ratio to the bare app's, measured in this run
+            floor = out["bare_slider"]["p95_ms"]
+            out["ratio_to_bare_p95"] = {
+                k: round(out[k]["p95_ms"] / floor, 2)
+                for k in ("step_timestep", "gradient_flow_slider", "step_slider")
+                if k in out
+            }
+            print("p95 / the bare slider's p95:", out["ratio_to_bare_p95"], flush=True)
     finally:
         if proc is not None:
             proc.terminate()

@@ -133,14 +133,17 @@ def _playback(cfg, data: dict, large: bool, preview: bool) -> None:
     st.fragment(player, run_every=1.0 / speed if armed else None)(
         cfg, data, labels, large, speed, preview=preview
     )
-    forward, back = keys.button(state.wkey(PAGE, "fwd")), keys.button(state.wkey(PAGE, "back"))
+    # The browser's transport (app/step/scrub.py) first; Streamlit's own where it has none (keys.py
+    # clicks the first one drawn).
+    forward = ".gatelab-scrub .gl-fwd, " + keys.button(state.wkey(PAGE, "fwd"))
+    back = ".gatelab-scrub .gl-back, " + keys.button(state.wkey(PAGE, "back"))
     clicker = state.presenting()  # a presenter clicker sends PageDown / PageUp (else they scroll)
     keys.bind(
         {
-            "Space": keys.other_option(PLAY_KEY),  # Play <-> Pause
+            "Space": ".gatelab-scrub .gl-play, " + keys.other_option(PLAY_KEY),  # Play <-> Pause
             "ArrowRight": forward,
             "ArrowLeft": back,
-            "Home": keys.button(state.wkey(PAGE, "reset")),
+            "Home": ".gatelab-scrub .gl-reset, " + keys.button(state.wkey(PAGE, "reset")),
             **({"PageDown": forward, "PageUp": back} if clicker else {}),
         }
     )

@@ -212,8 +212,8 @@ def test_every_chart_config_names_the_sessions_plotly_locale(lang):
             saving.config("gradient-flow", ["rnn", "lstm1997"], "t100"),
         ]
         live_configs = [
-            live._raw(go.Figure(), None)["config"],
-            live._raw(go.Figure(), streamlit_configs[1])["config"],
+            live.raw(go.Figure(), None)["config"],
+            live.raw(go.Figure(), streamlit_configs[1])["config"],
         ]
     for config in streamlit_configs:
         assert locale_problems(config, lang) == [], config

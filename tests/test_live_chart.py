@@ -28,7 +28,7 @@ def line(y, title="loss", shapes=()):
 
 
 def raw(fig):
-    return live._raw(fig, None)
+    return live.raw(fig, None)
 
 
 def test_appended_points_become_a_patch_with_only_the_new_points():

@@ -11,6 +11,7 @@ user's zoom stays.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
 from typing import Any
@@ -18,15 +19,17 @@ from typing import Any
 import streamlit as st
 
 import lstm_core as lc
+from app import i18n
 from app.cells import common, families
 from app.i18n import N_, _
-from app.step import diagram, slowmo
+from app.step import diagram, frames, scrub, slowmo
 from app.step.settings import DEFAULTS, PAGE, SCHEMA, compute
-from app.ui import actions, figures, form, previews, run_panels, saving, state
+from app.ui import actions, figures, form, live, previews, run_panels, saving, state, theme
 from lstm_core.variants import variant as variant_record
 
 PLAY_KEY = state.wkey(PAGE, "play")
-T_KEY = state.wkey(PAGE, "t")  # the cursor (a setting, not a widget: see slider_key)
+T_KEY = scrub.T_KEY
+slider_key = scrub.slider_key
 PANEL_NAMES = ("input", "gates", "states", "outputs")  # the four charts' file names (app.ui.saving)
 DIAGRAM_KEY = state.wkey(PAGE, "diagram")
 PLAY_LABELS = {"play": N_(":material/play_arrow: Play"), "pause": N_(":material/pause: Pause")}
@@ -38,22 +41,8 @@ def is_playing() -> bool:
     return st.session_state.get(PLAY_KEY) == "play"
 
 
-def slider_key() -> str:
-    """The Timestep slider's widget key. It changes at every Play/Pause switch (the *epoch*).
-
-    Why: while playing, every timer tick carries the browser's slider value, and that value lags
-    the step the server last sent — by a tick or two, and by 15 steps or more when ticks come late
-    (measured: a tick carried step 2 when the page had drawn step 17). A lagging value cannot be
-    told apart from the user dragging the slider, and taking it back made playback and Pause jump
-    backwards (Pause once landed on step 2 after 60 steps). So while playing the slider only shows
-    the step (disabled) and its value is never read; after Pause a new key starts a new epoch, and
-    any value sent for an older key — a tick still in flight — is simply not this slider's."""
-    return state.wkey(PAGE, f"t@{state.page_state(PAGE).get('epoch', 0)}")
-
-
 def _set_cursor(t: int) -> None:
-    st.session_state[T_KEY] = st.session_state[slider_key()] = state.page_state(PAGE)["t"] = t
-    state.page_state(PAGE).pop("clock", None)  # playback carries on from the new step
+    scrub.set_cursor(t)
 
 
 def on_play_change(T: int) -> None:
@@ -81,6 +70,7 @@ def cursor(T: int) -> int:
     if t is None or setting != t:  # the setting was written elsewhere (a link, a reset, a clamp)
         t = setting
         ps.pop("clock", None)
+        ps["seq"] = ps.get("seq", 0) + 1  # the browser's transport takes it
     elif not is_playing() and widget is not None and widget != t:
         t = widget
         ps.pop("clock", None)
@@ -111,23 +101,31 @@ def player(
     ps = state.page_state(PAGE)
     T = data["xs"].shape[0]
     t = cursor(T)
-    if is_playing() and t < T:
+    if is_playing() and t < T:  # the server's playback (a page without the browser's transport)
         t, ps["clock"] = advance(t, T, speed, time.monotonic(), ps.get("clock"))
+        ps["seq"] = ps.get("seq", 0) + 1
     else:
         ps.pop("clock", None)
+    if t != ps.get("t"):
+        ps["seq"] = ps.get("seq", 0) + 1  # clamped to a shorter run
     st.session_state[T_KEY] = st.session_state[slider_key()] = ps["t"] = t
     # The timer runs only while playing and not at the end; when that changes, a full rerun
     # re-arms or stops it (the user's Play/Pause switch itself is never rewritten).
     if ps.get("armed") != (is_playing() and t < T):
         st.rerun()
-    _transport(t, T)
-    if is_playing() and t >= T:
-        st.caption(_("End of the sequence: press Reset or Back to play again from there."))
+    browser_slot = st.container()  # the browser's transport, drawn once slow motion's state is known
+    with st.container(key=scrub.SERVER_TRANSPORT):
+        _transport(t, T)
+        if is_playing() and t >= T:
+            st.caption(_("End of the sequence: press Reset or Back to play again from there."))
     presenting = state.presenting()  # the block picker and slow motion's switch are in the page's row
     unit = int(st.session_state.get(state.wkey(PAGE, "unit"), 0)) if presenting else unit_picker(labels, st)
     snap = families.snapshot(cfg, data["internals"], t - 1, unit, data["params"])
     op = slowmo.controls_row(cfg, t, T, is_playing(), _set_cursor, with_switch=not presenting)
     actions.page_witness(PAGE)  # after the page's buttons (this fragment holds all of them)
+    # Not in slow motion: its diagram and equations depend on the operation, and it moves on the server.
+    run = run_frames(cfg, data, large, unit) if op is None else None
+    scrub.transport(browser_slot, t, T, ps.get("seq", 0), speed, run is not None, PLAY_LABELS)
     figs = cursor_figures(cfg, data, large, t, unit, op, snap)
     # Not while playing: the cursor moves on, and each tick would re-send the sliders' list with every chart.
     pv = (
@@ -135,14 +133,74 @@ def player(
         if preview and not is_playing()
         else None
     )
-    _diagram_and_equations(cfg, figs, pv, labels[unit], snap, t, op, large)
-    st.caption(_("The dotted line in each chart marks the current step, t = {t}.").format(t=t))
+    _diagram_and_equations(cfg, figs, pv, labels[unit], snap, t, op, large, run)
+    st.caption(_("The dotted line in each chart marks the current step."))
     grid = figures.pair(large) + figures.pair(large)
     for i, key in enumerate(k for k in figs if k != DIAGRAM_KEY):
         fig, alt, config = figs[key]
-        figures.show(fig, alt, key, grid[i], config=config, preview=previews.chart_data(pv, key))
+        figures.show(
+            fig,
+            alt,
+            key,
+            grid[i],
+            config=config,
+            preview=previews.chart_data(pv, key),
+            **_framed(run, key, t),
+        )
     if not ps.get("armed"):  # while playing, the URL is written by full runs only (no history spam)
         form.finish_page(PAGE, SCHEMA.read(PAGE), DEFAULTS)
+
+
+def run_frames(cfg: lc.ModelConfig, data: dict, large: bool, unit: int) -> dict:
+    """This run's frames for the browser (``app.step.frames``): chart key -> Frames (or None: drawn
+    by the server), and "equations" -> each step's LaTeX. Built once per run, unit, size, theme and
+    language (kept in the page's state: a cursor move does not build them again)."""
+    T = data["xs"].shape[0]
+    ident = (
+        cfg.to_json(),
+        hashlib.sha1(data["xs"].tobytes() + data["outputs"].tobytes()).hexdigest(),
+        unit,
+        large,
+        theme.dark(),
+        i18n.current(),
+    )
+    ps = state.page_state(PAGE)
+    kept = ps.get("frames")
+    if kept is not None and kept[0] == ident:
+        return kept[1]
+
+    def raws(t: int, only_diagram: bool = False) -> dict:
+        figs = cursor_figures(cfg, data, large, t, unit, None, only_diagram=only_diagram)
+        return {key: live.raw(fig, config) for key, (fig, _alt, config) in figs.items()}
+
+    # the diagram at every step (its values are the step's own); the charts, whose cursor only moves,
+    # from steps 1, 2 and T (frames.linear_frames; read off every step should that not hold)
+    some = {t: raws(t) for t in sorted({1, min(2, T), T})}
+    out: dict[str, Any] = {}
+    for key in some[1]:
+        if key == DIAGRAM_KEY:
+            steps = [some[t][key] if t in some else raws(t, only_diagram=True)[key] for t in range(1, T + 1)]
+            out[key] = frames.figure_frames(steps, live.same)
+            continue
+        out[key] = frames.linear_frames({t: r[key] for t, r in some.items()}, T, live.same)
+        if out[key] is None:
+            out[key] = frames.figure_frames([raws(t)[key] for t in range(1, T + 1)], live.same)
+    texts = [
+        common.latex(families.lines(cfg, families.snapshot(cfg, data["internals"], t, unit, data["params"])))
+        for t in range(T)
+    ]
+    out["equations"] = texts
+    out["id"] = hashlib.sha1(
+        "".join(f.id for f in out.values() if isinstance(f, frames.Frames)).encode()
+    ).hexdigest()[:16]
+    ps["frames"] = (ident, out)
+    return out
+
+
+def _framed(run: dict | None, key: str, t: int) -> dict:
+    """``figures.show``'s frames arguments for chart ``key`` (none: the server draws each step)."""
+    f = run.get(key) if run else None
+    return {"frames": (scrub.GROUP, f), "at": t} if f is not None else {}
 
 
 def unit_picker(labels: list[str], where: Any, label_visibility: str = "visible") -> int:
@@ -191,28 +249,46 @@ def _transport(t: int, T: int) -> None:
 
 
 def _diagram_and_equations(
-    cfg, figs, pv, unit_label: str, snap: dict, t: int, op: int | None, large: bool
+    cfg, figs, pv, unit_label: str, snap: dict, t: int, op: int | None, large: bool, run: dict | None
 ) -> None:
     """The cell diagram beside this step's equations (slow motion: up to operation ``op``)."""
     # On a projector (large fonts) the diagram gets the full width and the equations go below it.
     left, right = (st.container(), st.container()) if large else st.columns([1, 1.1])
     fig, alt, config = figs[DIAGRAM_KEY]
-    figures.show(fig, alt, DIAGRAM_KEY, left, config=config, preview=previews.chart_data(pv, DIAGRAM_KEY))
+    figures.show(
+        fig,
+        alt,
+        DIAGRAM_KEY,
+        left,
+        config=config,
+        preview=previews.chart_data(pv, DIAGRAM_KEY),
+        **_framed(run, DIAGRAM_KEY, t),
+    )
+    header = _("**{variant} equations at step t = {t}** ({unit})")
+    name = _(variant_record(cfg.variant).title)
     with right:
-        st.markdown(
-            _("**{variant} equations at step t = {t}** ({unit})").format(
-                variant=_(variant_record(cfg.variant).title), t=t, unit=unit_label
+        with st.container(key=scrub.SERVER_EQUATIONS):  # the browser's own below, when it has one
+            st.markdown(header.format(variant=name, t=t, unit=unit_label))
+            if op is None:
+                st.latex(common.latex(families.lines(cfg, snap)))
+            else:
+                st.latex(slowmo.latex(slowmo.stages(cfg, snap), op))
+        if run is not None:
+            scrub.equations(
+                st, header.format(variant=name, t="{t}", unit=unit_label), run["equations"], t, run["id"]
             )
-        )
-        if op is None:
-            st.latex(common.latex(families.lines(cfg, snap)))
-        else:
-            st.latex(slowmo.latex(slowmo.stages(cfg, snap), op))
         st.caption(families.note(cfg))
 
 
 def cursor_figures(
-    cfg: lc.ModelConfig, data: dict, large: bool, t: int, unit: int, op: int | None, snap: dict | None = None
+    cfg: lc.ModelConfig,
+    data: dict,
+    large: bool,
+    t: int,
+    unit: int,
+    op: int | None,
+    snap: dict | None = None,
+    only_diagram: bool = False,
 ) -> previews.Figures:
     """The diagram and the four charts (input, gates, cell states, outputs) at step ``t``: chart key ->
     (figure, alt text, Plotly config). ``op``: slow motion's operation (None: the whole step). The
@@ -237,6 +313,8 @@ def cursor_figures(
             highlight=frozenset(slowmo.HIGHLIGHT[op]),
         )
     out = {DIAGRAM_KEY: (fig, alt, saving.config("cell-diagram", cfg.variant, labels[unit], only_save=True))}
+    if only_diagram:
+        return out
     charts = run_panels.step_panels(cfg.variant, cfg.block_size, data, unit, labels[unit], t, large)
     names = PANEL_NAMES if len(charts) == len(PANEL_NAMES) else [f"panel{i + 1}" for i in range(len(charts))]
     for i, (fig, alt) in enumerate(charts):

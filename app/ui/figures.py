@@ -316,14 +316,16 @@ def show(
     config: dict | None = None,
     caption: bool = True,
     preview: dict | None = None,
+    frames: tuple | None = None,
+    at: int | None = None,
 ) -> None:
-    """Draw a figure that updates in place (``app.ui.live``; ``preview``: ``app.ui.previews.chart_data``),
-    with its alt text as a caption."""
+    """Draw a figure that updates in place (``app.ui.live``; ``preview``: ``app.ui.previews.chart_data``;
+    ``frames`` and ``at``: ``app.step.frames``), with its alt text as a caption."""
     import streamlit as st  # here, so the builders above stay importable without Streamlit
 
     from app.ui import live
 
     where = where or st
-    live.chart(where, fig, key, alt, config=config, preview=preview)
+    live.chart(where, fig, key, alt, config=config, preview=preview, frames=frames, at=at)
     if caption:
         where.caption(alt)

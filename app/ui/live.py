@@ -150,8 +150,9 @@ def _own_words(config: dict) -> dict:
     return out
 
 
-def _raw(fig: go.Figure, config: dict | None) -> dict:
-    """The figure as a dict whose arrays are private NumPy copies (what the next diff compares)."""
+def raw(fig: go.Figure, config: dict | None) -> dict:
+    """The figure as a dict whose arrays are private NumPy copies (what the next diff compares), in
+    the session's theme and language: what ``chart`` sends."""
     raw = fig.to_plotly_json()
     raw["data"] = [_copy_arrays(t) for t in raw.get("data", [])]
     raw["layout"] = raw.get("layout", {})
@@ -259,6 +260,7 @@ class Anchor:
     rev: int
     raw: dict
     size: int  # characters of its JSON: a patch larger than this is not worth it
+    frames: str | None = None  # the id of the run's frames sent with it (``app.step.frames``)
 
 
 def _forget(key: str) -> None:
@@ -272,7 +274,7 @@ def _text(raw: dict) -> str:
 
 def full_text(fig: go.Figure, config: dict | None = None) -> str:
     """The text ``chart`` sends for ``fig`` whole (a slider preview sends the same: ``app/ui/previews.py``)."""
-    return _text(_raw(fig, config))
+    return _text(raw(fig, config))
 
 
 def chart(
@@ -283,17 +285,24 @@ def chart(
     config: dict | None = None,
     feed: dict | None = None,
     preview: dict | None = None,
+    frames: tuple[str, Any] | None = None,
+    at: int | None = None,
 ) -> None:
     """Draw ``fig`` under ``key`` in ``where`` (a container or ``st``), updating in place;
     ``config`` is Plotly's (e.g. ``{"displayModeBar": False}``). ``feed`` (``{"token": …, "y": …}``,
     see ``app/ui/feeds.py``): the browser also appends the feed's points (its ``x`` and column ``y``)
     to the figure's last trace as they come, between two figures from here. ``preview``
     (``previews.chart_data``): the browser redraws the chart for a page slider's new value before
-    the page's run (``app/ui/previews.py``)."""
-    raw = _raw(fig, config)
+    the page's run (``app/ui/previews.py``). ``frames`` (group, ``app.step.frames.Frames``) with ``at``,
+    the step ``fig`` shows: the browser shows the step of the group's cursor itself; while the run's
+    frames stay the same, a page run sends only their id, not the figure again."""
+    raw_fig = raw(fig, config)
     anchors = st.session_state.setdefault(SENT_KEY, {})
     anchor = anchors.get(key)
-    patch = diff(anchor.raw, raw) if anchor is not None else None
+    if frames is not None and anchor is not None and anchor.frames == frames[1].id:
+        patch = None  # the same run at another step: the browser's cursor shows it (``frame`` below)
+    else:
+        patch = diff(anchor.raw, raw_fig) if anchor is not None and frames is None else None
     # Revisions count up for the whole session (never reset), so a browser never mistakes a new
     # figure for one it already holds.
     rev = st.session_state[REV_KEY] = st.session_state.get(REV_KEY, 0) + 1
@@ -302,14 +311,18 @@ def chart(
         msg["feed"] = feed
     if preview:
         msg["preview"] = preview
-    if patch is not None:
+    if frames is not None and anchor is not None and anchor.frames == frames[1].id:
+        msg.update(base=anchor.rev, frame=anchor.frames)
+    elif patch is not None:
         text = json.dumps(patch, separators=(",", ":"))
         if len(text) <= anchor.size:  # else the whole figure is smaller: send it, re-anchor
             msg.update(base=anchor.rev, patch=text)
-    if "patch" not in msg:
-        msg["full"] = _text(raw)
-        anchors[key] = Anchor(rev, raw, len(msg["full"]))
-    height = int(raw["layout"].get("height") or 300)
+    if "patch" not in msg and "frame" not in msg:
+        msg["full"] = _text(raw_fig)
+        anchors[key] = Anchor(rev, raw_fig, len(msg["full"]), frames[1].id if frames else None)
+        if frames is not None:
+            msg.update(frames={**frames[1].message(), "group": frames[0]}, at=at)
+    height = int(raw_fig["layout"].get("height") or 300)
     mount = dict(key=key, data=msg, height=height, on_need_full_change=lambda: _forget(key))
     if where is None or where is st:
         _component(**mount)

@@ -210,12 +210,18 @@ function shown(v, r) {
   const wkey = Object.keys(v.sliders).find((k) => v.sliders[k] === r.field);
   const input = wkey && sliderInput(wkey);
   if (!input || Number(input.value) !== r.value) return;   // the slider moved on: a newer answer comes
-  for (const [key, fig] of Object.entries(r.figures)) {
-    const div = v.divs.get(key);
-    if (!div || !div.isConnected) continue;
-    div.__queue.push({ early: true, full: fig.full, alt: fig.alt });
-    draw(div);
-  }
+  // One chart after the other, each drawn and shown (a frame) before the next starts: drawn together,
+  // each one's picture waited for the others' work, so the first came no sooner than the last
+  // (measured on Step: the gates chart 40–80 ms after the answer; one at a time, ~15 ms).
+  (async () => {
+    for (const [key, fig] of Object.entries(r.figures)) {
+      const div = v.divs.get(key);
+      if (!div || !div.isConnected) continue;
+      div.__queue.push({ early: true, full: fig.full, alt: fig.alt });
+      await draw(div);
+      await new Promise((ok) => setTimeout(ok, 0));   // the browser may show it now
+    }
+  })();
 }
 
 function take(div, r) {
@@ -252,16 +258,137 @@ function count(div, what) {
   div.dataset.patches = String(div.__patches || 0);
   div.dataset.feeds = String(div.__feeds || 0);
   div.dataset.previews = String(div.__previews || 0);
+  div.dataset.frames = String(div.__frameDraws || 0);
+}
+
+// Scrubbing (app/step/frames.py): a chart sent with a run's frames shows the step of its group's cursor
+// (window.__gatelabCursors, kept by the page's transport, app/step/scrub.js), applying that step's
+// layout values with Plotly.relayout — no message from the server per step.
+function frameDue(div) {
+  const f = div.__frames, c = f && (window.__gatelabCursors || {})[f.group];
+  if (!c || !div.data) return null;
+  const t = Math.min(Math.max(Math.round(c.t), 1), f.values.length);
+  return t !== div.__frameT ? t : null;
+}
+// A step's frame drawn straight into Plotly's SVG where that is exact and cheap — a cursor line moved
+// sideways, a gate box's fill, a printed value or a title line with the same markup — and written into
+// the figure's layout (gd.layout and gd._fullLayout), so Plotly's own later redraws (a zoom, a resize)
+// draw the same. Why: Plotly.relayout recomputes the whole figure, ~12 ms a chart for a cursor line and
+// ~45 ms for the diagram's printed values on the 2-core machine (measured, issue 48); this is < 1 ms.
+// Anything else goes to Plotly.relayout (returned).
+const PATH = /^(shapes|annotations)\[(\d+)\]\.(x0|x1|fillcolor|text)$/;
+function direct(div, upd) {
+  const rest = {}, fl = div._fullLayout, lay = div.layout;
+  const set = (kind, i, key, v) => { fl[kind][i][key] = v; if (lay[kind] && lay[kind][i]) lay[kind][i][key] = v; };
+  const moved = {};
+  for (const [p, v] of Object.entries(upd)) {
+    const m = PATH.exec(p);
+    const kind = m && m[1], i = m && Number(m[2]), key = m && m[3];
+    const item = m && fl[kind] && fl[kind][i];
+    if (item && kind === 'shapes' && (key === 'x0' || key === 'x1')) { (moved[i] = moved[i] || {})[key] = v; continue; }
+    if (item && kind === 'shapes' && key === 'fillcolor') {
+      const el = div.querySelector('.shapelayer path[data-index="' + i + '"]');
+      if (el && typeof v === 'string') { el.style.fill = v; set(kind, i, key, v); continue; }
+    }
+    if (item && kind === 'annotations' && key === 'text') {
+      const el = div.querySelector('.annotation[data-index="' + i + '"] text.annotation-text');
+      if (el && retext(el, v)) { set(kind, i, key, v); continue; }
+    }
+    if (p === 'title.text') {
+      const el = div.querySelector('.g-gtitle text.gtitle');
+      if (el && retext(el, v)) { fl.title.text = v; if (lay.title) lay.title.text = v; continue; }
+    }
+    rest[p] = v;
+  }
+  for (const [i, xs] of Object.entries(moved)) {     // a vertical line moved sideways, both ends alike
+    const sh = fl.shapes[i], ax = sh && fl[(sh.xref || 'x').replace(/^x/, 'xaxis')];
+    const el = div.querySelector('.shapelayer path[data-index="' + i + '"]');
+    const m = el && /^M([-\d.e]+),([-\d.e]+)L([-\d.e]+),([-\d.e]+)$/.exec(el.getAttribute('d'));
+    const x0 = 'x0' in xs ? xs.x0 : sh.x0, x1 = 'x1' in xs ? xs.x1 : sh.x1;
+    if (!ax || !ax.l2p || ax.type !== 'linear' || !m || m[1] !== m[3] || x0 !== x1 || typeof x0 !== 'number') {
+      for (const [k, v] of Object.entries(xs)) rest['shapes[' + i + '].' + k] = v;
+      continue;
+    }
+    const px = (ax._offset + ax.l2p(x0)).toFixed(2).replace(/\.?0+$/, '');
+    el.setAttribute('d', 'M' + px + ',' + m[2] + 'L' + px + ',' + m[4]);
+    set('shapes', i, 'x0', x0); set('shapes', i, 'x1', x1);
+  }
+  return rest;
+}
+// Plotly's text: lines (<br>) as tspans, markup (<b>…) as nested tspans. The new text is written into
+// the same tspans when its markup is the same as the old one's (only the words and numbers differ).
+function retext(el, text) {
+  const old = el.getAttribute('data-unformatted');
+  const tags = (s) => (s || '').match(/<[^>]*>/g) || [];
+  const words = (s) => s.split(/<[^>]*>/).map((w) => w.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'));
+  if (old == null || tags(old).join() !== tags(text).join()) return false;
+  const a = words(old), b = words(text);
+  const nodes = [];
+  const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) nodes.push(walk.currentNode);
+  if (a.some((w, k) => (w === '') !== (b[k] === ''))) return false;
+  // Plotly keeps a text node per piece between two tags, the empty ones too (or, elsewhere, only the others)
+  const fresh = nodes.length === a.length ? b : b.filter((w) => w !== '');
+  if (nodes.length !== fresh.length || (fresh !== b && a.filter((w) => w !== '').length !== fresh.length)) return false;
+  nodes.forEach((n, k) => { n.nodeValue = fresh[k]; });
+  el.setAttribute('data-unformatted', text);
+  return true;
+}
+
+// A figure whose traces and config are those on screen and whose layout differs only in values (a
+// preview of the diagram for a new bias: its gate fills and printed values) is drawn like a frame —
+// the changed values into the SVG where exact (``direct``), the rest by Plotly.relayout — not by a
+// whole Plotly.react (~40 ms for the diagram on the 2-core machine).
+function leaves(node, path, out) {
+  out = out || {};
+  if (Array.isArray(node)) node.forEach((v, i) => leaves(v, path + '[' + i + ']', out));
+  else if (node && typeof node === 'object') for (const [k, v] of Object.entries(node)) leaves(v, path ? path + '.' + k : k, out);
+  else out[path] = node;
+  return out;
+}
+async function quick(P, div, spec) {
+  const d = div.__drawn;
+  if (!d || div.__token || JSON.stringify(spec.config) !== d.config || JSON.stringify(spec.data) !== d.data) return false;
+  const flat = leaves(spec.layout, ''), keys = Object.keys(flat);
+  if (keys.length !== Object.keys(d.flat).length || keys.some((k) => !(k in d.flat))) return false;
+  const upd = {};
+  for (const k of keys) if (flat[k] !== d.flat[k]) upd[k] = flat[k];
+  const rest = direct(div, upd);
+  if (Object.keys(rest).length) await P.relayout(div, rest);
+  d.flat = flat;
+  return true;
+}
+
+function framed(div) {
+  const all = window.__gatelabFramed || (window.__gatelabFramed = new Set());
+  if (!window.__gatelabFrameListener) {
+    window.__gatelabFrameListener = true;
+    window.addEventListener('gatelab:cursor', () => {
+      for (const d of [...window.__gatelabFramed]) { if (!d.isConnected) window.__gatelabFramed.delete(d); else draw(d); }
+    });
+  }
+  all.add(div);
 }
 
 function draw(div) {
-  if (div.__busy) return;
+  if (div.__busy) return div.__drawing;         // the loop under way draws what was queued
   div.__busy = true;
-  (async () => {
+  div.__drawing = (async () => {
     try {
       const P = div.__plotly || (div.__plotly = await plotly());
-      while (div.__queue.length || (div.__new.x.length && div.data)) {
+      while (div.__queue.length || (div.__new.x.length && div.data) || frameDue(div) !== null) {
         const msgs = div.__queue.splice(0);
+        if (!msgs.length && frameDue(div) !== null && !div.__new.x.length) {   // the cursor moved: its step's values
+          const t = frameDue(div), f = div.__frames, upd = {};
+          f.paths.forEach((p, i) => { upd[p] = f.values[t - 1][i]; });
+          const rest = direct(div, upd);
+          if (Object.keys(rest).length) await P.relayout(div, rest);
+          if (div.__drawn) Object.assign(div.__drawn.flat, upd);
+          div.__frameT = t;
+          div.dataset.step = String(t);
+          count(div, '__frameDraws');
+          continue;
+        }
         if (!msgs.length) {                      // only feed points: append them to the current run's trace
           const n = div.__new;
           div.__new = { x: [], y: [] };
@@ -274,10 +401,25 @@ function draw(div) {
         // anchor), never to the previous message, so skipped updates lose nothing.
         const m = msgs[msgs.length - 1];
         for (const f of msgs) if (f.full && !f.early) div.__anchor = { rev: f.rev, text: f.full };
+        if (m.frame && !m.full && !m.patch) {    // the same run at another step: the browser's cursor shows
+          if (!(div.__anchor && div.__anchor.rev === m.base && div.__frames && div.__frames.id === m.frame)) {
+            div.__set('need_full', m.rev);
+          }
+          continue;
+        }
         // The same figure as the one on screen (a page run re-sends every chart whole): nothing to
         // draw. Measured on Step: Plotly.react on the unchanged charts was ~20 ms a slider notch.
         const same = m.full ? 'F' + m.full : 'P' + m.base + ':' + m.patch;
-        if (same === div.__shown && !div.__token) continue;
+        const had = div.__frames;
+        if (!m.early) {                          // a run's figure: its frames (or none) come with it
+          div.__frames = m.frames || null;
+          if (m.frames) framed(div);
+        }
+        if (same === div.__shown && !div.__token) {
+          // on screen already: at the step drawn last (these frames), or at the figure's own step
+          if (m.frames && !(had && had.id === m.frames.id)) div.__frameT = m.at;
+          continue;
+        }
         if (!m.early && outdated(m)) continue;
         let spec = null, what = m.early ? '__previews' : '__fulls';
         if (m.full) spec = JSON.parse(m.full);
@@ -288,8 +430,14 @@ function draw(div) {
         if (div.__token) mergeKept(div, spec);
         if (spec.layout.height) div.style.minHeight = spec.layout.height + 'px';   // no jump while drawing
         if (spec.config && spec.config.locale) await locale(P, spec.config.locale);
-        await P.react(div, spec.data, spec.layout, withPng(P, spec.config, div));
+        if (!(await quick(P, div, spec))) {
+          await P.react(div, spec.data, spec.layout, withPng(P, spec.config, div));
+          div.__drawn = { data: JSON.stringify(spec.data), config: JSON.stringify(spec.config), flat: leaves(spec.layout) };
+        }
         div.__shown = same;
+        div.__frameT = m.early ? null : m.at;    // the step drawn (a preview's frames are not known yet)
+        if (m.early) div.__frames = null;
+        if (div.__frames) div.dataset.step = String(m.at); else delete div.dataset.step;
         count(div, what);
         if (m.early) div.setAttribute('aria-label', m.alt);
         else div.dataset.rev = String(m.rev);
@@ -300,6 +448,7 @@ function draw(div) {
       div.__busy = false;
     }
   })();
+  return div.__drawing;
 }
 
 export default function (component) {

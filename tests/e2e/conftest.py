@@ -259,3 +259,21 @@ def screenshot(page, name: str, full_page: bool = True) -> Path:
     path = SCREENSHOT_DIR / f"{name}.png"
     page.screenshot(path=str(path), full_page=full_page)
     return path
+
+
+# Step's transport as the browser draws it (app/step/scrub.js): its buttons, its Timestep slider and
+# its step counter ("7 / 22").
+STEP_COUNTER = ".gatelab-scrub output"
+
+
+def step_counter(page):
+    return page.locator(STEP_COUNTER)
+
+
+def step_shown(page) -> int:
+    return int(step_counter(page).inner_text().split("/")[0])
+
+
+def step_button(page, name: str):
+    """Back, Forward, Reset or Play / Pause of the browser's transport."""
+    return page.locator(".gatelab-scrub").get_by_role("button", name=name, exact=True)

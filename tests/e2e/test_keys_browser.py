@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from app.lessons.content import LESSONS
 
-from .conftest import screenshot, settle, wait_for_app
+from .conftest import screenshot, settle, step_counter, wait_for_app
 
 pytestmark = pytest.mark.e2e
 
@@ -24,7 +24,7 @@ def keys_ready(page) -> None:
 
 
 def step_metric(page):
-    return page.get_by_test_id("stMetricValue").first
+    return step_counter(page)
 
 
 def keys_move_the_step(page, moves: list[tuple[str, int]]) -> None:
@@ -48,12 +48,12 @@ def test_step_arrows_space_and_home(streamlit_server, page):
     wait_for_app(page)
     expect(step_metric(page)).to_have_text(re.compile(r"^1 / \d+$"))
     page.locator("[data-testid='stMain'] h1").first.click()  # focus back on the page
-    play = page.locator(".st-key-step-play button[role='radio']").first
+    play = page.locator(".gatelab-scrub .gl-play")
     page.keyboard.press(" ")
-    expect(play).to_have_attribute("aria-checked", "true")
+    expect(play).to_have_attribute("aria-pressed", "true")
     expect(step_metric(page)).not_to_have_text(re.compile(r"^1 / \d+$"))  # it plays
     page.keyboard.press(" ")
-    expect(play).to_have_attribute("aria-checked", "false")
+    expect(play).to_have_attribute("aria-pressed", "false")
     expect(page.get_by_text("Keyboard", exact=True)).to_be_visible()
     screenshot(page, "keys-step", full_page=False)
 

@@ -20,7 +20,17 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import CHART, PLOT, REFRESH_DOCS, record_measurement, screenshot, wait_for_app
+from .conftest import (
+    CHART,
+    PLOT,
+    REFRESH_DOCS,
+    record_measurement,
+    screenshot,
+    step_button,
+    step_counter,
+    step_shown,
+    wait_for_app,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -102,45 +112,41 @@ def test_home_shows_the_live_headline_and_the_lesson_links(streamlit_server, pag
     screenshot(page, "home-headline")
 
 
-# The Step page's metric and its input chart's cursor line show the same step (the live chart
-# draws after the script has finished, so it can be a moment behind the metric).
+# The Step page's counter and its input chart's cursor line show the same step (the chart applies the
+# step's frame in the browser, a moment after the counter).
 CURSOR_AGREES = """() => { const d = document.querySelector('.st-key-step-panel0 .gatelab-live');
-  const m = document.querySelector("[data-testid='stMetricValue']");
+  const m = document.querySelector('.gatelab-scrub output');
   return !!(d && d._fullLayout && m) && d._fullLayout.shapes[0].x0 === parseInt(m.innerText); }"""
 
 
 def settle_paused(page) -> int:
-    """After a click on Pause: wait until the page drawn by that click is complete and return its
-    step. The Timestep slider is disabled while playing and enabled by the Pause run itself, so an
-    enabled slider means that run has drawn (a plain "idle" can be seen between two timer ticks)."""
-    expect(thumb(page, "Timestep")).to_be_enabled(timeout=20_000)
-    wait_for_app(page)
+    """After a click on Pause: wait until the charts show the step the counter shows; return it."""
+    expect(step_button(page, "Play")).to_be_visible(timeout=20_000)
     page.wait_for_function(CURSOR_AGREES, timeout=20_000)
-    return int(page.locator("[data-testid='stMetricValue']").first.inner_text().split("/")[0])
+    return step_shown(page)
 
 
 def test_step_page_plays_steps_and_redraws_on_a_slider(streamlit_server, page):
     page.set_viewport_size(TALL)
     open_page(page, f"{streamlit_server}/step")
     assert page.locator(CHART).count() >= 5
-    counter = page.locator("[data-testid='stMetricValue']").first
+    counter = step_counter(page)
     start = counter.inner_text()
     assert start.startswith("1 / ")
 
-    play, pause = page.get_by_role("radio", name="Play"), page.get_by_role("radio", name="Pause")
-    play.click()
-    expect(counter).not_to_have_text(start, timeout=15_000)  # the timer ticks …
+    step_button(page, "Play").click()
+    expect(counter).not_to_have_text(start, timeout=15_000)  # playback moves …
     first = counter.inner_text()
-    expect(counter).not_to_have_text(first, timeout=15_000)  # … and keeps ticking
+    expect(counter).not_to_have_text(first, timeout=15_000)  # … and keeps moving
     assert int(counter.inner_text().split("/")[0]) > int(first.split("/")[0])
-    pause.click()
+    step_button(page, "Pause").click()
     paused = settle_paused(page)
-    # paused = no timer any more: one Forward moves the cursor by exactly one step (a timer still
-    # ticking would have moved it further by the time the page is idle again)
-    page.get_by_role("button", name="Forward").click()
+    # paused = no playback any more: one Forward moves the cursor by exactly one step
+    step_button(page, "Forward").click()
     expect(counter).to_have_text(re.compile(rf"^{paused + 1} / "), timeout=20_000)
+    page.wait_for_function(CURSOR_AGREES, timeout=20_000)
     wait_for_app(page)
-    assert int(counter.inner_text().split("/")[0]) == paused + 1
+    assert step_shown(page) == paused + 1
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
     screenshot(page, "step")
 
@@ -241,9 +247,9 @@ def test_step_playback_keeps_up_with_its_speed(streamlit_server, page):
     the timer's ticks come late (measured and reported, not asserted: the machine is shared)."""
     page.set_viewport_size(TALL)
     open_page(page, f"{streamlit_server}/step?cfg=" + quote(json.dumps({"adding.T": 400, "speed": 10.0})))
-    counter = page.locator("[data-testid='stMetricValue']").first
-    step = lambda: int(counter.inner_text().split("/")[0])
-    page.get_by_role("radio", name="Play").click()
+    counter = step_counter(page)
+    step = lambda: step_shown(page)
+    step_button(page, "Play").click()
     expect(counter).not_to_have_text("1 / 400", timeout=15_000)
     t0, s0 = time.perf_counter(), step()
     page.wait_for_timeout(
@@ -254,7 +260,7 @@ def test_step_playback_keeps_up_with_its_speed(streamlit_server, page):
     # playback advances — waited for as state: on a very busy machine the window may see no step
     expect(counter).not_to_have_text(f"{s0} / 400", timeout=60_000)
     s1 = step()
-    page.get_by_role("radio", name="Pause").click()
+    step_button(page, "Pause").click()
     entry = {
         "steps_per_second": round(rate, 2),
         "speed_setting": 10.0,
@@ -273,7 +279,7 @@ def test_step_playback_keeps_up_with_its_speed(streamlit_server, page):
     # could land Pause on step 2 after 60 steps), and the input chart's cursor line is at it.
     paused = settle_paused(page)
     assert paused >= s1, f"Pause went back from step {s1} to {paused}"
-    page.get_by_role("button", name="Forward").click()
+    step_button(page, "Forward").click()
     expect(counter).to_have_text(re.compile(rf"^{paused + 1} / "), timeout=20_000)
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import screenshot, wait_for_app
+from .conftest import screenshot, step_button, step_counter, wait_for_app
 
 pytestmark = pytest.mark.e2e
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "names_lstm.safetensors"
@@ -29,32 +29,31 @@ def test_upload_the_example_type_a_name_and_step(streamlit_server, page, tmp_pat
     box = sidebar.get_by_label("Characters, one per timestep", exact=True)
     box.fill(".olivia.")
     box.press("Enter")
-    expect(page.get_by_test_id("stMetricValue").first).to_have_text("1 / 7")
+    expect(step_counter(page)).to_have_text("1 / 7")
     for k in range(3):
-        page.get_by_role("button", name="Forward").click()
-        expect(page.get_by_test_id("stMetricValue").first).to_have_text(f"{k + 2} / 7")
+        step_button(page, "Forward").click()
+        expect(step_counter(page)).to_have_text(f"{k + 2} / 7")
     wait_for_app(page)
-    expect(page.get_by_text("LSTM (PyTorch) equations at step t = 4", exact=False)).to_be_visible()
+    equations = page.locator(".gatelab-eq")
+    expect(equations.get_by_text("LSTM (PyTorch) equations at step t = 4", exact=False)).to_be_visible()
     expect(page.get_by_text("Error flow of the uploaded network")).to_have_count(1)
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
     screenshot(page, "step-upload-names", full_page=False)
     page.get_by_text("Error flow of the uploaded network").scroll_into_view_if_needed()
     screenshot(page, "step-upload-flow", full_page=False)
-    page.get_by_text("Play", exact=True).click()  # plays on to the end of ".olivia"
-    expect(page.get_by_test_id("stMetricValue").first).to_have_text("7 / 7", timeout=30_000)
-    expect(page.get_by_text("LSTM (PyTorch) equations at step t = 7", exact=False)).to_be_visible()
-    page.get_by_text("Pause", exact=True).click()
-    wait_for_app(page)
-    for shown in ("6 / 7", "5 / 7", "4 / 7"):  # one Back at a time: a click during a rerun can be lost
-        page.get_by_role("button", name="Back").click()
-        expect(page.get_by_test_id("stMetricValue").first).to_have_text(shown)
-        wait_for_app(page)
+    step_button(page, "Play").click()  # plays on to the end of ".olivia", and stops there
+    expect(step_counter(page)).to_have_text("7 / 7", timeout=30_000)
+    expect(equations.get_by_text("LSTM (PyTorch) equations at step t = 7", exact=False)).to_be_visible()
+    expect(step_button(page, "Play")).to_be_visible()
+    for shown in ("6 / 7", "5 / 7", "4 / 7"):
+        step_button(page, "Back").click()
+        expect(step_counter(page)).to_have_text(shown)
 
     bad = tmp_path / "model.pt"
     bad.write_bytes(b"\x80\x04\x95" + b"\x00" * 40)
     sidebar.locator("input[type='file']").set_input_files(str(bad))
     expect(sidebar.get_by_text("never unpickles", exact=False)).to_be_visible()
     expect(sidebar.get_by_text("previous model is still loaded", exact=False)).to_be_visible()
-    expect(page.get_by_test_id("stMetricValue").first).to_have_text("4 / 7")
+    expect(step_counter(page)).to_have_text("4 / 7")
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
     screenshot(page, "step-upload-refused", full_page=False)

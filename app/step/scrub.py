@@ -1,0 +1,168 @@
+"""Step's cursor in the browser: the transport and the equations as one ``st.components.v2`` script.
+
+Why a script and not Streamlit's own buttons and slider: each of their moves is a page run — 455 ms
+a notch on Step, 2.3 times a bare Streamlit slider (issue 48) — although moving the cursor changes
+no number of the model. Here the run's frames (``app.step.frames``) go to the browser once; the
+Back / Forward / Reset buttons, the Timestep slider, the keys, the clicker and playback move the
+cursor there, the charts and the diagram apply the step's frame (``app/ui/live_chart.js``) and the
+equations are filled and typeset with KaTeX (``app/static/katex``, the npm package ``katex``; MIT,
+``LICENSE.txt``). The server hears the step once the cursor rests (``reported``), so the link and
+the page state say what is on screen.
+
+Streamlit's own transport is still drawn beside it: it is what a page run without a browser has
+(``AppTest``), and the CSS below hides it where the script has drawn its own.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from app.i18n import _
+from app.step import frames as fr
+from app.step.settings import PAGE
+from app.ui import state
+
+T_KEY = state.wkey(PAGE, "t")  # the cursor (a setting, not a widget: ``app.step.player.slider_key``)
+
+
+def slider_key() -> str:
+    """The Timestep slider's widget key. It changes at every Play/Pause switch (the *epoch*).
+
+    Why: while the server plays (a page without the browser's transport), every timer tick carries the
+    browser's slider value, and that value lags the step the server last sent — by a tick or two, and
+    by 15 steps or more when ticks come late (measured: a tick carried step 2 when the page had drawn
+    step 17). A lagging value cannot be told apart from the user dragging the slider, and taking it
+    back made playback and Pause jump backwards. So while playing the slider only shows the step
+    (disabled) and its value is never read; after Pause a new key starts a new epoch, and any value
+    sent for an older key — a tick still in flight — is simply not this slider's."""
+    return state.wkey(PAGE, f"t@{state.page_state(PAGE).get('epoch', 0)}")
+
+
+def set_cursor(t: int, own: bool = True) -> None:
+    """Put the page's cursor at ``t``. ``own``: the server moved it (a button, a link, a clamp, slow
+    motion): the browser's transport takes the new step (``seq`` counts these moves)."""
+    ps = state.page_state(PAGE)
+    st.session_state[T_KEY] = st.session_state[slider_key()] = ps["t"] = t
+    ps.pop("clock", None)  # playback carries on from the new step
+    if own:
+        ps["seq"] = ps.get("seq", 0) + 1
+
+
+HERE = Path(__file__).resolve().parent
+KATEX_DIR = HERE.parent / "static" / "katex"
+KATEX_VERSION = "0.16.47"
+GROUP = PAGE  # the cursor's name in the browser (window.__gatelabCursors)
+SCRUB_KEY = state.wkey(PAGE, "scrub")
+EQ_KEY = state.wkey(PAGE, "equations")
+SERVER_TRANSPORT = "step-server-transport"  # container keys: Streamlit's own copies, hidden in a browser
+SERVER_EQUATIONS = "step-server-equations"
+
+# Where the script drew its transport (its .gatelab-scrub exists), Streamlit's copies are not shown.
+CSS = f"""
+body:has(.gatelab-scrub) .st-key-{SERVER_TRANSPORT}, body:has(.gatelab-scrub) .st-key-step-play,
+body:has(.gatelab-eq) .st-key-{SERVER_EQUATIONS},
+body:has(.gatelab-scrub) [data-testid="stColumn"]:has(> div > .st-key-step-play) {{ display: none !important; }}
+.gatelab-scrub {{ display: flex; flex-wrap: wrap; align-items: flex-end; gap: 0.5rem 1rem;
+  font-family: var(--st-font); color: var(--st-text-color); }}
+.gatelab-scrub .gl-buttons {{ display: flex; flex-wrap: wrap; gap: 0.5rem; }}
+.gatelab-scrub button {{ display: inline-flex; align-items: center; gap: 0.3rem; min-height: 2.5rem;
+  padding: 0.25rem 0.75rem; font: inherit; color: inherit; cursor: pointer;
+  background: var(--st-secondary-background-color); border: 1px solid var(--st-border-color);
+  border-radius: var(--st-button-radius, 0.5rem); }}
+.gatelab-scrub button svg {{ fill: currentColor; }}
+.gatelab-scrub button:hover:not(:disabled) {{ border-color: var(--st-primary-color); }}
+.gatelab-scrub button:focus-visible, .gatelab-scrub input:focus-visible {{
+  outline: 2px solid var(--st-primary-color); outline-offset: 2px; }}
+.gatelab-scrub button:disabled {{ cursor: not-allowed; opacity: 0.55; }}
+.gatelab-scrub button[aria-pressed="true"] {{ border-color: var(--st-primary-color); }}
+.gatelab-scrub .gl-slider {{ display: flex; flex-direction: column; flex: 1 1 14rem; min-width: 10rem; }}
+.gatelab-scrub input[type=range] {{ width: 100%; accent-color: var(--st-primary-color); min-height: 2rem; }}
+.gatelab-scrub .gl-label {{ font-size: 0.875rem; }}
+.gatelab-scrub .gl-count {{ display: flex; flex-direction: column; }}
+.gatelab-scrub .gl-count output {{ font-size: 1.75rem; line-height: 1.2; font-variant-numeric: tabular-nums; }}
+.gatelab-scrub.gl-compact .gl-label {{ position: absolute; width: 1px; height: 1px; overflow: hidden;
+  clip: rect(0 0 0 0); white-space: nowrap; }}
+.gatelab-eq .gl-head {{ margin: 0 0 0.25rem 0; }}
+.gatelab-eq .katex-display {{ overflow-x: auto; overflow-y: hidden; margin: 0.25rem 0; }}
+"""
+
+_component = st.components.v2.component(
+    "gatelab_step_scrub",
+    js=(HERE / "scrub.js").read_text(encoding="utf-8").replace("__KATEX__", KATEX_VERSION),
+    css=CSS,
+    isolate_styles=False,
+)
+
+
+def _icon_free(label: str) -> str:
+    """A button label without Streamlit's ``:material/…:`` icon (the script draws its own)."""
+    return re.sub(r":material/[a-z_]+:\s*", "", label).strip()
+
+
+def reported() -> tuple[int, float] | None:
+    """The step the browser last said it shows, with the report's id (a new id = a new report)."""
+    got = st.session_state.get(SCRUB_KEY)
+    at = got.get("at") if hasattr(got, "get") else None
+    if not isinstance(at, dict) or "t" not in at or "n" not in at:
+        return None
+    try:
+        return int(at["t"]), float(at["n"])
+    except (TypeError, ValueError):
+        return None
+
+
+def on_report() -> None:
+    """The browser says which step it shows: that is the page's cursor now (clamped by the next run).
+    Not a move of the server's own: the browser keeps its cursor (``seq`` unchanged)."""
+    rep = reported()
+    if rep is not None:
+        set_cursor(max(rep[0], 1), own=False)
+
+
+def transport(where: Any, t: int, T: int, seq: int, speed: float, browser: bool, play_words: dict) -> None:
+    """The browser's transport for a run of ``T`` steps at the server's step ``t``. ``seq`` counts the
+    server's own moves of the cursor (the browser takes ``t`` only when it changed); ``browser``:
+    the charts and equations carry the run's frames (else every move is reported at once and the
+    server draws, as for slow motion)."""
+    words = {
+        "back": _("Back"),
+        "forward": _("Forward"),
+        "reset": _("Reset"),
+        "timestep": _("Timestep"),
+        "step": _("Step"),
+        "stepOf": _("Step {t} of {T}"),
+        "play": _icon_free(_(play_words["play"])),
+        "pause": _icon_free(_(play_words["pause"])),
+    }
+    data = dict(
+        kind="transport",
+        group=GROUP,
+        t=t,
+        T=T,
+        seq=seq,
+        speed=float(speed),
+        browser=browser,
+        words=words,
+        compact=state.presenting(),
+    )
+    with where:
+        _component(key=SCRUB_KEY, data=data, on_at_change=on_report)
+
+
+def header_html(markdown: str) -> str:
+    """A one-line Markdown header (``**bold** (unit)``) as HTML; ``{t}`` stays for the browser to fill."""
+    return re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", html.escape(markdown, quote=False))
+
+
+def equations(where: Any, header: str, texts: list[str], t: int, run_id: str) -> None:
+    """The equations at the browser's cursor: ``texts[k]`` is step k + 1's LaTeX (``header`` has a
+    ``{t}``); sent once per run as templates and numbers (``frames.equation_frames``)."""
+    eq = fr.equation_frames(texts)
+    data = dict(kind="equations", group=GROUP, id=run_id, at=t, header=header_html(header), **eq)
+    with where.container():
+        _component(key=EQ_KEY, data=data)
