@@ -114,8 +114,8 @@ class Torture:
         from live_speed import CHANGED, SIGNATURE
 
         page = self.step
-        play = page.get_by_role("radio", name="Play")
-        if play.get_attribute("aria-checked") != "true":  # it played to the end: play again
+        play = page.locator(".gatelab-scrub .gl-play")  # the browser's transport (app/step/scrub.js)
+        if play.get_attribute("aria-pressed") != "true":  # it played to the end: play again
             play.click()
             page.wait_for_function(
                 "() => document.querySelector(\"[data-testid='stApp']\")"
@@ -228,7 +228,7 @@ def open_pages(browser, base: str) -> tuple[object, object]:
     while not re.search(r"running\s*$", train.evaluate(STATUS)) and time.perf_counter() < deadline:
         time.sleep(0.1)
     step.goto(f"{base}/step?cfg=" + quote(json.dumps(STEP_CFG)))
-    step.get_by_role("radio", name="Play").click(timeout=120_000)
+    step.locator(".gatelab-scrub .gl-play").click(timeout=120_000)
     step.locator(f".st-key-step-{SLIDER}").get_by_role("slider").first.wait_for(timeout=60_000)
     return train, step
 

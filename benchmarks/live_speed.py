@@ -56,6 +56,8 @@ SIGNATURE = (
   return Array.from(c.querySelectorAll("path.js-line, .heatmaplayer image, .shapelayer path, .annotation-text"))
     .map(p => p.getAttribute("d") || p.getAttribute("href") || p.textContent || "").join("|"); }"""
 )
+# The chart has drawn something new (polled from outside: benchmarks/click_torture.py).
+CHANGED = f"([i, old]) => {{ const s = ({SIGNATURE})(i); return s !== null && s !== '' && s !== old; }}"
 # Watch chart i from the page itself, every animation frame: the first frame that shows something new
 # keeps the page's clock (window.__t1), beside the key's (__t0).
 WATCH = (

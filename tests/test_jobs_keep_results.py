@@ -13,7 +13,9 @@ def infos(at) -> list[str]:
 
 
 def test_bias_lab_a_stopped_sweep_keeps_its_results_and_a_setting_change_keeps_them_too():
-    at = lab.open_lab({**lab.TINY, "budget": 3000})
+    # long sequences, more seeds: 3,000 sequences of 10 steps for 12 networks finished within the
+    # first run on a fast machine (1.8 s), so Stop found nothing to stop
+    at = lab.open_lab({**lab.TINY, "two_sequence.T": 100, "n_seeds": 4, "budget": 4500})
     at.button(key="bias_lab.train").click().run()  # one tick of training (AppTest: one run, one tick)
     assert at.get("progress"), "the sweep should still be training"
     at.button(key="bias_lab.stop").click().run()
@@ -37,7 +39,8 @@ def test_bias_lab_a_demo_keeps_its_results_when_a_setting_changes():
 
 
 def test_experiments_a_finished_run_stays_after_a_setting_change_and_says_the_next_run_uses_it():
-    at = exp.open_exp({"experiment": "long_lag_rnn", "trials": 3, "budget": 5000, "seed": 2})
+    # the page's largest budget: 5,000 sequences finished within the first run on a fast machine
+    at = exp.open_exp({"experiment": "long_lag_rnn", "trials": 3, "budget": 20_000, "seed": 2})
     at.button(key="experiments.run").click().run()
     at.button(key="experiments.stop").click().run()  # stopped after one tick: kept
     assert any(w.value.startswith("Stopped by you") for w in at.warning)

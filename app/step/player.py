@@ -121,11 +121,20 @@ def player(
     presenting = state.presenting()  # the block picker and slow motion's switch are in the page's row
     unit = int(st.session_state.get(state.wkey(PAGE, "unit"), 0)) if presenting else unit_picker(labels, st)
     snap = families.snapshot(cfg, data["internals"], t - 1, unit, data["params"])
-    op = slowmo.controls_row(cfg, t, T, is_playing(), _set_cursor, with_switch=not presenting)
+    names = [_(n) for n in slowmo.OPS]
+    op = slowmo.controls_row(
+        cfg,
+        t,
+        T,
+        is_playing(),
+        _set_cursor,
+        with_switch=not presenting,
+        browser=lambda where, op: scrub.ops(where, op, names, t, T, ps.get("op_seq", 0)),
+    )
     actions.page_witness(PAGE)  # after the page's buttons (this fragment holds all of them)
-    # Not in slow motion: its diagram and equations depend on the operation, and it moves on the server.
-    run = run_frames(cfg, data, large, unit) if op is None else None
-    scrub.transport(browser_slot, t, T, ps.get("seq", 0), speed, run is not None, PLAY_LABELS)
+    # Timesteps move in the browser, except in slow motion: there its operations do, within the step.
+    run = run_frames(cfg, data, large, unit) if op is None else op_frames(cfg, data, large, unit, t)
+    scrub.transport(browser_slot, t, T, ps.get("seq", 0), speed, op is None, PLAY_LABELS)
     figs = cursor_figures(cfg, data, large, t, unit, op, snap)
     # Not while playing: the cursor moves on, and each tick would re-send the sliders' list with every chart.
     pv = (
@@ -134,6 +143,8 @@ def player(
         else None
     )
     _diagram_and_equations(cfg, figs, pv, labels[unit], snap, t, op, large, run)
+    if op is not None:
+        run = None  # the charts below do not change with the operation: the server draws them
     st.caption(_("The dotted line in each chart marks the current step."))
     grid = figures.pair(large) + figures.pair(large)
     for i, key in enumerate(k for k in figs if k != DIAGRAM_KEY):
@@ -197,10 +208,27 @@ def run_frames(cfg: lc.ModelConfig, data: dict, large: bool, unit: int) -> dict:
     return out
 
 
-def _framed(run: dict | None, key: str, t: int) -> dict:
-    """``figures.show``'s frames arguments for chart ``key`` (none: the server draws each step)."""
+def op_frames(cfg: lc.ModelConfig, data: dict, large: bool, unit: int, t: int) -> dict:
+    """Slow motion's frames at step ``t``: the diagram and the equations after each operation (the
+    cursor of ``scrub.OP_GROUP`` is the operation, 1-based), as ``run_frames`` for the timesteps."""
+    snap = families.snapshot(cfg, data["internals"], t - 1, unit, data["params"])
+    raws = []
+    for op in range(len(slowmo.OPS)):
+        (fig, _alt, config) = cursor_figures(cfg, data, large, t, unit, op, snap, only_diagram=True)[
+            DIAGRAM_KEY
+        ]
+        raws.append(live.raw(fig, config))
+    diagram = frames.figure_frames(raws, live.same)
+    texts = [slowmo.latex(slowmo.stages(cfg, snap), op) for op in range(len(slowmo.OPS))]
+    digest = hashlib.sha1(("".join(texts) + (diagram.id if diagram else "")).encode()).hexdigest()[:16]
+    return {DIAGRAM_KEY: diagram, "equations": texts, "id": digest, "group": scrub.OP_GROUP}
+
+
+def _framed(run: dict | None, key: str, at: int) -> dict:
+    """``figures.show``'s frames arguments for chart ``key`` at cursor position ``at`` (none: the
+    server draws each step)."""
     f = run.get(key) if run else None
-    return {"frames": (scrub.GROUP, f), "at": t} if f is not None else {}
+    return {"frames": (run.get("group", scrub.GROUP), f), "at": at} if f is not None else {}
 
 
 def unit_picker(labels: list[str], where: Any, label_visibility: str = "visible") -> int:
@@ -262,7 +290,7 @@ def _diagram_and_equations(
         left,
         config=config,
         preview=previews.chart_data(pv, DIAGRAM_KEY),
-        **_framed(run, DIAGRAM_KEY, t),
+        **_framed(run, DIAGRAM_KEY, t if op is None else op + 1),
     )
     header = _("**{variant} equations at step t = {t}** ({unit})")
     name = _(variant_record(cfg.variant).title)
@@ -273,9 +301,18 @@ def _diagram_and_equations(
                 st.latex(common.latex(families.lines(cfg, snap)))
             else:
                 st.latex(slowmo.latex(slowmo.stages(cfg, snap), op))
-        if run is not None:
+        if run is not None and op is None:
             scrub.equations(
                 st, header.format(variant=name, t="{t}", unit=unit_label), run["equations"], t, run["id"]
+            )
+        elif run is not None:  # slow motion: the operations of step t
+            scrub.equations(
+                st,
+                header.format(variant=name, t=t, unit=unit_label),
+                run["equations"],
+                op + 1,
+                run["id"],
+                group=scrub.OP_GROUP,
             )
         st.caption(families.note(cfg))
 

@@ -174,7 +174,58 @@ function equations(component) {
   draw();
 }
 
+// ----------------------------------------------------------------------------- slow motion's operations
+// Previous / Next operation within the timestep shown (its frames: the diagram and the equations after
+// each operation); past its first or last operation the server moves to the neighbouring timestep.
+function ops(component) {
+  const { data, parentElement } = component;
+  const g = data.group, all = cursors();
+  let c = all[g];
+  if (!c || c.seq !== data.seq) c = all[g] = Object.assign(c || { views: new Set() }, { t: data.t, seq: data.seq });
+  c.T = data.T;
+  let root = parentElement.querySelector('.gatelab-ops');
+  if (!root) {
+    root = document.createElement('div');
+    root.className = 'gatelab-ops';
+    root.innerHTML =
+      '<button type="button" class="gl-prev">' + svg(ICON.back) + '<span></span></button>' +
+      '<button type="button" class="gl-next">' + svg(ICON.fwd) + '<span></span></button>' +
+      '<p class="gl-op" aria-live="polite"></p>';
+    parentElement.appendChild(root);
+    root.querySelector('.gl-prev').addEventListener('click', () => root.__step(-1));
+    root.querySelector('.gl-next').addEventListener('click', () => root.__step(1));
+  }
+  root.__data = data;
+  root.__set = component.setStateValue;
+  const q = (s) => root.querySelector(s);
+  q('.gl-prev span').textContent = data.words.previous;
+  q('.gl-prev').title = data.words.previousHelp;
+  q('.gl-next span').textContent = data.words.next;
+  root.__draw = () => {
+    const d = root.__data, cur = cursors()[d.group];
+    q('.gl-op').innerHTML = d.words.label.replace('{k}', cur.t).replace('{n}', cur.T)
+      .replace('{name}', d.names[cur.t - 1].replace(/[&<>]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[ch]));
+    q('.gl-prev').disabled = cur.t <= 1 && !d.back;
+    q('.gl-next').disabled = cur.t >= cur.T && !d.forward;
+  };
+  c.views.add(root.__draw);
+  root.__step = (delta) => {
+    const d = root.__data, cur = cursors()[d.group];
+    clearTimeout(root.__timer);
+    const k = cur.t + delta;
+    if (k < 1 || k > cur.T) {                          // the neighbouring timestep: the server's move
+      if ((k < 1 && d.back) || (k > cur.T && d.forward)) root.__set('op', { cross: delta, n: Date.now() + Math.random() });
+      return;
+    }
+    cur.t = k;
+    broadcast(d.group);
+    root.__timer = setTimeout(() => root.__set('op', { op: k - 1, n: Date.now() + Math.random() }), 300);
+  };
+  broadcast(g);
+}
+
 export default function (component) {
   if (component.data.kind === 'equations') equations(component);
+  else if (component.data.kind === 'ops') ops(component);
   else transport(component);
 }

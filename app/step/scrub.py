@@ -25,6 +25,7 @@ import streamlit as st
 from app.i18n import _
 from app.step import frames as fr
 from app.step.settings import PAGE
+from app.step.slowmo import OPS, SERVER_OPS
 from app.ui import state
 
 T_KEY = state.wkey(PAGE, "t")  # the cursor (a setting, not a widget: ``app.step.player.slider_key``)
@@ -59,13 +60,15 @@ KATEX_VERSION = "0.16.47"
 GROUP = PAGE  # the cursor's name in the browser (window.__gatelabCursors)
 SCRUB_KEY = state.wkey(PAGE, "scrub")
 EQ_KEY = state.wkey(PAGE, "equations")
+OP_GROUP = "step-op"  # slow motion's cursor: the operation within the timestep shown
+OPS_KEY = state.wkey(PAGE, "ops")
 SERVER_TRANSPORT = "step-server-transport"  # container keys: Streamlit's own copies, hidden in a browser
 SERVER_EQUATIONS = "step-server-equations"
 
 # Where the script drew its transport (its .gatelab-scrub exists), Streamlit's copies are not shown.
 CSS = f"""
 body:has(.gatelab-scrub) .st-key-{SERVER_TRANSPORT}, body:has(.gatelab-scrub) .st-key-step-play,
-body:has(.gatelab-eq) .st-key-{SERVER_EQUATIONS},
+body:has(.gatelab-eq) .st-key-{SERVER_EQUATIONS}, body:has(.gatelab-ops) .st-key-{SERVER_OPS},
 body:has(.gatelab-scrub) [data-testid="stColumn"]:has(> div > .st-key-step-play) {{ display: none !important; }}
 .gatelab-scrub {{ display: flex; flex-wrap: wrap; align-items: flex-end; gap: 0.5rem 1rem;
   font-family: var(--st-font); color: var(--st-text-color); }}
@@ -87,6 +90,15 @@ body:has(.gatelab-scrub) [data-testid="stColumn"]:has(> div > .st-key-step-play)
 .gatelab-scrub .gl-count output {{ font-size: 1.75rem; line-height: 1.2; font-variant-numeric: tabular-nums; }}
 .gatelab-scrub.gl-compact .gl-label {{ position: absolute; width: 1px; height: 1px; overflow: hidden;
   clip: rect(0 0 0 0); white-space: nowrap; }}
+.gatelab-ops {{ display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1rem;
+  font-family: var(--st-font); color: var(--st-text-color); }}
+.gatelab-ops button {{ display: inline-flex; align-items: center; gap: 0.3rem; min-height: 2.5rem;
+  padding: 0.25rem 0.75rem; font: inherit; color: inherit; cursor: pointer;
+  background: var(--st-secondary-background-color); border: 1px solid var(--st-border-color);
+  border-radius: var(--st-button-radius, 0.5rem); }}
+.gatelab-ops button:focus-visible {{ outline: 2px solid var(--st-primary-color); outline-offset: 2px; }}
+.gatelab-ops button:disabled {{ cursor: not-allowed; opacity: 0.55; }}
+.gatelab-ops button svg {{ fill: currentColor; }}
 .gatelab-eq .gl-head {{ margin: 0 0 0.25rem 0; }}
 .gatelab-eq .katex-display {{ overflow-x: auto; overflow-y: hidden; margin: 0.25rem 0; }}
 """
@@ -159,10 +171,55 @@ def header_html(markdown: str) -> str:
     return re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", html.escape(markdown, quote=False))
 
 
-def equations(where: Any, header: str, texts: list[str], t: int, run_id: str) -> None:
-    """The equations at the browser's cursor: ``texts[k]`` is step k + 1's LaTeX (``header`` has a
-    ``{t}``); sent once per run as templates and numbers (``frames.equation_frames``)."""
+def equations(where: Any, header: str, texts: list[str], t: int, run_id: str, group: str = GROUP) -> None:
+    """The equations at the browser's cursor of ``group``: ``texts[k]`` is position k + 1's LaTeX (a
+    timestep's, or in slow motion an operation's; ``header`` may have a ``{t}``); sent once per run as
+    templates and numbers (``frames.equation_frames``)."""
     eq = fr.equation_frames(texts)
-    data = dict(kind="equations", group=GROUP, id=run_id, at=t, header=header_html(header), **eq)
+    data = dict(kind="equations", group=group, id=run_id, at=t, header=header_html(header), **eq)
     with where.container():
         _component(key=EQ_KEY, data=data)
+
+
+def ops(where: Any, op: int, names: list[str], t: int, T: int, seq: int) -> None:
+    """Slow motion's Previous / Next operation in the browser: the operation cursor (group ``OP_GROUP``)
+    moves there through the timestep's operations (the diagram and equations carry their frames); past
+    the first or last one the server moves to the neighbouring timestep (``on_op``)."""
+    data = dict(
+        kind="ops",
+        group=OP_GROUP,
+        t=op + 1,
+        T=len(names),
+        seq=f"{t}:{seq}",  # a new timestep, or an operation the server chose, restarts the browser's
+        back=t > 1,
+        forward=t < T,
+        names=names,
+        words={
+            "previous": _("Previous"),
+            "previousHelp": _("Back one operation (from the first, to the previous timestep's last)."),
+            "next": _("Next operation"),
+            "label": header_html(_("**Operation {k} of {n}: {name}**")),
+        },
+    )
+    with where:
+        _component(key=OPS_KEY, data=data, on_op_change=on_op)
+
+
+def on_op() -> None:
+    """The browser's operation: kept as the page's (``op``), or past the timestep's first or last one,
+    the neighbouring timestep (its last or first operation)."""
+    got = st.session_state.get(OPS_KEY)
+    rep = got.get("op") if hasattr(got, "get") else None
+    if not isinstance(rep, dict):
+        return
+    ps = state.page_state(PAGE)
+    t = int(ps.get("t", 1))
+    try:
+        cross, k = int(rep.get("cross", 0)), int(rep.get("op", 0))
+    except (TypeError, ValueError):
+        return
+    if cross:
+        t = max(t + cross, 1)
+        set_cursor(t)
+        k = 0 if cross > 0 else len(OPS) - 1
+    ps["op"], ps["op_t"] = k, t

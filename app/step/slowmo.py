@@ -96,6 +96,7 @@ def latex(rows_by_op: list[list[Row]], op: int) -> str:
 # ----------------------------------------------------------------------------- the controls
 PAGE = "step"
 ON_KEY = state.wkey(PAGE, "slowmo")
+SERVER_OPS = "step-server-ops"  # Streamlit's own operation buttons, hidden where the browser draws its own
 
 
 def _move(delta: int, t: int, T: int, set_cursor: Callable[[int], None]) -> None:
@@ -113,6 +114,7 @@ def _move(delta: int, t: int, T: int, set_cursor: Callable[[int], None]) -> None
         t, op = t - 1, len(OPS) - 1
         set_cursor(t)
     ps["op"], ps["op_t"] = op, t
+    ps["op_seq"] = ps.get("op_seq", 0) + 1  # the server chose the operation: the browser's shows it
 
 
 def switch(cfg: lc.ModelConfig, where: Any = st) -> bool:
@@ -136,46 +138,53 @@ def controls_row(
     playing: bool,
     set_cursor: Callable[[int], None],
     with_switch: bool = True,
+    browser: Callable[[Any, int], None] | None = None,
 ) -> int | None:
     """The slow-motion switch (unless drawn elsewhere: ``with_switch``) and its Back / Next operation
     buttons; the operation to show, or None (switched off, playing, or a cell without gates to go
-    through). Nothing is drawn when the switch is elsewhere and off."""
+    through). Nothing is drawn when the switch is elsewhere and off. ``browser(where, op)`` draws the
+    browser's own buttons beside Streamlit's (``app.step.scrub.ops``: it hides these where it runs)."""
     if not with_switch and not (st.session_state.get(ON_KEY) and supported(cfg)):
         return None
-    left, b1, b2, info = st.columns([1.5, 1.2, 1.7, 2.6], vertical_alignment="center")
+    left, right = st.columns([1.5, 5.5], vertical_alignment="center")
     on = switch(cfg, left) if with_switch else bool(st.session_state.get(ON_KEY))
     if not on or not supported(cfg):
         return None
     if playing:
-        info.caption(_("Pause to go through a step one operation at a time."))
+        right.caption(_("Pause to go through a step one operation at a time."))
         return None
     ps = state.page_state(PAGE)
     if ps.get("op_t") != t:  # a new timestep (Forward, the slider): start at its first operation
         ps["op"], ps["op_t"] = 0, t
+        ps["op_seq"] = ps.get("op_seq", 0) + 1
     op = min(max(int(ps.get("op", 0)), 0), len(OPS) - 1)
-    actions.button(
-        b1,
-        PAGE,
-        _("Previous"),
-        state.wkey(PAGE, "op_back"),
-        _move,
-        (-1, t, T, set_cursor),
-        icon=":material/undo:",
-        width="stretch",
-        disabled=op == 0 and t <= 1,
-        help=_("Back one operation (from the first, to the previous timestep's last)."),
-    )
-    actions.button(
-        b2,
-        PAGE,
-        _("Next operation"),
-        state.wkey(PAGE, "op_next"),
-        _move,
-        (1, t, T, set_cursor),
-        icon=":material/redo:",
-        type="primary",
-        width="stretch",
-        disabled=op == len(OPS) - 1 and t >= T,
-    )
-    info.markdown(_("**Operation {k} of {n}: {name}**").format(k=op + 1, n=len(OPS), name=_(OPS[op])))
+    with right.container(key=SERVER_OPS):  # Streamlit's own (a page run without the browser's script)
+        b1, b2, info = st.columns([1.2, 1.7, 2.6], vertical_alignment="center")
+        actions.button(
+            b1,
+            PAGE,
+            _("Previous"),
+            state.wkey(PAGE, "op_back"),
+            _move,
+            (-1, t, T, set_cursor),
+            icon=":material/undo:",
+            width="stretch",
+            disabled=op == 0 and t <= 1,
+            help=_("Back one operation (from the first, to the previous timestep's last)."),
+        )
+        actions.button(
+            b2,
+            PAGE,
+            _("Next operation"),
+            state.wkey(PAGE, "op_next"),
+            _move,
+            (1, t, T, set_cursor),
+            icon=":material/redo:",
+            type="primary",
+            width="stretch",
+            disabled=op == len(OPS) - 1 and t >= T,
+        )
+        info.markdown(_("**Operation {k} of {n}: {name}**").format(k=op + 1, n=len(OPS), name=_(OPS[op])))
+    if browser is not None:
+        browser(right, op)
     return op

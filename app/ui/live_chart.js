@@ -276,19 +276,35 @@ function frameDue(div) {
 // draw the same. Why: Plotly.relayout recomputes the whole figure, ~12 ms a chart for a cursor line and
 // ~45 ms for the diagram's printed values on the 2-core machine (measured, issue 48); this is < 1 ms.
 // Anything else goes to Plotly.relayout (returned).
-const PATH = /^(shapes|annotations)\[(\d+)\]\.(x0|x1|fillcolor|text)$/;
+const PATH = /^(shapes|annotations)\[(\d+)\]\.(x0|x1|fillcolor|text|line\.color|line\.width|font\.color)$/;
 function direct(div, upd) {
   const rest = {}, fl = div._fullLayout, lay = div.layout;
-  const set = (kind, i, key, v) => { fl[kind][i][key] = v; if (lay[kind] && lay[kind][i]) lay[kind][i][key] = v; };
+  const put = (obj, key, v) => {                   // key: "text" or "line.color"
+    const parts = key.split('.'), last = parts.pop();
+    for (const p of parts) obj = obj[p] || (obj[p] = {});
+    obj[last] = v;
+  };
+  const set = (kind, i, key, v) => { put(fl[kind][i], key, v); if (lay[kind] && lay[kind][i]) put(lay[kind][i], key, v); };
   const moved = {};
   for (const [p, v] of Object.entries(upd)) {
     const m = PATH.exec(p);
     const kind = m && m[1], i = m && Number(m[2]), key = m && m[3];
     const item = m && fl[kind] && fl[kind][i];
     if (item && kind === 'shapes' && (key === 'x0' || key === 'x1')) { (moved[i] = moved[i] || {})[key] = v; continue; }
-    if (item && kind === 'shapes' && key === 'fillcolor') {
+    if (item && kind === 'shapes' && (key === 'fillcolor' || key === 'line.color' || key === 'line.width')) {
       const el = div.querySelector('.shapelayer path[data-index="' + i + '"]');
-      if (el && typeof v === 'string') { el.style.fill = v; set(kind, i, key, v); continue; }
+      const ok = key === 'line.width' ? typeof v === 'number' : typeof v === 'string';
+      if (el && ok) {
+        if (key === 'fillcolor') el.style.fill = v;
+        else if (key === 'line.color') el.style.stroke = v;
+        else el.style.strokeWidth = v + 'px';
+        set(kind, i, key, v);
+        continue;
+      }
+    }
+    if (item && kind === 'annotations' && key === 'font.color' && typeof v === 'string') {
+      const el = div.querySelector('.annotation[data-index="' + i + '"] text.annotation-text');
+      if (el) { el.style.fill = v; set(kind, i, key, v); continue; }
     }
     if (item && kind === 'annotations' && key === 'text') {
       const el = div.querySelector('.annotation[data-index="' + i + '"] text.annotation-text');
@@ -305,7 +321,10 @@ function direct(div, upd) {
     const el = div.querySelector('.shapelayer path[data-index="' + i + '"]');
     const m = el && /^M([-\d.e]+),([-\d.e]+)L([-\d.e]+),([-\d.e]+)$/.exec(el.getAttribute('d'));
     const x0 = 'x0' in xs ? xs.x0 : sh.x0, x1 = 'x1' in xs ? xs.x1 : sh.x1;
-    if (!ax || !ax.l2p || ax.type !== 'linear' || !m || m[1] !== m[3] || x0 !== x1 || typeof x0 !== 'number') {
+    // A line at the edge of an autoranged axis widens its range (by half the line): Plotly recomputes it.
+    const edge = (x) => { const p = ax.l2p(x); return p < 4 || p > ax._length - 4; };
+    if (!ax || !ax.l2p || ax.type !== 'linear' || !m || m[1] !== m[3] || x0 !== x1 || typeof x0 !== 'number' ||
+        (ax.autorange && (edge(x0) || edge(sh.x0)))) {
       for (const [k, v] of Object.entries(xs)) rest['shapes[' + i + '].' + k] = v;
       continue;
     }

@@ -277,3 +277,13 @@ def step_shown(page) -> int:
 def step_button(page, name: str):
     """Back, Forward, Reset or Play / Pause of the browser's transport."""
     return page.locator(".gatelab-scrub").get_by_role("button", name=name, exact=True)
+
+
+# A chart a frame was drawn into (app/ui/live_chart.js's ``direct``: the SVG edited in place) looks as
+# Plotly draws the same layout itself: every shape's outline, fill and stroke, every annotation's and
+# the title's words and colour, before and after ``Plotly.redraw``. [same?, what was compared]
+DRAWN_AS_PLOTLY_WOULD = """async (sel) => { const d = document.querySelector(sel);
+  const sig = () => JSON.stringify([...d.querySelectorAll('.shapelayer path')].map(p => {
+      const s = getComputedStyle(p); return [p.getAttribute('d'), s.fill, s.stroke, s.strokeWidth]; })
+    .concat([...d.querySelectorAll('text.annotation-text, text.gtitle')].map(t => [t.textContent, getComputedStyle(t).fill])));
+  const a = sig(); await d.__plotly.redraw(d); const b = sig(); return [a === b, a + ' / ' + b]; }"""

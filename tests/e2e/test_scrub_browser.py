@@ -16,7 +16,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import screenshot, step_button, step_counter, wait_for_app
+from .conftest import DRAWN_AS_PLOTLY_WOULD, screenshot, step_button, step_counter, wait_for_app
 
 pytestmark = pytest.mark.e2e
 
@@ -72,6 +72,10 @@ def test_scrub_then_reload_then_step_back_agree(streamlit_server, page, lang):
     after = page.evaluate(SHOWN)
     # no figure came from the server for the scrub (its own run afterwards sends only the frames' id)
     assert all(after[k][1:3] == before[k][1:3] for k in CHARTS), (before, after)
+    # and what the browser drew into each chart is what Plotly draws from that layout itself
+    for k in CHARTS:
+        same, seen = page.evaluate(DRAWN_AS_PLOTLY_WOULD, f".st-key-{k} .gatelab-live")
+        assert same, (k, seen)
     screenshot(page, f"step-scrub-{lang}", full_page=False)
 
     page.reload()
