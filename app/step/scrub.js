@@ -35,6 +35,19 @@ const ICON = {
   play: 'M8 5v14l11-7z', pause: 'M6 19h4V5H6v14zm8-14v14h4V5h-4z',
 };
 const svg = (d) => '<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false"><path d="' + d + '"/></svg>';
+const button = (cls, icon) => '<button type="button" class="' + cls + '">' + svg(icon) + '<span></span></button>';
+// The element a component draws into, made once (a page run redraws the component with new data).
+function own(parentElement, cls, html) {
+  let root = parentElement.querySelector('.' + cls);
+  if (!root) {
+    root = document.createElement('div');
+    root.className = cls;
+    root.innerHTML = html;
+    parentElement.appendChild(root);
+    root.__new = true;
+  } else root.__new = false;
+  return root;
+}
 
 function broadcast(group) {
   const c = cursors()[group];
@@ -57,19 +70,13 @@ function transport(component) {
   if (c.speed !== data.speed && c.playing) c.clock = null;   // the new speed counts from the step shown
   c.speed = data.speed;
   c.set = component.setStateValue;
-  let root = parentElement.querySelector('.gatelab-scrub');
-  if (!root) {
-    root = document.createElement('div');
-    root.className = 'gatelab-scrub';
-    root.innerHTML =
-      '<div class="gl-buttons" role="group">' +
-      '<button type="button" class="gl-back">' + svg(ICON.back) + '<span></span></button>' +
-      '<button type="button" class="gl-fwd">' + svg(ICON.fwd) + '<span></span></button>' +
-      '<button type="button" class="gl-reset">' + svg(ICON.reset) + '<span></span></button>' +
-      '<button type="button" class="gl-play" aria-pressed="false"><span class="gl-icon"></span><span></span></button>' +
-      '</div><label class="gl-slider"><span class="gl-label"></span><input type="range" min="1" step="1"></label>' +
-      '<div class="gl-count"><span class="gl-label"></span><output aria-live="off"></output></div>';
-    parentElement.appendChild(root);
+  const root = own(parentElement, 'gatelab-scrub',
+    '<div class="gl-buttons" role="group">' + button('gl-back', ICON.back) + button('gl-fwd', ICON.fwd) +
+    button('gl-reset', ICON.reset) +
+    '<button type="button" class="gl-play" aria-pressed="false"><span class="gl-icon"></span><span></span></button>' +
+    '</div><label class="gl-slider"><span class="gl-label"></span><input type="range" min="1" step="1"></label>' +
+    '<div class="gl-count"><span class="gl-label"></span><output aria-live="off"></output></div>');
+  if (root.__new) {
     const q = (s) => root.querySelector(s);
     q('.gl-back').addEventListener('click', () => root.__move(-1));
     q('.gl-fwd').addEventListener('click', () => root.__move(1));
@@ -144,13 +151,7 @@ function transport(component) {
 // ----------------------------------------------------------------------------- the equations
 function equations(component) {
   const { data, parentElement } = component;
-  let root = parentElement.querySelector('.gatelab-eq');
-  if (!root) {
-    root = document.createElement('div');
-    root.className = 'gatelab-eq';
-    root.innerHTML = '<p class="gl-head"></p><div class="gl-tex"></div>';
-    parentElement.appendChild(root);
-  }
+  const root = own(parentElement, 'gatelab-eq', '<p class="gl-head"></p><div class="gl-tex"></div>');
   root.__data = data;
   const draw = () => {
     const d = root.__data, c = cursors()[d.group];
@@ -183,15 +184,9 @@ function ops(component) {
   let c = all[g];
   if (!c || c.seq !== data.seq) c = all[g] = Object.assign(c || { views: new Set() }, { t: data.t, seq: data.seq });
   c.T = data.T;
-  let root = parentElement.querySelector('.gatelab-ops');
-  if (!root) {
-    root = document.createElement('div');
-    root.className = 'gatelab-ops';
-    root.innerHTML =
-      '<button type="button" class="gl-prev">' + svg(ICON.back) + '<span></span></button>' +
-      '<button type="button" class="gl-next">' + svg(ICON.fwd) + '<span></span></button>' +
-      '<p class="gl-op" aria-live="polite"></p>';
-    parentElement.appendChild(root);
+  const root = own(parentElement, 'gatelab-ops',
+    button('gl-prev', ICON.back) + button('gl-next', ICON.fwd) + '<p class="gl-op" aria-live="polite"></p>');
+  if (root.__new) {
     root.querySelector('.gl-prev').addEventListener('click', () => root.__step(-1));
     root.querySelector('.gl-next').addEventListener('click', () => root.__step(1));
   }

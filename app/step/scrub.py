@@ -73,15 +73,15 @@ body:has(.gatelab-scrub) [data-testid="stColumn"]:has(> div > .st-key-step-play)
 .gatelab-scrub {{ display: flex; flex-wrap: wrap; align-items: flex-end; gap: 0.5rem 1rem;
   font-family: var(--st-font); color: var(--st-text-color); }}
 .gatelab-scrub .gl-buttons {{ display: flex; flex-wrap: wrap; gap: 0.5rem; }}
-.gatelab-scrub button {{ display: inline-flex; align-items: center; gap: 0.3rem; min-height: 2.5rem;
+.gatelab-scrub button, .gatelab-ops button {{ display: inline-flex; align-items: center; gap: 0.3rem; min-height: 2.5rem;
   padding: 0.25rem 0.75rem; font: inherit; color: inherit; cursor: pointer;
   background: var(--st-secondary-background-color); border: 1px solid var(--st-border-color);
   border-radius: var(--st-button-radius, 0.5rem); }}
-.gatelab-scrub button svg {{ fill: currentColor; }}
+.gatelab-scrub button svg, .gatelab-ops button svg {{ fill: currentColor; }}
 .gatelab-scrub button:hover:not(:disabled) {{ border-color: var(--st-primary-color); }}
-.gatelab-scrub button:focus-visible, .gatelab-scrub input:focus-visible {{
+.gatelab-scrub button:focus-visible, .gatelab-scrub input:focus-visible, .gatelab-ops button:focus-visible {{
   outline: 2px solid var(--st-primary-color); outline-offset: 2px; }}
-.gatelab-scrub button:disabled {{ cursor: not-allowed; opacity: 0.55; }}
+.gatelab-scrub button:disabled, .gatelab-ops button:disabled {{ cursor: not-allowed; opacity: 0.55; }}
 .gatelab-scrub button[aria-pressed="true"] {{ border-color: var(--st-primary-color); }}
 .gatelab-scrub .gl-slider {{ display: flex; flex-direction: column; flex: 1 1 14rem; min-width: 10rem; }}
 .gatelab-scrub input[type=range] {{ width: 100%; accent-color: var(--st-primary-color); min-height: 2rem; }}
@@ -92,13 +92,6 @@ body:has(.gatelab-scrub) [data-testid="stColumn"]:has(> div > .st-key-step-play)
   clip: rect(0 0 0 0); white-space: nowrap; }}
 .gatelab-ops {{ display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1rem;
   font-family: var(--st-font); color: var(--st-text-color); }}
-.gatelab-ops button {{ display: inline-flex; align-items: center; gap: 0.3rem; min-height: 2.5rem;
-  padding: 0.25rem 0.75rem; font: inherit; color: inherit; cursor: pointer;
-  background: var(--st-secondary-background-color); border: 1px solid var(--st-border-color);
-  border-radius: var(--st-button-radius, 0.5rem); }}
-.gatelab-ops button:focus-visible {{ outline: 2px solid var(--st-primary-color); outline-offset: 2px; }}
-.gatelab-ops button:disabled {{ cursor: not-allowed; opacity: 0.55; }}
-.gatelab-ops button svg {{ fill: currentColor; }}
 .gatelab-eq .gl-head {{ margin: 0 0 0.25rem 0; }}
 .gatelab-eq .katex-display {{ overflow-x: auto; overflow-y: hidden; margin: 0.25rem 0; }}
 """
