@@ -71,7 +71,10 @@ def cursor(T: int) -> int:
         t = setting
         ps.pop("clock", None)
         ps["seq"] = ps.get("seq", 0) + 1  # the browser's transport takes it
-    elif not is_playing() and widget is not None and widget != t:
+    elif not is_playing() and widget is not None and widget != t and widget != ps.get("slider_drawn"):
+        # a value the slider was not drawn with: the user moved it. (Where the browser's transport runs,
+        # Streamlit's slider is hidden and can only send back what it was drawn with, which may be
+        # older than a step the browser reported since: that is no move.)
         t = widget
         ps.pop("clock", None)
     return min(max(int(t), 1), T)
@@ -264,6 +267,7 @@ def _transport(t: int, T: int) -> None:
         row, PAGE, _("Reset"), state.wkey(PAGE, "reset"), move, (None, T), icon=":material/replay:"
     )
     if T > 1:
+        state.page_state(PAGE)["slider_drawn"] = t
         b4.slider(
             _("Timestep"),
             1,

@@ -105,7 +105,8 @@ def lesson_revealed(page) -> None:
 def slow_motion(page) -> None:
     page.get_by_text("Slow motion", exact=True).click()
     wait_for_app(page)
-    expect(page.get_by_text("Operation 1 of 7: net inputs")).to_be_visible()
+    # the browser's own operation buttons (app/step/scrub.js; Streamlit's copies are hidden)
+    expect(page.locator(".gatelab-ops").get_by_text("Operation 1 of 7: net inputs")).to_be_visible()
     loaded(page)
 
 

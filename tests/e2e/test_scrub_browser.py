@@ -26,7 +26,7 @@ SHOWN = (
     "() => Object.fromEntries("
     + json.dumps(CHARTS)
     + """.map(k => { const d = document.querySelector('.st-key-' + k + ' .gatelab-live');
-  return [k, d ? [d.dataset.step || null, d.dataset.fulls, d.dataset.patches,
+  return [k, d && d._fullLayout ? [d.dataset.step || null, d.dataset.fulls, d.dataset.patches,
                   k === 'step-diagram' ? d._fullLayout.title.text : d._fullLayout.shapes[0].x0] : null]; }))"""
 )
 # The LaTeX source of the equations typeset by the browser, and of the server's own (hidden) copy.
