@@ -65,6 +65,11 @@ WATCH = (
     " if (s !== null && s !== '' && s !== old) { window.__t1 = performance.now(); return; }"
     " requestAnimationFrame(look); }; requestAnimationFrame(look); }"
 )
+# A slider's value and range (Streamlit's own: aria attributes; a native range input: its properties).
+VALUE = (
+    "(e) => [e.getAttribute('aria-valuenow') ?? e.value, e.getAttribute('aria-valuemin') ?? e.min, "
+    "e.getAttribute('aria-valuemax') ?? e.max].map(Number)"
+)
 # The moment the page received the key press (capture phase, before any script of the page's own).
 KEY_CLOCK = """() => { if (!window.__keyClock) { window.__keyClock = true;
   window.addEventListener('keydown', () => { window.__t0 = performance.now(); }, true); } }"""
@@ -118,7 +123,11 @@ def slider(page, label: str, chart: int, notches: int, key: str = "ArrowRight", 
     out = []
     page.evaluate(KEY_CLOCK)
     thumb.focus()
+    back = {"ArrowRight": "ArrowLeft", "ArrowLeft": "ArrowRight"}
     for _ in range(notches):
+        now, lo, hi = thumb.evaluate(VALUE)
+        if (key == "ArrowRight" and now >= hi) or (key == "ArrowLeft" and now <= lo):
+            key = back[key]  # at the end of the slider: on the other way (a press there changes nothing)
         before = page.evaluate(SIGNATURE, chart)
         page.evaluate(WATCH, [chart, before])
         page.keyboard.press(key)  # to the focused slider (no actionability waits: the same for every slider)
