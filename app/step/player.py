@@ -169,19 +169,28 @@ def run_frames(cfg: lc.ModelConfig, data: dict, large: bool, unit: int) -> dict:
     """This run's frames for the browser (``app.step.frames``): chart key -> Frames (or None: drawn
     by the server), and "equations" -> each step's LaTeX. Built once per run, unit, size, theme and
     language (kept in the page's state: a cursor move does not build them again)."""
-    T = data["xs"].shape[0]
-    ident = (
-        cfg.to_json(),
-        hashlib.sha1(data["xs"].tobytes() + data["outputs"].tobytes()).hexdigest(),
-        unit,
-        large,
-        theme.dark(),
-        i18n.current(),
-    )
+    return _kept("frames", _ident(cfg, data, large, unit), lambda: _run_frames(cfg, data, large, unit))
+
+
+def _ident(cfg: lc.ModelConfig, data: dict, large: bool, unit: int) -> tuple:
+    """What a run's frames depend on: the network, its sequence and outputs, the unit, size, theme
+    and language."""
+    digest = hashlib.sha1(data["xs"].tobytes() + data["outputs"].tobytes()).hexdigest()
+    return (cfg.to_json(), digest, unit, large, theme.dark(), i18n.current())
+
+
+def _kept(name: str, ident: tuple, build: Any) -> Any:
+    """``build()``, kept in the page's state under ``name`` while ``ident`` stays the same (a cursor
+    move's page run does not build the frames again)."""
     ps = state.page_state(PAGE)
-    kept = ps.get("frames")
-    if kept is not None and kept[0] == ident:
-        return kept[1]
+    kept = ps.get(name)
+    if kept is None or kept[0] != ident:
+        kept = ps[name] = (ident, build())
+    return kept[1]
+
+
+def _run_frames(cfg: lc.ModelConfig, data: dict, large: bool, unit: int) -> dict:
+    T = data["xs"].shape[0]
 
     def raws(t: int, only_diagram: bool = False) -> dict:
         figs = cursor_figures(cfg, data, large, t, unit, None, only_diagram=only_diagram)
@@ -207,13 +216,18 @@ def run_frames(cfg: lc.ModelConfig, data: dict, large: bool, unit: int) -> dict:
     out["id"] = hashlib.sha1(
         "".join(f.id for f in out.values() if isinstance(f, frames.Frames)).encode()
     ).hexdigest()[:16]
-    ps["frames"] = (ident, out)
     return out
 
 
 def op_frames(cfg: lc.ModelConfig, data: dict, large: bool, unit: int, t: int) -> dict:
     """Slow motion's frames at step ``t``: the diagram and the equations after each operation (the
-    cursor of ``scrub.OP_GROUP`` is the operation, 1-based), as ``run_frames`` for the timesteps."""
+    cursor of ``scrub.OP_GROUP`` is the operation, 1-based), as ``run_frames`` for the timesteps;
+    kept while the step is shown (an operation's page run does not build them again)."""
+    ident = (*_ident(cfg, data, large, unit), t)
+    return _kept("op_frames", ident, lambda: _op_frames(cfg, data, large, unit, t))
+
+
+def _op_frames(cfg: lc.ModelConfig, data: dict, large: bool, unit: int, t: int) -> dict:
     snap = families.snapshot(cfg, data["internals"], t - 1, unit, data["params"])
     raws = []
     for op in range(len(slowmo.OPS)):

@@ -36,6 +36,8 @@ const ICON = {
 };
 const svg = (d) => '<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false"><path d="' + d + '"/></svg>';
 const button = (cls, icon) => '<button type="button" class="' + cls + '">' + svg(icon) + '<span></span></button>';
+// Words from the server (in the session's language) into the elements ``texts`` names: selector -> words.
+function say(root, texts) { for (const [sel, w] of Object.entries(texts)) root.querySelector(sel).textContent = w; }
 // The element a component draws into, made once (a page run redraws the component with new data).
 function own(parentElement, cls, html) {
   let root = parentElement.querySelector('.' + cls);
@@ -100,12 +102,9 @@ function transport(component) {
   }
   root.__group = g;
   root.__words = data.words;
-  const q = (s) => root.querySelector(s);
-  q('.gl-back span').textContent = data.words.back;
-  q('.gl-fwd span').textContent = data.words.forward;
-  q('.gl-reset span').textContent = data.words.reset;
-  q('.gl-slider .gl-label').textContent = data.words.timestep;
-  q('.gl-count .gl-label').textContent = data.words.step;
+  const w = data.words;
+  say(root, { '.gl-back span': w.back, '.gl-fwd span': w.forward, '.gl-reset span': w.reset,
+              '.gl-slider .gl-label': w.timestep, '.gl-count .gl-label': w.step });
   root.classList.toggle('gl-compact', !!data.compact);
   c.views.add(root.__draw);
   // Tell the server the step shown, once it rests: at once when the server draws the steps itself
@@ -193,9 +192,8 @@ function ops(component) {
   root.__data = data;
   root.__set = component.setStateValue;
   const q = (s) => root.querySelector(s);
-  q('.gl-prev span').textContent = data.words.previous;
+  say(root, { '.gl-prev span': data.words.previous, '.gl-next span': data.words.next });
   q('.gl-prev').title = data.words.previousHelp;
-  q('.gl-next span').textContent = data.words.next;
   root.__draw = () => {
     const d = root.__data, cur = cursors()[d.group];
     q('.gl-op').innerHTML = d.words.label.replace('{k}', cur.t).replace('{n}', cur.T)

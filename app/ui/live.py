@@ -296,13 +296,8 @@ def chart(
     the page's run (``app/ui/previews.py``). ``frames`` (group, ``app.step.frames.Frames``) with ``at``,
     the step ``fig`` shows: the browser shows the step of the group's cursor itself; while the run's
     frames stay the same, a page run sends only their id, not the figure again."""
-    raw_fig = raw(fig, config)
     anchors = st.session_state.setdefault(SENT_KEY, {})
     anchor = anchors.get(key)
-    if frames is not None and anchor is not None and anchor.frames == frames[1].id:
-        patch = None  # the same run at another step: the browser's cursor shows it (``frame`` below)
-    else:
-        patch = diff(anchor.raw, raw_fig) if anchor is not None and frames is None else None
     # Revisions count up for the whole session (never reset), so a browser never mistakes a new
     # figure for one it already holds.
     rev = st.session_state[REV_KEY] = st.session_state.get(REV_KEY, 0) + 1
@@ -312,16 +307,21 @@ def chart(
     if preview:
         msg["preview"] = preview
     if frames is not None and anchor is not None and anchor.frames == frames[1].id:
+        # the same run at another step: the browser's cursor shows it; nothing to build or send
         msg.update(base=anchor.rev, frame=anchor.frames)
-    elif patch is not None:
-        text = json.dumps(patch, separators=(",", ":"))
-        if len(text) <= anchor.size:  # else the whole figure is smaller: send it, re-anchor
-            msg.update(base=anchor.rev, patch=text)
-    if "patch" not in msg and "frame" not in msg:
-        msg["full"] = _text(raw_fig)
-        anchors[key] = Anchor(rev, raw_fig, len(msg["full"]), frames[1].id if frames else None)
-        if frames is not None:
-            msg.update(frames={**frames[1].message(), "group": frames[0]}, at=at)
+        raw_fig = anchor.raw
+    else:
+        raw_fig = raw(fig, config)
+        patch = diff(anchor.raw, raw_fig) if anchor is not None and frames is None else None
+        if patch is not None:
+            text = json.dumps(patch, separators=(",", ":"))
+            if len(text) <= anchor.size:  # else the whole figure is smaller: send it, re-anchor
+                msg.update(base=anchor.rev, patch=text)
+        if "patch" not in msg:
+            msg["full"] = _text(raw_fig)
+            anchors[key] = Anchor(rev, raw_fig, len(msg["full"]), frames[1].id if frames else None)
+            if frames is not None:
+                msg.update(frames={**frames[1].message(), "group": frames[0]}, at=at)
     height = int(raw_fig["layout"].get("height") or 300)
     mount = dict(key=key, data=msg, height=height, on_need_full_change=lambda: _forget(key))
     if where is None or where is st:
