@@ -145,6 +145,9 @@ function transport(component) {
   };
   parentElement.setAttribute('data-step', String(c.t));
   broadcast(g);
+  // A page run that drew another step than the one shown, though the server did not move the cursor
+  // itself (a report overtaken by another run): say the step shown again, so link and page agree.
+  if (c.browser && !c.playing && data.t !== c.t) root.__report(false);
 }
 
 // ----------------------------------------------------------------------------- the equations
