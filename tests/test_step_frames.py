@@ -67,3 +67,18 @@ def test_equation_templates_keep_every_number_and_share_a_template_when_they_can
     # the constant 1 and 3 are written into the template, not sent at every step
     assert all(len(nums) == 2 for _k, nums in eq["steps"])
     assert len(eq["templates"]) == 1
+
+
+@pytest.mark.parametrize("variant", list(lc.VARIANTS))
+def test_the_diagram_read_from_its_plain_dict_is_the_figure_plotly_makes_of_it(variant):
+    # the frames read the diagram at every step without building a go.Figure (live.raw_spec): the
+    # same dict as the figure's own, for the whole step and after each slow-motion operation
+    values = {**DEFAULTS, **controls.paper_values(SCHEMA, variant, DEFAULTS["task"]), "adding.T": 12}
+    cfg, data = compute(values)
+    for op in [None, *range(len(player.slowmo.OPS))]:
+        spec, _alt, config = player._diagram(cfg, data, False, 3, 0, op)
+        made = live.raw(player.figures.make_figure(spec), config)
+        spec, _alt, config = player._diagram(cfg, data, False, 3, 0, op)
+        read = live.raw_spec(spec, config)
+        assert _plain(read) == _plain(made), op
+        assert read["layout"]["shapes"], "a diagram draws its boxes"

@@ -145,26 +145,29 @@ class Canvas:
         self.text(x, y1 + d * 0.15, label, size=self.f - 1)
 
     def figure(self, title: str, large: bool) -> go.Figure:
+        return make_figure(self.spec(title, large))
+
+    def spec(self, title: str, large: bool) -> dict:
+        """The figure as the plain dict ``figure`` is made from (what a run's frames read at every
+        step: no ``go.Figure`` built and copied for each)."""
         hidden = dict(visible=False, fixedrange=True)
-        return make_figure(
-            dict(
-                data=[],
-                layout=dict(
-                    shapes=self.shapes,
-                    annotations=self.notes,
-                    template="none",
-                    paper_bgcolor="white",
-                    plot_bgcolor="white",
-                    height=350 + (70 if large else 0),
-                    margin=dict(l=5, r=5, t=60, b=5),
-                    title=dict(text=title, font=dict(size=self.f + 2), x=0, xanchor="left"),
-                    font=dict(size=self.f, color="#222222"),
-                    uirevision="diagram",
-                    showlegend=False,
-                    xaxis=dict(range=[-0.2, 10.2], **hidden),
-                    yaxis=dict(range=[-0.4, 6.0], **hidden),
-                ),
-            )
+        return dict(
+            data=[],
+            layout=dict(
+                shapes=self.shapes,
+                annotations=self.notes,
+                template="none",
+                paper_bgcolor="white",
+                plot_bgcolor="white",
+                height=350 + (70 if large else 0),
+                margin=dict(l=5, r=5, t=60, b=5),
+                title=dict(text=title, font=dict(size=self.f + 2), x=0, xanchor="left"),
+                font=dict(size=self.f, color="#222222"),
+                uirevision="diagram",
+                showlegend=False,
+                xaxis=dict(range=[-0.2, 10.2], **hidden),
+                yaxis=dict(range=[-0.4, 6.0], **hidden),
+            ),
         )
 
 

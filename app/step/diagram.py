@@ -15,6 +15,7 @@ import lstm_core as lc
 from app.cells import families
 from app.cells.canvas import Canvas
 from app.i18n import _
+from app.ui.figures import make_figure
 
 
 def cell_diagram(
@@ -27,16 +28,29 @@ def cell_diagram(
 ) -> tuple[go.Figure, str]:
     """Diagram of one unit of ``cfg``'s cell at (1-based) step ``t``; returns (figure, alt).
     ``highlight``: keys of the boxes to outline (slow motion's current operation)."""
+    spec, alt = diagram_spec(cfg, s, unit_label, t, large, highlight)
+    return make_figure(spec), alt
+
+
+def diagram_spec(
+    cfg: lc.ModelConfig,
+    s: dict,
+    unit_label: str,
+    t: int,
+    large: bool = False,
+    highlight: frozenset[str] = frozenset(),
+) -> tuple[dict, str]:
+    """``cell_diagram`` as the plain figure dict it is made from, and the alt text."""
     c = Canvas(large, highlight)
     families.of(cfg).draw(c, cfg, s)  # one drawing per family (the cell class that runs it)
     name = _(cfg.record.title)  # a core text (the registry's title), translated where shown
     # two lines: a variant's name is long (LSTM 1997 (CEC, no forget gate)) and a Plotly title
     # does not wrap, so one line was cut off at the diagram's width (in Chinese too)
     title = name + "<br>" + _("{unit}, step t = {t}").format(unit=unit_label, t=t)
-    fig = c.figure(title, large)
+    spec = c.spec(title, large)
     alt = _(
         "Diagram of the {name} cell ({unit}). Gate boxes are shaded from white (closed) to blue "
         "(open) by their activation at the current step, with the value printed; state boxes show "
         "their current values."
     ).format(name=name, unit=unit_label)
-    return fig, alt
+    return spec, alt

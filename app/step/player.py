@@ -202,7 +202,10 @@ def _run_frames(cfg: lc.ModelConfig, data: dict, large: bool, unit: int) -> dict
     out: dict[str, Any] = {}
     for key in some[1]:
         if key == DIAGRAM_KEY:
-            steps = [some[t][key] if t in some else raws(t, only_diagram=True)[key] for t in range(1, T + 1)]
+            steps = [
+                some[t][key] if t in some else _diagram_raw(cfg, data, large, t, unit)
+                for t in range(1, T + 1)
+            ]
             out[key] = frames.figure_frames(steps, live.same)
             continue
         out[key] = frames.linear_frames({t: r[key] for t, r in some.items()}, T, live.same)
@@ -229,12 +232,7 @@ def op_frames(cfg: lc.ModelConfig, data: dict, large: bool, unit: int, t: int) -
 
 def _op_frames(cfg: lc.ModelConfig, data: dict, large: bool, unit: int, t: int) -> dict:
     snap = families.snapshot(cfg, data["internals"], t - 1, unit, data["params"])
-    raws = []
-    for op in range(len(slowmo.OPS)):
-        (fig, _alt, config) = cursor_figures(cfg, data, large, t, unit, op, snap, only_diagram=True)[
-            DIAGRAM_KEY
-        ]
-        raws.append(live.raw(fig, config))
+    raws = [_diagram_raw(cfg, data, large, t, unit, op, snap) for op in range(len(slowmo.OPS))]
     diagram = frames.figure_frames(raws, live.same)
     texts = [slowmo.latex(slowmo.stages(cfg, snap), op) for op in range(len(slowmo.OPS))]
     digest = hashlib.sha1(("".join(texts) + (diagram.id if diagram else "")).encode()).hexdigest()[:16]
@@ -354,20 +352,8 @@ def cursor_figures(
         raise ValueError(
             f"step {t} or unit {unit} is not in this run"
         )  # i18n: kept (a preview's own check, never shown)
-    if snap is None:
-        snap = families.snapshot(cfg, data["internals"], t - 1, unit, data["params"])
-    if op is None:
-        fig, alt = diagram.cell_diagram(cfg, snap, labels[unit], t, large)
-    else:  # slow motion: only what this step has computed so far, the current operation outlined
-        fig, alt = diagram.cell_diagram(
-            cfg,
-            slowmo.hidden(cfg, snap, op),
-            labels[unit],
-            t,
-            large,
-            highlight=frozenset(slowmo.HIGHLIGHT[op]),
-        )
-    out = {DIAGRAM_KEY: (fig, alt, saving.config("cell-diagram", cfg.variant, labels[unit], only_save=True))}
+    spec, alt, config = _diagram(cfg, data, large, t, unit, op, snap)
+    out = {DIAGRAM_KEY: (figures.make_figure(spec), alt, config)}
     if only_diagram:
         return out
     charts = run_panels.step_panels(cfg.variant, cfg.block_size, data, unit, labels[unit], t, large)
@@ -379,3 +365,35 @@ def cursor_figures(
             saving.config(f"step-{names[i]}", cfg.variant, labels[unit]),
         )
     return out
+
+
+def _diagram(
+    cfg: lc.ModelConfig, data: dict, large: bool, t: int, unit: int, op: int | None, snap: dict | None = None
+) -> tuple[dict, str, dict]:
+    """The diagram at step ``t`` (slow motion's operation ``op``) as its plain figure dict, alt text and
+    Plotly config."""
+    label = families.unit_labels(cfg)[unit]
+    if snap is None:
+        snap = families.snapshot(cfg, data["internals"], t - 1, unit, data["params"])
+    if op is None:
+        spec, alt = diagram.diagram_spec(cfg, snap, label, t, large)
+    else:  # slow motion: only what this step has computed so far, the current operation outlined
+        spec, alt = diagram.diagram_spec(
+            cfg, slowmo.hidden(cfg, snap, op), label, t, large, highlight=frozenset(slowmo.HIGHLIGHT[op])
+        )
+    return spec, alt, saving.config("cell-diagram", cfg.variant, label, only_save=True)
+
+
+def _diagram_raw(
+    cfg: lc.ModelConfig,
+    data: dict,
+    large: bool,
+    t: int,
+    unit: int,
+    op: int | None = None,
+    snap: dict | None = None,
+) -> dict:
+    """The diagram's ``live.raw`` at step ``t`` made from its plain dict (``live.raw_spec``): a run's
+    frames read it at every step, and a ``go.Figure`` built and copied at each was most of their cost."""
+    spec, _alt, config = _diagram(cfg, data, large, t, unit, op, snap)
+    return live.raw_spec(spec, config)

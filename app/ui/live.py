@@ -153,7 +153,14 @@ def _own_words(config: dict) -> dict:
 def raw(fig: go.Figure, config: dict | None) -> dict:
     """The figure as a dict whose arrays are private NumPy copies (what the next diff compares), in
     the session's theme and language: what ``chart`` sends."""
-    raw = fig.to_plotly_json()
+    return raw_spec(fig.to_plotly_json(), config)
+
+
+def raw_spec(spec: dict, config: dict | None) -> dict:
+    """``raw`` of the figure a plain dict ``spec`` makes (``figures.make_figure(spec)``), without
+    building that figure (a run's frames read a figure at every step); ``spec`` is taken, not copied.
+    The same dict as ``raw`` for every figure Gate Lab builds from plain values (tests/test_step_frames.py)."""
+    raw = spec
     raw["data"] = [_copy_arrays(t) for t in raw.get("data", [])]
     raw["layout"] = raw.get("layout", {})
     # every live chart speaks the session's language, also one drawn without a saving.config
