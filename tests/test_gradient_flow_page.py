@@ -182,7 +182,8 @@ def test_every_figure_builder_produces_valid_plotly_figures():
             )
             charts = run_panels.step_panels(variant, cfg.block_size, data, 1, "unit 2", 3, large=True)
             snap = families.snapshot(cfg, run.internals, 2, 1, data["params"])
-            charts.append(diagram.cell_diagram(cfg, snap, "unit 2", 3, large=False))
+            spec, alt = diagram.cell_diagram(cfg, snap, "unit 2", 3, large=False)
+            charts.append((figures.make_figure(spec), alt))
             for chart, alt in charts:
                 go.Figure(chart.to_dict())  # raises on any invalid property
                 assert alt and "uirevision" in chart.to_dict()["layout"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import plotly.graph_objects as go
 import pytest
 from helpers import chart_specs
 from page_helpers import open_page
@@ -84,7 +85,8 @@ def test_stages_use_the_recorded_numbers_and_hide_what_is_not_computed(variant, 
         assert (math.isnan(shown["y"])) == (op < 6)
         if op < 3:
             assert shown[state_name] == snap[f"{state_name}_prev"]  # the carousel still holds s(t−1)
-        fig, _ = diagram.cell_diagram(m.config, shown, "unit", 3, highlight=frozenset(slowmo.HIGHLIGHT[op]))
+        spec, _ = diagram.cell_diagram(m.config, shown, "unit", 3, highlight=frozenset(slowmo.HIGHLIGHT[op]))
+        fig = go.Figure(spec)  # validated: the plain dict is a figure Plotly accepts
         assert (
             any(
                 s["line"]["color"] == canvas.FOCUS

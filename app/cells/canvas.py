@@ -10,10 +10,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import plotly.graph_objects as go
-
 from app.i18n import _
-from app.ui.figures import font_size, make_figure
+from app.ui.figures import font_size
 
 OPEN = (0x00, 0x72, 0xB2)  # Okabe–Ito blue = fully open
 STATE_FILL, EDGE = "#F2F2F2", "#333333"
@@ -144,12 +142,9 @@ class Canvas:
         )
         self.text(x, y1 + d * 0.15, label, size=self.f - 1)
 
-    def figure(self, title: str, large: bool) -> go.Figure:
-        return make_figure(self.spec(title, large))
-
     def spec(self, title: str, large: bool) -> dict:
-        """The figure as the plain dict ``figure`` is made from (what a run's frames read at every
-        step: no ``go.Figure`` built and copied for each)."""
+        """The figure as a plain dict (``figures.make_figure`` makes it a figure): a run's frames read
+        the diagram at every step, and a ``go.Figure`` built and copied for each cost most of them."""
         hidden = dict(visible=False, fixedrange=True)
         return dict(
             data=[],

@@ -9,13 +9,10 @@ says what it shows in words.
 
 from __future__ import annotations
 
-import plotly.graph_objects as go
-
 import lstm_core as lc
 from app.cells import families
 from app.cells.canvas import Canvas
 from app.i18n import _
-from app.ui.figures import make_figure
 
 
 def cell_diagram(
@@ -25,22 +22,11 @@ def cell_diagram(
     t: int,
     large: bool = False,
     highlight: frozenset[str] = frozenset(),
-) -> tuple[go.Figure, str]:
-    """Diagram of one unit of ``cfg``'s cell at (1-based) step ``t``; returns (figure, alt).
-    ``highlight``: keys of the boxes to outline (slow motion's current operation)."""
-    spec, alt = diagram_spec(cfg, s, unit_label, t, large, highlight)
-    return make_figure(spec), alt
-
-
-def diagram_spec(
-    cfg: lc.ModelConfig,
-    s: dict,
-    unit_label: str,
-    t: int,
-    large: bool = False,
-    highlight: frozenset[str] = frozenset(),
 ) -> tuple[dict, str]:
-    """``cell_diagram`` as the plain figure dict it is made from, and the alt text."""
+    """Diagram of one unit of ``cfg``'s cell at (1-based) step ``t``: (the plain figure dict,
+    ``figures.make_figure`` makes the figure of it; alt text). A plain dict because a run's frames
+    read it at every step (``app.step.player``). ``highlight``: keys of the boxes to outline (slow
+    motion's current operation)."""
     c = Canvas(large, highlight)
     families.of(cfg).draw(c, cfg, s)  # one drawing per family (the cell class that runs it)
     name = _(cfg.record.title)  # a core text (the registry's title), translated where shown

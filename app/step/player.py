@@ -376,9 +376,9 @@ def _diagram(
     if snap is None:
         snap = families.snapshot(cfg, data["internals"], t - 1, unit, data["params"])
     if op is None:
-        spec, alt = diagram.diagram_spec(cfg, snap, label, t, large)
+        spec, alt = diagram.cell_diagram(cfg, snap, label, t, large)
     else:  # slow motion: only what this step has computed so far, the current operation outlined
-        spec, alt = diagram.diagram_spec(
+        spec, alt = diagram.cell_diagram(
             cfg, slowmo.hidden(cfg, snap, op), label, t, large, highlight=frozenset(slowmo.HIGHLIGHT[op])
         )
     return spec, alt, saving.config("cell-diagram", cfg.variant, label, only_save=True)
