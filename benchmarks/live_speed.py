@@ -29,6 +29,7 @@ p95 ≤ 50 ms and ≤ 0.3 × the bare slider's, every model-changing slider ≤ 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -39,6 +40,7 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -71,8 +73,12 @@ VALUE = (
     "e.getAttribute('aria-valuemax') ?? e.max].map(Number)"
 )
 # The moment the page received the key press (capture phase, before any script of the page's own).
+# And whether the page has started a script run since (Streamlit's own mark on its app element).
 KEY_CLOCK = """() => { if (!window.__keyClock) { window.__keyClock = true;
-  window.addEventListener('keydown', () => { window.__t0 = performance.now(); }, true); } }"""
+  window.addEventListener('keydown', () => { window.__t0 = performance.now(); window.__ran = false; }, true);
+  const app = document.querySelector("[data-testid='stApp']");
+  new MutationObserver(() => { if (app.getAttribute('data-test-script-state') === 'running') window.__ran = true; })
+    .observe(app, { attributes: true, attributeFilter: ['data-test-script-state'] }); } }"""
 # Loss-chart redraws with new data, sampled every 5 ms (the chart's own data, not the DOM).
 COUNT = """() => { window.__n = 0; window.__last = null;
   const sig = () => { for (const p of document.querySelectorAll(".st-key-train-loss .js-plotly-plot"))
@@ -115,9 +121,15 @@ def open_page(page, url: str) -> None:
     ready(page)
 
 
-def slider(page, label: str, chart: int, notches: int, key: str = "ArrowRight", thumb=None) -> list[float]:
+def slider(
+    page, label: str, chart: int, notches: int, key: str = "ArrowRight", thumb=None, runs: bool = True
+) -> list[float]:
     """Milliseconds from each key press on the slider ``label`` (or the control ``thumb``) to chart
-    ``chart`` drawing something new (lines, a heat map, the cursor, a printed value)."""
+    ``chart`` drawing something new (lines, a heat map, the cursor, a printed value). ``runs``: each
+    press makes a script run (a Streamlit slider), waited for before the next press — one notch at a
+    time, as the bare app's are: the page may still show "not running" when the chart has drawn (a
+    previewed chart draws before the run starts), and a press during the last one's run is another
+    measurement."""
     if thumb is None:
         thumb = page.locator("[data-testid='stSlider']").filter(has_text=label).get_by_role("slider")
     out = []
@@ -134,6 +146,9 @@ def slider(page, label: str, chart: int, notches: int, key: str = "ArrowRight", 
         page.wait_for_function("() => window.__t1 !== null", timeout=30_000)
         # timed by the page's own clock, from the key's arrival to the frame that shows the change
         out.append(page.evaluate("() => window.__t1 - window.__t0"))
+        if runs:  # a run too short for Streamlit to mark it running is over by then
+            with contextlib.suppress(PlaywrightTimeout):
+                page.wait_for_function("() => window.__ran", timeout=1_000)
         ready(page)
     return out
 
@@ -193,8 +208,8 @@ def timestep(page, base: str, notches: int) -> list[float]:
     page.wait_for_selector(".gatelab-scrub input[type=range]", timeout=60_000)
     page.wait_for_function("() => document.querySelector('.st-key-step-diagram .gatelab-live')?.dataset.step")
     thumb = page.locator(".gatelab-scrub input[type=range]")
-    slider(page, "", 0, 2, thumb=thumb)  # warm-up, not counted
-    return slider(page, "", 0, notches, thumb=thumb)
+    slider(page, "", 0, 2, thumb=thumb, runs=False)  # warm-up, not counted
+    return slider(page, "", 0, notches, thumb=thumb, runs=False)  # the browser's own: no run a notch
 
 
 def bare(page, notches: int) -> list[float]:
@@ -204,8 +219,9 @@ def bare(page, notches: int) -> list[float]:
         page.goto(url)
         page.wait_for_selector("[data-testid='stPlotlyChart'] .main-svg", timeout=60_000)
         ready(page)
-        slider(page, "Timestep", 0, 2)  # warm-up
-        return slider(page, "Timestep", 0, notches)
+        # runs=False: its chart is drawn by the run itself (too short for Streamlit to mark it running)
+        slider(page, "Timestep", 0, 2, runs=False)  # warm-up
+        return slider(page, "Timestep", 0, notches, runs=False)
     finally:
         proc.terminate()
         proc.wait(timeout=30)

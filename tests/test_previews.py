@@ -174,3 +174,22 @@ def test_a_theory_demo_preview_is_the_figure_the_run_then_sends():
     at.slider(key="theory.w").set_value(2.5).run()
     after = sent(at)["theory_flow"]
     assert answer["full"] == after["full"] and answer["alt"] == after["alt"]
+
+
+def test_a_preview_is_marked_undrawn_until_the_browser_says_it_drew_that_answer():
+    """``settle`` waits on ``drawn`` too: clear from the ask until the browser's word for that very
+    value (an older answer's word does not count); an answer with nothing to draw needs no word."""
+    at = open_page("gradient_flow")
+    pv = preview_of(at, "gradient_flow")
+    assert pv.drawn.is_set()  # nothing asked yet: a page run waits for nothing
+    assert pv.poll({"field": "T", "value": "40"})["figures"]
+    assert not pv.drawn.is_set()
+    assert (
+        pv.poll({"drawn": "T", "value": "41"}) == {"ack": True} and not pv.drawn.is_set()
+    )  # another value's
+    assert pv.poll({"drawn": "T", "value": "40"}) == {"ack": True} and pv.drawn.is_set()
+    pv.build = lambda values: {}  # nothing to draw (as for a setting the core refuses)
+    pv.poll({"field": "T", "value": "42"})
+    assert pv.drawn.is_set()
+    with pytest.raises(feeds.BadRequest):
+        pv.poll({"drawn": "T", "value": "nan"})

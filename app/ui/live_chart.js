@@ -138,7 +138,11 @@ function preview(div, p) {
       if (!ws) return;               // no preview on this server: the page's runs draw (v stays, unopened)
       v.ws = ws;
       ws.onclose = () => { v.ws = null; delete all[p.token]; };
-      ws.onmessage = (e) => { v.busy = false; v.answers = (v.answers || 0) + 1; shown(v, JSON.parse(e.data)); send(v); };
+      ws.onmessage = (e) => {
+        const r = JSON.parse(e.data);
+        if (r.ack) { v.acks = (v.acks || 0) + 1; return; }   // the server heard an answer is drawn (below)
+        v.busy = false; v.answers = (v.answers || 0) + 1; shown(v, r); send(v);
+      };
       send(v);
     });
   }
@@ -206,6 +210,8 @@ function send(v) {
   v.ws.send(JSON.stringify(v.want));
   v.want = null;
 }
+// After the browser's next paint: what was drawn is on the screen.
+const painted = () => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
 function shown(v, r) {
   const wkey = Object.keys(v.sliders).find((k) => v.sliders[k] === r.field);
   const input = wkey && sliderInput(wkey);
@@ -214,6 +220,7 @@ function shown(v, r) {
   // each one's picture waited for the others' work, so the first came no sooner than the last
   // (measured on Step: the gates chart 40–80 ms after the answer; one at a time, ~15 ms).
   (async () => {
+    let shown = true;
     for (const [key, fig] of Object.entries(r.figures)) {
       const div = v.divs.get(key);
       if (!div || !div.isConnected) continue;
@@ -222,8 +229,12 @@ function shown(v, r) {
       await draw(div);
       // after a whole Plotly drawing the browser may show it now; one drawn in place (~1 ms) needs no
       // turn of its own (a turn lets the page run's messages in first: tens of ms on 2 cores)
-      if (performance.now() - t0 > 4) await new Promise((ok) => setTimeout(ok, 0));
+      shown = performance.now() - t0 <= 4;
+      if (!shown) { await painted(); shown = true; }
     }
+    // Shown: the page's run, which waits for this word (previews.settle), may now send its elements.
+    if (!shown) await painted();
+    if (v.ws) v.ws.send(JSON.stringify({ drawn: r.field, value: r.value }));
   })();
 }
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -75,11 +76,16 @@ class Preview:
     ctx: Any = None  # the session's script-run context (refreshed by every page run)
     token: str = field(init=False)
     answered: threading.Event = field(init=False, default_factory=threading.Event)  # clear while computing
+    # clear from a preview asked for until the browser says it has drawn the answer (``settle``)
+    drawn: threading.Event = field(init=False, default_factory=threading.Event)
+    asked_at: float = field(init=False, default=-math.inf)  # time.monotonic() of the last preview asked
+    asked: tuple[str, float] | None = field(init=False, default=None)  # (setting, value) last asked
     sliders: dict[str, str] = field(init=False)  # widget key -> setting name: what the browser watches
     at: dict[str, float] = field(init=False, default_factory=dict)  # the sliders' values in this run
 
     def __post_init__(self) -> None:
         self.answered.set()
+        self.drawn.set()
         self.sliders = {
             state.wkey(self.page, n): n
             for n, f in self.schema.fields.items()
@@ -88,18 +94,26 @@ class Preview:
         self.token = feeds.register(self)
 
     def poll(self, query: Mapping[str, str]) -> dict[str, Any]:
+        """A preview asked for (``{"field", "value"}``: the figures), or the browser's word that it has
+        drawn the answer for a value (``{"drawn": field, "value"}``: an acknowledgement)."""
+        if "drawn" in query:
+            if self.asked == (query["drawn"], feeds.number(query, "value", math.nan)):
+                self.drawn.set()
+            return {"ack": True}
         name = query.get("field", "")
         if name not in self.sliders.values():
             raise feeds.BadRequest(f"{name!r} is not a slider of this page")
         value = feeds.number(query, "value", math.nan)
+        self.asked, self.asked_at = (name, value), time.monotonic()
+        self.drawn.clear()
         self.answered.clear()
+        figures: dict = {}
         try:
-            return {
-                "field": name,
-                "value": value,
-                "figures": _in_session(self.ctx, lambda: self.figures(name, value)),
-            }
+            figures = _in_session(self.ctx, lambda: self.figures(name, value))
+            return {"field": name, "value": value, "figures": figures}
         finally:
+            if not figures:  # nothing for the browser to draw: no word to wait for
+                self.drawn.set()
             self.answered.set()
 
     def figures(self, name: str, value: float) -> dict[str, dict[str, str]]:
@@ -145,12 +159,19 @@ def chart_data(pv: Preview | None, key: str) -> dict | None:
 
 
 SETTLE_SECONDS = 0.1  # the longest a page run waits for the preview its slider asked for
+DRAWN_SECONDS = 0.15  # the longest, from the ask, it waits for the browser to have drawn the answer
 
 
 def settle() -> None:
     """Called as a page run starts: while a preview of this session is computing the figure this run
-    was asked for (a slider moved), wait for it to be sent, at most ``SETTLE_SECONDS``: the browser
-    then draws the chart before it starts rendering the run's elements, instead of after (measured
-    in docs/benchmarks.md: Step's p95 within 150 ms in 9 of 11 runs with the wait, 5 of 9 without)."""
+    was asked for (a slider moved), wait for it to be sent, at most ``SETTLE_SECONDS``; then until the
+    browser says it has drawn it, at most ``DRAWN_SECONDS`` after the ask. The browser then draws and
+    shows the charts before it starts rendering the run's elements, instead of after: measured
+    (docs/benchmarks.md, issue 48), a run's messages arriving mid-drawing held a drawn chart off the
+    screen for 60+ ms (Step's p95 2× the bare app's). A browser that never says (a closed tab) costs
+    a run at most ``DRAWN_SECONDS`` after a slider's move, and nothing later."""
     for pv in st.session_state.get(ALL_KEY, {}).values():
         pv.answered.wait(SETTLE_SECONDS)
+        left = pv.asked_at + DRAWN_SECONDS - time.monotonic()
+        if left > 0:
+            pv.drawn.wait(left)

@@ -191,6 +191,7 @@ def test_a_slider_redraws_only_the_charts_it_changes(streamlit_server, page):
 CHARTS_NOW = """() => [...document.querySelectorAll('.gatelab-live')].map(d => ({draws: Number(d.dataset.draws || 0),
   previews: Number(d.dataset.previews || 0), runs: d.__shown === 'F' + (d.__anchor && d.__anchor.text)}))"""
 ANSWERS = "() => Object.values(window.__gatelabPreviews || {}).reduce((n, v) => n + (v.answers || 0), 0)"
+ACKS = "() => Object.values(window.__gatelabPreviews || {}).reduce((n, v) => n + (v.acks || 0), 0)"
 
 
 def test_a_slider_preview_draws_each_change_once_and_ends_on_the_runs_figure(streamlit_server, page):
@@ -212,6 +213,8 @@ def test_a_slider_preview_draws_each_change_once_and_ends_on_the_runs_figure(str
     for i in range(presses):
         thumb.press("ArrowRight")
         page.wait_for_function(f"(n) => ({ANSWERS})() >= n", arg=i + 1, timeout=30_000)  # one answer a press
+        # and the browser says it has drawn each answer (the page's run waits for that word)
+        page.wait_for_function(f"(n) => ({ACKS})() >= n", arg=i + 1, timeout=30_000)
         page.wait_for_function(
             f"(n) => ({CHARTS_NOW})()[2].draws >= n", arg=before[2]["draws"] + i + 1, timeout=30_000
         )
