@@ -37,8 +37,11 @@ PYTEST_ARGS ?=
 STREAMLIT_ARGS ?=
 # `make test` runs the suite on this many pytest-xdist workers (each browser test's worker starts
 # its own Streamlit server and Chromium). 2 matches the 2-core CI machine; TEST_WORKERS=0 runs it in
-# one process. --dist load hands tests out from the front of the list as workers free up, so the
-# browser tests (first in the list, the heaviest) run on both workers instead of queueing on one.
+# one process. --dist worksteal splits the list in two and, when a worker runs out, it takes half of
+# what the other has left. Not --dist load: it hands each worker a long run of consecutive tests
+# first, and one worker got every browser test (tests/e2e, first in the list): measured (a timeline
+# of each worker's tests), the other was done at 599 s and idle while the browser tests ran to 792 s;
+# with worksteal both ended within 17 s of each other, 748 s in all (docs/benchmarks.md).
 TEST_WORKERS ?= 2
 
 export DEBIAN_FRONTEND := noninteractive
@@ -163,7 +166,7 @@ lint: install-dev
 	$(VPY) -m ruff format --check .
 
 test: install-dev chromium nginx cjk-fonts postgresql lint
-	$(VPY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist load $(PYTEST_ARGS)
+	$(VPY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 test-torch: install-torch
 	KERAS_BACKEND=torch $(VPY) -m pytest -q -p no:cacheprovider -m torch_live tests/test_torch_live.py tests/test_model_files.py tests/test_scheme_code.py $(PYTEST_ARGS)

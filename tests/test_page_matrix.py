@@ -59,6 +59,11 @@ def test_step_page_every_task_then_forward_and_play(variant, lang):
         choose(at, "step", variant, task)
         check(at, where, charts=4)
         before = at.metric[0].value
+        t, T = before.split(" / ")
+        if t == T:  # the cursor kept from the last task is at this one's end: back to its start first
+            at.button(key="step.reset").click().run()
+            before = at.metric[0].value
+            assert before.startswith("1 / "), where
         at.button(key="step.fwd").click().run()  # a step of this task's own sequence
         check(at, where + " (Forward)", charts=4)
         assert at.metric[0].value != before, where  # the cursor moved on
@@ -68,7 +73,14 @@ def test_step_page_every_task_then_forward_and_play(variant, lang):
             at.segmented_control(key="step.play").set_value("play").run()
             check(at, where + " (Play)", charts=4)
             at.segmented_control(key="step.play").set_value("pause").run()
-        at.button(key="step.reset").click().run()
+    # Reset (the cursor back to the first step) once at the end, whatever the cursor met on the way
+    at.button(key="step.reset").click().run()
+    check(at, f"step × {variant} × reset ({lang})", charts=4)
+    assert at.metric[0].value.startswith("1 / "), (
+        variant,
+        lang,
+        at.metric[0].value,
+    )  # back at the first step
 
 
 @pytest.mark.slow
