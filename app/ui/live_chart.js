@@ -220,20 +220,19 @@ function shown(v, r) {
   // each one's picture waited for the others' work, so the first came no sooner than the last
   // (measured on Step: the gates chart 40–80 ms after the answer; one at a time, ~15 ms).
   (async () => {
-    let shown = true;
     for (const [key, fig] of Object.entries(r.figures)) {
       const div = v.divs.get(key);
       if (!div || !div.isConnected) continue;
       div.__queue.push({ early: true, full: fig.full, alt: fig.alt });
       const t0 = performance.now();
       await draw(div);
-      // after a whole Plotly drawing the browser may show it now; one drawn in place (~1 ms) needs no
-      // turn of its own (a turn lets the page run's messages in first: tens of ms on 2 cores)
-      shown = performance.now() - t0 <= 4;
-      if (!shown) { await painted(); shown = true; }
+      // after a whole Plotly drawing the browser shows it (a paint) before the next chart's work; one
+      // drawn in place (~1 ms) is shown with the next
+      if (performance.now() - t0 > 4) await painted();
     }
-    // Shown: the page's run, which waits for this word (previews.settle), may now send its elements.
-    if (!shown) await painted();
+    // All shown (the last one drawn in place, too): the page's run, which waits for this word
+    // (previews.settle), may now send its elements.
+    await painted();
     if (v.ws) v.ws.send(JSON.stringify({ drawn: r.field, value: r.value }));
   })();
 }
