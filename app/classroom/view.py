@@ -129,6 +129,10 @@ def _follow_me(s: Seat, path: str) -> None:
 def sidebar(path: str) -> None:
     """The class panel at the bottom of the sidebar (``path``: this page's url path)."""
     s = seat.current()
+    # The keeper first: the tab holds the teacher's seat before the panel shows the class (drawn after
+    # it, a reload as soon as the class code showed could come before the tab had kept the seat: seen
+    # under load, 4 reloads in 8).
+    keeper.keep()
     # what "Follow me" hands the class: the settings the page offered (FOLLOW_HERE: Lessons hands
     # its lesson and question, not the teacher's own answers), else the page's link as this run wrote it
     offered = st.session_state.pop(FOLLOW_HERE, None)
@@ -151,7 +155,6 @@ def sidebar(path: str) -> None:
                 ).format(n=s.number, code=s.code)
             )
             st.button(_("Leave the class"), key="_class.leave", on_click=_leave, icon=":material/logout:")
-    keeper.keep()
     if s is not None:
         with st.sidebar:
             _poll()
