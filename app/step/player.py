@@ -192,8 +192,8 @@ def _kept(name: str, ident: tuple, build: Any) -> Any:
 def _run_frames(cfg: lc.ModelConfig, data: dict, large: bool, unit: int) -> dict:
     T = data["xs"].shape[0]
 
-    def raws(t: int, only_diagram: bool = False) -> dict:
-        figs = cursor_figures(cfg, data, large, t, unit, None, only_diagram=only_diagram)
+    def raws(t: int) -> dict:
+        figs = cursor_figures(cfg, data, large, t, unit, None)
         return {key: live.raw(fig, config) for key, (fig, _alt, config) in figs.items()}
 
     # the diagram at every step (its values are the step's own); the charts, whose cursor only moves,
@@ -341,7 +341,6 @@ def cursor_figures(
     unit: int,
     op: int | None,
     snap: dict | None = None,
-    only_diagram: bool = False,
 ) -> previews.Figures:
     """The diagram and the four charts (input, gates, cell states, outputs) at step ``t``: chart key ->
     (figure, alt text, Plotly config). ``op``: slow motion's operation (None: the whole step). The
@@ -354,8 +353,6 @@ def cursor_figures(
         )  # i18n: kept (a preview's own check, never shown)
     spec, alt, config = _diagram(cfg, data, large, t, unit, op, snap)
     out = {DIAGRAM_KEY: (figures.make_figure(spec), alt, config)}
-    if only_diagram:
-        return out
     charts = run_panels.step_panels(cfg.variant, cfg.block_size, data, unit, labels[unit], t, large)
     names = PANEL_NAMES if len(charts) == len(PANEL_NAMES) else [f"panel{i + 1}" for i in range(len(charts))]
     for i, (fig, alt) in enumerate(charts):
