@@ -190,14 +190,10 @@ STATES = [
 
 
 @pytest.fixture(params=["light", "dark"])
-def scheme_page(request, browser, streamlit_server):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, color_scheme=request.param)
-    pg = context.new_page()
+def scheme_page(request, tab, streamlit_server):
+    pg = tab({"width": 1400, "height": 1000}, color_scheme=request.param)
     pg.base_url = streamlit_server
-    try:
-        yield request.param, pg
-    finally:
-        context.close()
+    return request.param, pg
 
 
 @pytest.mark.parametrize("name, path, query, action", STATES, ids=[s[0] for s in STATES])
@@ -249,14 +245,10 @@ DARK_PAGES = [
 
 
 @pytest.fixture
-def dark_page(browser, streamlit_server):
-    context = browser.new_context(viewport={"width": 1400, "height": 2000}, color_scheme="dark")
-    pg = context.new_page()
+def dark_page(tab, streamlit_server):
+    pg = tab({"width": 1400, "height": 2000}, color_scheme="dark")
     pg.base_url = streamlit_server
-    try:
-        yield pg
-    finally:
-        context.close()
+    return pg
 
 
 @pytest.mark.parametrize("path, query", DARK_PAGES, ids=[p for p, _ in DARK_PAGES])
@@ -295,32 +287,28 @@ OVERFLOW = (
 
 
 @pytest.mark.parametrize("path", [p for p, _ in DARK_PAGES])
-def test_every_page_fits_a_phone(browser, streamlit_server, path):
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
-    page = context.new_page()
+def test_every_page_fits_a_phone(tab, streamlit_server, path):
+    page = tab(PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
     page.base_url = streamlit_server
-    try:
-        open_page(page, URLS[path])
-        assert page.evaluate(OVERFLOW) == {"wide": [], "charts": []}
-        # charts readable: each drawn chart is at least 300 px wide on the 390 px screen
-        widths = page.evaluate(
-            "() => [...document.querySelectorAll(" + json.dumps(CHART) + ")]"
-            ".map(c => c.getBoundingClientRect().width).filter(w => w > 0)"
-        )
-        assert all(w >= 300 for w in widths), widths
-        # controls reachable: the sidebar (the page's settings) opens from its button, within the width
-        opener = page.locator("[data-testid='stExpandSidebarButton']")
-        expect(opener).to_be_visible()
-        opener.click()
-        sidebar = page.locator("[data-testid='stSidebar']")
-        expect(sidebar).to_be_visible()
-        page.wait_for_function(
-            "() => { const s = document.querySelector(\"[data-testid='stSidebar']\").getBoundingClientRect();"
-            " return s.left >= -1 && s.right <= window.innerWidth + 1; }"
-        )
-        screenshot(page, f"phone-{path}", full_page=False)
-    finally:
-        context.close()
+    open_page(page, URLS[path])
+    assert page.evaluate(OVERFLOW) == {"wide": [], "charts": []}
+    # charts readable: each drawn chart is at least 300 px wide on the 390 px screen
+    widths = page.evaluate(
+        "() => [...document.querySelectorAll(" + json.dumps(CHART) + ")]"
+        ".map(c => c.getBoundingClientRect().width).filter(w => w > 0)"
+    )
+    assert all(w >= 300 for w in widths), widths
+    # controls reachable: the sidebar (the page's settings) opens from its button, within the width
+    opener = page.locator("[data-testid='stExpandSidebarButton']")
+    expect(opener).to_be_visible()
+    opener.click()
+    sidebar = page.locator("[data-testid='stSidebar']")
+    expect(sidebar).to_be_visible()
+    page.wait_for_function(
+        "() => { const s = document.querySelector(\"[data-testid='stSidebar']\").getBoundingClientRect();"
+        " return s.left >= -1 && s.right <= window.innerWidth + 1; }"
+    )
+    screenshot(page, f"phone-{path}", full_page=False)
 
 
 def test_charts_follow_a_theme_change_in_the_middle_of_a_session(browser, streamlit_server):

@@ -39,13 +39,12 @@ VISIBLE_TEXT = """() => {
 }"""
 
 
-def _open(browser, url: str, viewport: dict):
-    context = browser.new_context(viewport=viewport, locale="en-US")
-    page = context.new_page()
+def _open(tab, url: str, viewport: dict):
+    page = tab(viewport, locale="en-US")
     page.goto(url)
     wait_for_app(page, timeout_ms=60_000)
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
-    return context, page
+    return page
 
 
 def _drawn_share(page, route) -> tuple[float, int, int]:
@@ -68,60 +67,51 @@ SCRIPTS = {"zh-TW": ("zh_TW", "zh"), "zh-CN": ("zh_CN", "zh-cn")}  # lang -> (ca
 
 @pytest.mark.parametrize("lang", list(SCRIPTS))
 @pytest.mark.parametrize("route", PAGES, ids=[r.url_path for r in PAGES])
-def test_every_page_reads_in_chinese(streamlit_server, browser, route, lang):
+def test_every_page_reads_in_chinese(streamlit_server, tab, route, lang):
     locale, prefix = SCRIPTS[lang]
-    context, page = _open(browser, _url(streamlit_server, route, f"lang={lang}"), LAPTOP)
-    try:
-        share, zh, en = _drawn_share(page, route)
-        suffix = "" if lang == "zh-TW" else "_zh_cn"
-        record_measurement(
-            f"zh_share_{route.url_path}{suffix}",
-            {"share": round(share, 3), "chinese_words": zh, "english_words": en, "goal": GOAL},
-        )
-        print(f"\n{route.url_path} ({lang}): {share:.1%} Chinese ({zh} Chinese words, {en} English words)")
-        screenshot(page, f"{prefix}-{route.url_path}", full_page=False)
-        assert share >= GOAL, f"{route.url_path}: {share:.1%} Chinese ({zh} Chinese words, {en} English)"
-        text = page.evaluate(VISIBLE_TEXT)
-        for word in SWITCH_WORDS:
-            text = text.replace(word, "")
-        assert not simplified.script_slips(text, locale), (lang, simplified.script_slips(text, locale))
-        # the switch is on the page and offers the three languages; the link keeps the language
-        sidebar = page.locator("[data-testid='stSidebar']")
-        for name in ("English", "繁體中文", "简体中文"):
-            expect(sidebar.get_by_text(name, exact=True)).to_be_attached()
-        assert f"lang={lang}" in page.url
-    finally:
-        context.close()
+    page = _open(tab, _url(streamlit_server, route, f"lang={lang}"), LAPTOP)
+    share, zh, en = _drawn_share(page, route)
+    suffix = "" if lang == "zh-TW" else "_zh_cn"
+    record_measurement(
+        f"zh_share_{route.url_path}{suffix}",
+        {"share": round(share, 3), "chinese_words": zh, "english_words": en, "goal": GOAL},
+    )
+    print(f"\n{route.url_path} ({lang}): {share:.1%} Chinese ({zh} Chinese words, {en} English words)")
+    screenshot(page, f"{prefix}-{route.url_path}", full_page=False)
+    assert share >= GOAL, f"{route.url_path}: {share:.1%} Chinese ({zh} Chinese words, {en} English)"
+    text = page.evaluate(VISIBLE_TEXT)
+    for word in SWITCH_WORDS:
+        text = text.replace(word, "")
+    assert not simplified.script_slips(text, locale), (lang, simplified.script_slips(text, locale))
+    # the switch is on the page and offers the three languages; the link keeps the language
+    sidebar = page.locator("[data-testid='stSidebar']")
+    for name in ("English", "繁體中文", "简体中文"):
+        expect(sidebar.get_by_text(name, exact=True)).to_be_attached()
+    assert f"lang={lang}" in page.url
 
 
 @pytest.mark.parametrize("route", PAGES, ids=[r.url_path for r in PAGES])
-def test_presenter_mode_in_chinese(streamlit_server, browser, route):
-    context, page = _open(browser, _url(streamlit_server, route, "lang=zh-TW&present=1"), PROJECTOR)
-    try:
-        share, zh, en = _drawn_share(page, route)
-        screenshot(page, f"zh-presenter-{route.url_path}", full_page=False)
-        assert share >= GOAL, f"presenter {route.url_path}: {share:.1%} Chinese ({zh} / {en})"
-    finally:
-        context.close()
+def test_presenter_mode_in_chinese(streamlit_server, tab, route):
+    page = _open(tab, _url(streamlit_server, route, "lang=zh-TW&present=1"), PROJECTOR)
+    share, zh, en = _drawn_share(page, route)
+    screenshot(page, f"zh-presenter-{route.url_path}", full_page=False)
+    assert share >= GOAL, f"presenter {route.url_path}: {share:.1%} Chinese ({zh} / {en})"
 
 
-def test_english_stays_english_and_the_switch_changes_the_language(streamlit_server, browser):
+def test_english_stays_english_and_the_switch_changes_the_language(streamlit_server, tab):
     step = next(r for r in PAGES if r.url_path == "step")
-    context, page = _open(browser, _url(streamlit_server, step, "lang=en"), LAPTOP)
-    try:
-        settle(page, timeout_ms=60_000)
-        # less the language switch, which names every language
-        visible = page.evaluate(VISIBLE_TEXT).replace("繁體中文", "").replace("简体中文", "")
-        share, zh, en = chinese_share(visible.replace("語言", ""))
-        assert zh == 0 and en > 50, (zh, en)
-        page.locator("[data-testid='stSidebar']").get_by_text("繁體中文").click()
-        page.wait_for_function("() => location.search.includes('lang=zh-TW')", timeout=60_000)
-        wait_for_app(page, timeout_ms=60_000)
-        settle(page, timeout_ms=60_000)
-        # wait for the state, not a moment: the live charts redraw their titles after the script run
-        deadline = time.monotonic() + 60
-        while (share := chinese_share(page.evaluate(VISIBLE_TEXT)))[0] < GOAL and time.monotonic() < deadline:
-            page.wait_for_timeout(250)
-        assert share[0] >= GOAL, f"after the switch: {share[0]:.1%} Chinese ({share[1]} / {share[2]})"
-    finally:
-        context.close()
+    page = _open(tab, _url(streamlit_server, step, "lang=en"), LAPTOP)
+    settle(page, timeout_ms=60_000)
+    # less the language switch, which names every language
+    visible = page.evaluate(VISIBLE_TEXT).replace("繁體中文", "").replace("简体中文", "")
+    share, zh, en = chinese_share(visible.replace("語言", ""))
+    assert zh == 0 and en > 50, (zh, en)
+    page.locator("[data-testid='stSidebar']").get_by_text("繁體中文").click()
+    page.wait_for_function("() => location.search.includes('lang=zh-TW')", timeout=60_000)
+    wait_for_app(page, timeout_ms=60_000)
+    settle(page, timeout_ms=60_000)
+    # wait for the state, not a moment: the live charts redraw their titles after the script run
+    deadline = time.monotonic() + 60
+    while (share := chinese_share(page.evaluate(VISIBLE_TEXT)))[0] < GOAL and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+    assert share[0] >= GOAL, f"after the switch: {share[0]:.1%} Chinese ({share[1]} / {share[2]})"

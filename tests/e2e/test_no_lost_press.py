@@ -60,7 +60,8 @@ class Dropper:
         )
 
 
-def test_a_press_dropped_on_its_way_is_sent_again_and_applied_once(streamlit_server, page):
+def test_a_press_dropped_on_its_way_is_sent_again_and_applied_once(streamlit_server, fresh_page):
+    page = fresh_page  # its WebSocket is routed: a context of its own
     dropper = Dropper(page)
     page.goto(f"{streamlit_server}/train?cfg=" + quote(json.dumps({"streak": 5000})))
     wait_for_app(page)
@@ -143,7 +144,10 @@ class LateWitness:
             self.ws.send(message)
 
 
-def test_a_press_on_a_label_newer_than_the_witness_data_does_what_the_label_says(streamlit_server, page):
+def test_a_press_on_a_label_newer_than_the_witness_data_does_what_the_label_says(
+    streamlit_server, fresh_page
+):
+    page = fresh_page  # its WebSocket is routed: a context of its own
     """The witness is drawn after the buttons, and on a busy server its new data arrived up to half a
     second after the button showed its new label: Space pressed on a fresh "Pause" went out as "Start"
     and the run went on (about one time in ten under load). Made certain here: the witness's new data is

@@ -18,13 +18,8 @@ PROJECTOR = {"width": 1280, "height": 720}
 
 
 @pytest.fixture
-def projector(browser):
-    context = browser.new_context(viewport=PROJECTOR)
-    pg = context.new_page()
-    try:
-        yield pg
-    finally:
-        context.close()
+def projector(tab):
+    return tab(PROJECTOR)
 
 
 @pytest.mark.parametrize("route", PAGES, ids=[r.url_path for r in PAGES])
@@ -143,40 +138,36 @@ def _on_screen(page, selector: str) -> dict:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW", "zh-CN"])
-def test_presenter_mode_shows_each_pages_key_content_without_scrolling(streamlit_server, browser, lang):
+def test_presenter_mode_shows_each_pages_key_content_without_scrolling(streamlit_server, tab, lang):
     """Issue 45: at 1366 × 768 in presenter mode the Step diagram was cut off, a lesson's reveal chart
     and its explanation needed scrolling, and Train never said what was training. Each page's key
     content is now inside the viewport, measured, in each language."""
-    context = browser.new_context(viewport=LAPTOP_PROJECTOR)
-    page = context.new_page()
-    try:
-        page.goto(f"{streamlit_server}/step?present=1&lang={lang}")
-        wait_for_app(page)
-        settle(page)
-        _on_screen(page, ".st-key-step-diagram .gatelab-live")  # the cell diagram, whole
-        screenshot(page, f"presenter-fit-step-{lang}", full_page=False)
+    page = tab(LAPTOP_PROJECTOR)
+    page.goto(f"{streamlit_server}/step?present=1&lang={lang}")
+    wait_for_app(page)
+    settle(page)
+    _on_screen(page, ".st-key-step-diagram .gatelab-live")  # the cell diagram, whole
+    screenshot(page, f"presenter-fit-step-{lang}", full_page=False)
 
-        page.goto(f"{streamlit_server}/train?present=1&lang={lang}")
-        wait_for_app(page)
-        settle(page)
-        _on_screen(page, ".st-key-train-what")  # the task and the network, named
-        for chart in ("loss", "criterion"):
-            _on_screen(page, f".st-key-train-{chart} .gatelab-live")
-        screenshot(page, f"presenter-fit-train-{lang}", full_page=False)
+    page.goto(f"{streamlit_server}/train?present=1&lang={lang}")
+    wait_for_app(page)
+    settle(page)
+    _on_screen(page, ".st-key-train-what")  # the task and the network, named
+    for chart in ("loss", "criterion"):
+        _on_screen(page, f".st-key-train-{chart} .gatelab-live")
+    screenshot(page, f"presenter-fit-train-{lang}", full_page=False)
 
-        page.goto(f"{streamlit_server}/lessons?present=1&lang={lang}")
-        wait_for_app(page)
-        settle(page)
-        _on_screen(page, "[data-testid='stMainBlockContainer'] [data-testid='stMarkdownContainer'] strong")
-        _on_screen(page, "[data-testid='stMainBlockContainer'] [data-testid='stRadio']")  # the choices
-        _on_screen(page, "[class*='st-key-lessons-reveal-'] button")
-        page.locator("[class*='st-key-lessons-reveal-'] button").first.click()  # the class voted by hands
-        wait_for_app(page)
-        settle(page)
-        _on_screen(page, "[data-testid='stMainBlockContainer'] [data-testid='stMarkdownContainer'] strong")
-        _on_screen(page, "[data-testid='stMainBlockContainer'] [data-testid='stAlert']")  # the model's answer
-        _on_screen(page, ".st-key-lessons-chart .gatelab-live")  # the reveal's chart
-        _on_screen(page, ".st-key-lessons-why")  # … and its explanation
-        screenshot(page, f"presenter-fit-lessons-{lang}", full_page=False)
-    finally:
-        context.close()
+    page.goto(f"{streamlit_server}/lessons?present=1&lang={lang}")
+    wait_for_app(page)
+    settle(page)
+    _on_screen(page, "[data-testid='stMainBlockContainer'] [data-testid='stMarkdownContainer'] strong")
+    _on_screen(page, "[data-testid='stMainBlockContainer'] [data-testid='stRadio']")  # the choices
+    _on_screen(page, "[class*='st-key-lessons-reveal-'] button")
+    page.locator("[class*='st-key-lessons-reveal-'] button").first.click()  # the class voted by hands
+    wait_for_app(page)
+    settle(page)
+    _on_screen(page, "[data-testid='stMainBlockContainer'] [data-testid='stMarkdownContainer'] strong")
+    _on_screen(page, "[data-testid='stMainBlockContainer'] [data-testid='stAlert']")  # the model's answer
+    _on_screen(page, ".st-key-lessons-chart .gatelab-live")  # the reveal's chart
+    _on_screen(page, ".st-key-lessons-why")  # … and its explanation
+    screenshot(page, f"presenter-fit-lessons-{lang}", full_page=False)

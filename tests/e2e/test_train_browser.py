@@ -81,14 +81,9 @@ def sequences(page) -> int:
 
 
 @pytest.fixture
-def tall_page(browser):
+def tall_page(tab):
     """A viewport tall enough to show every chart in one screenshot (Streamlit scrolls inside)."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1900})
-    pg = context.new_page()
-    try:
-        yield pg
-    finally:
-        context.close()
+    return tab({"width": 1400, "height": 1900})
 
 
 def pause_and_settle(page) -> None:
