@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -164,10 +165,10 @@ async def train_class(
     queued = sum(1 for s in sessions if s.texts and "queued" in s.texts[-1])
     if presenting is not None:  # the presenter's last press or page, before the class pauses
         await presenting
-    for s in sessions:  # Pause, where there is one to press
-        if s.labels.get(GO) == "Pause":
-            await s.press(GO)
-    await asyncio.gather(*(s.pump(10.0) for s in sessions))
+    pausing = [s for s in sessions if s.labels.get(GO) == "Pause"]  # Pause, where there is one to press
+    for s in pausing:
+        await s.press(GO)
+    await asyncio.gather(*(_until_resume_shown(s) for s in pausing))
     paused = [_shown_after(s, GO, (f"button {GO} Resume",)) for s in sessions]
     errors = [e for s in sessions for e in s.errors]
     await asyncio.gather(*(s.close() for s in sessions))
@@ -189,6 +190,12 @@ async def train_class(
         "server_rss_mb_training": rss_training,
     }
     return {**res, **presenter.figures()} if presenter else res
+
+
+async def _until_resume_shown(s: Session, timeout: float = 10.0) -> None:
+    """Pump until the Pause press shows Resume (at most ``timeout`` s: not shown counts as such)."""
+    with contextlib.suppress(TimeoutError):
+        await s.wait_for(lambda x: _shown_after(x, GO, (f"button {GO} Resume",)) is not None, timeout)
 
 
 async def step_class(
