@@ -43,6 +43,11 @@ def build_pages() -> list:
 def main() -> None:
     previews.settle()  # a slider's preview goes out before this run's elements (app/ui/previews.py)
     i18n.from_url()  # ?lang=zh-TW / zh-CN, else this session's choice, else the browser's language
+    with i18n.pinned():
+        _page_run()
+
+
+def _page_run() -> None:
     state.display_from_url()  # ?present=1 folds the sidebar away from the first view on
     st.set_page_config(
         page_title="Gate Lab",

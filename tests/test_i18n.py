@@ -218,3 +218,29 @@ def test_english_is_the_source_and_chinese_comes_from_the_catalogue():
     assert i18n.translate_in("en", "Presenter mode") == "Presenter mode"
     assert i18n.translate_in("zh-TW", "Presenter mode") != "Presenter mode"
     assert i18n.translate_in("zh-TW", "a message nobody wrote") == "a message nobody wrote"
+
+
+def _pinned_script() -> None:
+    import streamlit as st
+
+    from app import i18n
+    from app.i18n import _
+
+    st.session_state[i18n.KEY] = "zh-TW"
+    with i18n.pinned() as lang:
+        st.session_state["inside"] = [lang, _("Presenter mode")]
+        st.session_state[i18n.KEY] = "zh-CN"  # nothing does this in a run; the pin must hold anyway
+        st.session_state["inside"].append(_("Presenter mode"))
+    st.session_state["after"] = [i18n.current(), _("Presenter mode")]
+
+
+def test_a_pinned_language_is_read_once_and_released_after_its_block():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_pinned_script).run()
+    assert not at.exception, at.exception
+    tw, cn = i18n.translate_in("zh-TW", "Presenter mode"), i18n.translate_in("zh-CN", "Presenter mode")
+    assert tw != cn  # the two scripts write it differently, so the check below can tell them apart
+    assert at.session_state["inside"] == ["zh-TW", tw, tw]
+    assert at.session_state["after"] == ["zh-CN", cn]
+    assert i18n.current() == "en"  # and nothing is left pinned outside a run

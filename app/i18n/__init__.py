@@ -26,10 +26,12 @@ zh → 简体中文).
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import gettext
 import io
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -58,12 +60,34 @@ def N_(message: str) -> str:
     return message
 
 
+# The language ``pinned`` for a block of work, read once instead of from session state at each of the
+# thousands of ``_`` calls a page run makes (a 100-step run's frames spent a fifth of their time
+# there). A ContextVar is the running script thread's own and is reset when the block ends: it holds
+# no session's state between runs.
+_PINNED: contextvars.ContextVar[str | None] = contextvars.ContextVar("gatelab_language", default=None)
+
+
 def current() -> str:
     """This session's language ("en" outside a running app, e.g. in the core's tests)."""
+    pinned = _PINNED.get()
+    if pinned is not None:
+        return pinned
     if get_script_run_ctx(suppress_warning=True) is None:  # the core's tests, module import: English
         return DEFAULT
     lang = st.session_state.get(KEY)
     return lang if lang in LANGUAGES else DEFAULT
+
+
+@contextlib.contextmanager
+def pinned() -> Iterator[str]:
+    """Within the block, this session's language as it is now, read once (``app/main.py`` pins it
+    for the page's run once ``from_url`` has set it: only the switch's callback, which runs before
+    a run, changes it later)."""
+    token = _PINNED.set(current())
+    try:
+        yield _PINNED.get()
+    finally:
+        _PINNED.reset(token)
 
 
 def _(message: str) -> str:
