@@ -7,8 +7,8 @@
 
 Sessions are threads of one server process, so a process-wide ``gettext.install`` would switch
 every student's language at once. ``_`` therefore reads *this session's* language
-(``st.session_state``) at each call and looks the message up in that language's catalogue; the
-catalogues themselves are read-only and shared (loaded once per process).
+(``st.session_state``; once per page run where ``pinned``) and looks the message up in that
+language's catalogue; the catalogues themselves are read-only and shared (loaded once per process).
 
 The catalogues are ``locale/<zh_TW|zh_CN>/LC_MESSAGES/<domain>.po``, one domain per part of the
 app (``catalog.DOMAINS``), kept with ``python -m app.i18n.catalog`` (``pybabel extract`` / ``update``

@@ -230,7 +230,8 @@ def _tabs(browser):
 @pytest.fixture
 def tab(_tabs, browser):
     """``tab(viewport=…, **context options)``: a kept tab (``Tab``) with those options, reset after
-    the test. For tests that route the page's traffic or listen to its events, a new context."""
+    the test (the same options twice in one test give the same tab: two sessions need contexts of
+    their own). For tests that route the page's traffic or listen to its events, ``fresh_page``."""
     used: list[Tab] = []
 
     def open_tab(viewport: dict = DEFAULT_VIEWPORT, **options):
