@@ -257,10 +257,11 @@ def main() -> int:
                 print("Train and watch:", out["train"], flush=True)
             if "gradient_flow" in args.only:
                 open_page(page, f"{base}/gradient-flow")
-                page.get_by_role("button", name=re.compile("Add the forget-gate LSTMs")).click()
-                page.wait_for_function(
-                    "() => !document.querySelector('[data-testid=stSlider] [aria-disabled=true]') || true"
-                )
+                add = page.get_by_role("button", name=re.compile("Add the forget-gate LSTMs"))
+                add.click()
+                # the click's run has drawn the forget-gate bias slider enabled (the button is gone with
+                # it): pressing before, on the greyed-out slider that run replaces, lost the focus
+                add.wait_for(state="detached", timeout=60_000)
                 ready(page)
                 slider(page, "Forget-gate bias", 0, 2)  # warm-up, not counted
                 out["gradient_flow_slider"] = stats(slider(page, "Forget-gate bias", 0, args.notches))
