@@ -76,11 +76,8 @@ def test_step_page_every_task_then_forward_and_play(variant, lang):
     # Reset (the cursor back to the first step) once at the end, whatever the cursor met on the way
     at.button(key="step.reset").click().run()
     check(at, f"step × {variant} × reset ({lang})", charts=4)
-    assert at.metric[0].value.startswith("1 / "), (
-        variant,
-        lang,
-        at.metric[0].value,
-    )  # back at the first step
+    # back at the first step
+    assert at.metric[0].value.startswith("1 / "), (variant, lang, at.metric[0].value)
 
 
 @pytest.mark.slow
