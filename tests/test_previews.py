@@ -16,7 +16,7 @@ from helpers import chart_specs
 from page_helpers import open_page
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from app.ui import feeds, previews
+from app.ui import feeds, form, previews
 
 
 def sent(at) -> dict[str, dict]:
@@ -193,3 +193,76 @@ def test_a_preview_is_marked_undrawn_until_the_browser_says_it_drew_that_answer(
     assert pv.drawn.is_set()
     with pytest.raises(feeds.BadRequest):
         pv.poll({"drawn": "T", "value": "nan"})
+
+
+@pytest.mark.parametrize(
+    ("kind", "lo", "hi", "step", "before", "now", "then"),
+    [
+        ("float", -5.0, 10.0, 0.25, 1.0, 1.25, 1.5),  # a notch after a notch (the keys)
+        ("float", -5.0, 10.0, 0.25, 1.25, 1.0, 0.75),  # the other way
+        ("float", -5.0, 10.0, 0.25, 1.0, 1.75, 2.5),  # a drag: as far again
+        ("float", -5.0, 10.0, 0.25, 9.0, 9.75, 10.0),  # not past the end
+        ("float", -5.0, 10.0, 0.25, 9.75, 10.0, None),  # at the end: nowhere further
+        (
+            "float",
+            0.0,
+            2.0,
+            0.05,
+            0.8,
+            0.85,
+            0.9,
+        ),  # on the slider's own notches (0.9, not 0.9000000000000001)
+        ("float", -1.5, 1.5, 0.05, 0.95, 0.9, 0.85),
+        ("int", 5, 400, 5, 100, 105, 110),
+        ("int", 5, 400, 5, 10, 5, None),
+        ("float", -5.0, 10.0, 0.25, 1.0, 1.0, None),  # did not move
+    ],
+)
+def test_a_preview_builds_ahead_where_the_slider_goes_on_to(kind, lo, hi, step, before, now, then):
+    fld = form.Field("x", "x", kind, lo, lo, hi, step, widget="slider")
+    got = previews.onward(fld, before, now)
+    assert got == (None if then is None else ("x", then))
+    if then is not None:
+        assert type(got[1]) is type(then) and repr(got[1]) == repr(then)
+
+
+def test_the_next_notch_is_built_while_the_browser_draws_so_its_ask_computes_no_error_flow(monkeypatch):
+    """After an answer is sent (``feeds.sent``), the figures for the next notch the same way are
+    built in the background: the next ask then finds its two forget-gate networks' error flows
+    cached (``lc.error_flow`` not called), where an ask nobody built ahead computes both."""
+    import lstm_core as lc
+
+    at = open_page("gradient_flow")
+    at.button(key="gradient_flow.add_forget").click().run()
+    at.number_input(key="gradient_flow.seed").set_value(917_331).run()  # no other test's cache entries
+    pv = preview_of(at, "gradient_flow")
+    start = pv.at["forget_bias"]
+    flows = []
+    real = lc.error_flow
+    monkeypatch.setattr(lc, "error_flow", lambda *a, **k: flows.append(1) or real(*a, **k))
+
+    q1 = {"field": "forget_bias", "value": str(start + 0.25)}
+    assert pv.poll(q1)["figures"] and len(flows) == 2  # one notch: lstm2000 and lstm computed on ask
+    assert pv.ahead == ("forget_bias", start + 0.5)
+    feeds.sent(pv.token, q1)  # as the server does once the answer is written
+    pv.warming.join(timeout=60)
+    assert not pv.warming.is_alive() and len(flows) == 4  # the next notch's two, built ahead
+    assert pv.poll({"field": "forget_bias", "value": str(start + 0.5)})["figures"] and len(flows) == 4
+
+    # A jump (a click on the track) is built on ask, and a newer ask stops work not started yet.
+    q3 = {"field": "forget_bias", "value": str(start + 3.0)}
+    assert pv.poll(q3)["figures"] and len(flows) == 6
+    pv.poll({"drawn": "forget_bias", "value": str(start + 3.0)})  # a browser's word is not an ask
+    assert pv.ahead == ("forget_bias", start + 5.5)
+    held = []  # the warm-up's thread, started by the test once a newer ask has come
+    monkeypatch.setattr(threading.Thread, "start", lambda self: held.append(self))
+    feeds.sent(pv.token, q3)
+    monkeypatch.undo()  # the real start again (and the real lc.error_flow: counted below by hand)
+    monkeypatch.setattr(lc, "error_flow", lambda *a, **k: flows.append(1) or real(*a, **k))
+    pv.asked = ("forget_bias", start + 4.0)  # the newer ask (its own answer is what counts)
+    assert held == [pv.warming]
+    pv.warming.start()
+    pv.warming.join(timeout=60)
+    assert not pv.warming.is_alive() and len(flows) == 6
+    at.run()
+    assert not at.exception

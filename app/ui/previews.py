@@ -18,12 +18,22 @@ which the translator and the display options read). It only reads: it computes
 the figures and touches no widget and no page state. A user error (a setting the core refuses) gives
 no preview; the page's run then shows the message, as before.
 
+Ahead of the slider: once an answer is sent (``sent``), the figures for where the slider goes next if
+it goes on as it moved (one notch further with the keys; as far again in a drag) are built in the
+background with the answer's other settings and thrown away — what stays is what the builder caches
+(``st.cache_data``: Gradient flow's error flows, Step's run), so the next ask only builds figures.
+Why: on Gradient flow the forget-gate bias changes two networks, whose error flows (forward and back
+over T = 100 steps) were two thirds of a preview's ~24 ms on the server (issue 48); the browser draws
+the answer meanwhile, so the server's work for the next notch is done while the person looks. A jump
+elsewhere (a click on the track) is built on ask, as before. A newer ask stops work not started yet.
+
 A ``Preview`` lives in the session's state (``attach``, one per page); ``feeds`` holds only a weak
 reference.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import threading
 import time
@@ -80,6 +90,8 @@ class Preview:
     drawn: threading.Event = field(init=False, default_factory=threading.Event)
     asked_at: float = field(init=False, default=-math.inf)  # time.monotonic() of the last preview asked
     asked: tuple[str, float] | None = field(init=False, default=None)  # (setting, value) last asked
+    ahead: tuple[str, float] | None = field(init=False, default=None)  # to build once the answer is sent
+    warming: threading.Thread | None = field(init=False, default=None)  # building it (``sent``)
     sliders: dict[str, str] = field(init=False)  # widget key -> setting name: what the browser watches
     at: dict[str, float] = field(init=False, default_factory=dict)  # the sliders' values in this run
 
@@ -104,33 +116,78 @@ class Preview:
         if name not in self.sliders.values():
             raise feeds.BadRequest(f"{name!r} is not a slider of this page")
         value = feeds.number(query, "value", math.nan)
-        self.asked, self.asked_at = (name, value), time.monotonic()
+        # where the slider moved from: the last ask of this setting, else the value of the page's run
+        before = self.asked[1] if self.asked and self.asked[0] == name else self.at.get(name)
+        self.asked, self.asked_at, self.ahead = (name, value), time.monotonic(), None
         self.drawn.clear()
         self.answered.clear()
         figures: dict = {}
         try:
             figures = _in_session(self.ctx, lambda: self.figures(name, value))
+            if figures and before is not None:
+                self.ahead = onward(self.schema[name], before, value)
             return {"field": name, "value": value, "figures": figures}
         finally:
             if not figures:  # nothing for the browser to draw: no word to wait for
                 self.drawn.set()
             self.answered.set()
 
+    def sent(self, query: Mapping[str, str]) -> None:
+        """The answer to ``query`` is on its way (``feeds``, on the server's event loop: this only
+        starts a thread): build the figures for where the slider goes next, to fill the builder's
+        caches while the browser draws."""
+        if "field" not in query or self.ahead is None:
+            return
+        name, value = self.ahead
+        self.ahead = None
+        asked = self.asked
+
+        def warm() -> None:
+            if self.asked != asked:  # a newer ask came first: its own answer is what counts
+                return
+            with contextlib.suppress(*state.USER_ERRORS):  # the ask shows nothing there either
+                self.build(self._values(name, value))
+
+        thread = threading.Thread(
+            target=warm, name="gatelab-preview-ahead", daemon=True
+        )  # i18n: kept (a thread name)
+        add_script_run_ctx(thread, self.ctx)
+        self.warming = thread
+        thread.start()
+
+    def _values(self, name: str, value: float) -> dict:
+        """The page's settings as they are now, with ``name`` at ``value`` (ValueError if refused)."""
+        fld = self.schema[name]
+        return {
+            **self.schema.read(self.page),
+            name: fld.check(int(value) if fld.kind == "int" and value == int(value) else value),
+        }
+
     def figures(self, name: str, value: float) -> dict[str, dict[str, str]]:
         """The page's figures with setting ``name`` at ``value`` (the others as they are now), as the
         text ``live.chart`` sends for them; none when the value or the result is not usable."""
-        fld = self.schema[name]
         try:
-            values = {
-                **self.schema.read(self.page),
-                name: fld.check(int(value) if fld.kind == "int" and value == int(value) else value),
-            }
-            figs = self.build(values)
+            figs = self.build(self._values(name, value))
         except state.USER_ERRORS:
             return {}
         return {
             key: {"full": live.full_text(fig, config), "alt": alt} for key, (fig, alt, config) in figs.items()
         }
+
+
+def onward(fld: form.Field, before: float, now: float) -> tuple[str, float] | None:
+    """Where a slider that moved from ``before`` to ``now`` is next if it goes on the same way: as far
+    again (a notch after a notch), within its range and on its notches (rounded as the slider's own
+    value is, so the builder's caches see the same number); None when it did not move or is at an end."""
+    if fld.step is None or fld.lo is None or fld.hi is None or now == before:
+        return None
+    notches = round((now - before) / fld.step) or (1 if now > before else -1)
+    n = round((now - fld.lo) / fld.step) + notches
+    n = min(max(n, 0), math.floor((fld.hi - fld.lo) / fld.step + 1e-9))
+    nxt = fld.lo + n * fld.step
+    decimals = max(0, -math.floor(math.log10(fld.step))) + 2 if fld.kind != "int" else 0
+    nxt = int(round(nxt)) if fld.kind == "int" else round(nxt, decimals)
+    return None if nxt == now else (fld.name, nxt)
 
 
 def attach(page: str, schema: form.Schema, build: Builder) -> Preview:
