@@ -226,8 +226,8 @@ def test_a_preview_builds_ahead_where_the_slider_goes_on_to(kind, lo, hi, step, 
         assert type(got[1]) is type(then) and repr(got[1]) == repr(then)
 
 
-def test_the_next_notch_is_built_while_the_browser_draws_so_its_ask_computes_no_error_flow(monkeypatch):
-    """After an answer is sent (``feeds.sent``), the figures for the next notch the same way are
+def test_the_next_notch_is_built_once_the_answer_is_drawn_so_its_ask_computes_no_error_flow(monkeypatch):
+    """Once the browser says it has drawn an answer, the figures for the next notch the same way are
     built in the background: the next ask then finds its two forget-gate networks' error flows
     cached (``lc.error_flow`` not called), where an ask nobody built ahead computes both."""
     import lstm_core as lc
@@ -241,22 +241,23 @@ def test_the_next_notch_is_built_while_the_browser_draws_so_its_ask_computes_no_
     real = lc.error_flow
     monkeypatch.setattr(lc, "error_flow", lambda *a, **k: flows.append(1) or real(*a, **k))
 
-    q1 = {"field": "forget_bias", "value": str(start + 0.25)}
-    assert pv.poll(q1)["figures"] and len(flows) == 2  # one notch: lstm2000 and lstm computed on ask
-    assert pv.ahead == ("forget_bias", start + 0.5)
-    feeds.sent(pv.token, q1)  # as the server does once the answer is written
+    one = start + 0.25
+    assert pv.poll({"field": "forget_bias", "value": str(one)})["figures"] and len(flows) == 2  # on ask
+    assert pv.ahead == ("forget_bias", start + 0.5) and pv.warming is None
+    pv.poll({"drawn": "forget_bias", "value": str(one - 0.25)})  # another value's word: nothing yet
+    assert pv.warming is None
+    pv.poll({"drawn": "forget_bias", "value": str(one)})  # as the browser says once it has drawn it
     pv.warming.join(timeout=60)
     assert not pv.warming.is_alive() and len(flows) == 4  # the next notch's two, built ahead
     assert pv.poll({"field": "forget_bias", "value": str(start + 0.5)})["figures"] and len(flows) == 4
 
     # A jump (a click on the track) is built on ask, and a newer ask stops work not started yet.
-    q3 = {"field": "forget_bias", "value": str(start + 3.0)}
-    assert pv.poll(q3)["figures"] and len(flows) == 6
-    pv.poll({"drawn": "forget_bias", "value": str(start + 3.0)})  # a browser's word is not an ask
+    jump = start + 3.0
+    assert pv.poll({"field": "forget_bias", "value": str(jump)})["figures"] and len(flows) == 6
     assert pv.ahead == ("forget_bias", start + 5.5)
     held = []  # the warm-up's thread, started by the test once a newer ask has come
     monkeypatch.setattr(threading.Thread, "start", lambda self: held.append(self))
-    feeds.sent(pv.token, q3)
+    pv.poll({"drawn": "forget_bias", "value": str(jump)})
     monkeypatch.undo()  # the real start again (and the real lc.error_flow: counted below by hand)
     monkeypatch.setattr(lc, "error_flow", lambda *a, **k: flows.append(1) or real(*a, **k))
     pv.asked = ("forget_bias", start + 4.0)  # the newer ask (its own answer is what counts)

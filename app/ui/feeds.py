@@ -39,15 +39,6 @@ class Feed(Protocol):
         """The answer to one request (JSON-ready); may advance the job. Called in a server thread."""
 
 
-def sent(token: str, query: Mapping[str, str]) -> None:
-    """The answer to ``query`` has been written: the feed's ``sent(query)``, if it has one (called on
-    the server's event loop, so it may only start work — ``app/ui/previews.py`` builds ahead)."""
-    feed = find(token)
-    hook = getattr(feed, "sent", None)
-    if hook is not None:
-        hook(query)
-
-
 _lock = threading.Lock()
 _feeds: weakref.WeakValueDictionary[str, Feed] = weakref.WeakValueDictionary()
 _served = False  # this process serves the route (app/serve.py built it): a server fact, not user state
@@ -130,7 +121,6 @@ def routes() -> list:
                     await ws.close(CLOSE_GONE if status == 404 else CLOSE_BAD, body["error"][:120])
                     return
                 await ws.send_json(body)
-                sent(token, query)
         except WebSocketDisconnect:
             return
 

@@ -18,14 +18,15 @@ which the translator and the display options read). It only reads: it computes
 the figures and touches no widget and no page state. A user error (a setting the core refuses) gives
 no preview; the page's run then shows the message, as before.
 
-Ahead of the slider: once an answer is sent (``sent``), the figures for where the slider goes next if
-it goes on as it moved (one notch further with the keys; as far again in a drag) are built in the
-background with the answer's other settings and thrown away — what stays is what the builder caches
-(``st.cache_data``: Gradient flow's error flows, Step's run), so the next ask only builds figures.
-Why: on Gradient flow the forget-gate bias changes two networks, whose error flows (forward and back
-over T = 100 steps) were two thirds of a preview's ~24 ms on the server (issue 48); the browser draws
-the answer meanwhile, so the server's work for the next notch is done while the person looks. A jump
-elsewhere (a click on the track) is built on ask, as before. A newer ask stops work not started yet.
+Ahead of the slider: once the browser says it has drawn an answer, the figures for where the slider
+goes next if it goes on as it moved (one notch further with the keys; as far again in a drag) are
+built in the background with the answer's other settings and thrown away — what stays is what the
+builder caches (``st.cache_data``: Gradient flow's error flows, Step's run), so the next ask only
+builds figures. Why: on Gradient flow the forget-gate bias changes two networks, whose error flows
+(forward and back over T = 100 steps) were two thirds of a preview's ~24 ms on the server (issue 48).
+Not as soon as the answer is sent: that work then shared the 2 cores with the browser's drawing of the
+answer (measured: the chart drawn 3–4 ms later at the median). A jump elsewhere (a click on the
+track) is built on ask, as before; a newer ask stops work not started yet.
 
 A ``Preview`` lives in the session's state (``attach``, one per page); ``feeds`` holds only a weak
 reference.
@@ -90,8 +91,8 @@ class Preview:
     drawn: threading.Event = field(init=False, default_factory=threading.Event)
     asked_at: float = field(init=False, default=-math.inf)  # time.monotonic() of the last preview asked
     asked: tuple[str, float] | None = field(init=False, default=None)  # (setting, value) last asked
-    ahead: tuple[str, float] | None = field(init=False, default=None)  # to build once the answer is sent
-    warming: threading.Thread | None = field(init=False, default=None)  # building it (``sent``)
+    ahead: tuple[str, float] | None = field(init=False, default=None)  # to build once the answer is drawn
+    warming: threading.Thread | None = field(init=False, default=None)  # building it (``_build_ahead``)
     sliders: dict[str, str] = field(init=False)  # widget key -> setting name: what the browser watches
     at: dict[str, float] = field(init=False, default_factory=dict)  # the sliders' values in this run
 
@@ -111,6 +112,7 @@ class Preview:
         if "drawn" in query:
             if self.asked == (query["drawn"], feeds.number(query, "value", math.nan)):
                 self.drawn.set()
+                self._build_ahead()
             return {"ack": True}
         name = query.get("field", "")
         if name not in self.sliders.values():
@@ -132,11 +134,10 @@ class Preview:
                 self.drawn.set()
             self.answered.set()
 
-    def sent(self, query: Mapping[str, str]) -> None:
-        """The answer to ``query`` is on its way (``feeds``, on the server's event loop: this only
-        starts a thread): build the figures for where the slider goes next, to fill the builder's
-        caches while the browser draws."""
-        if "field" not in query or self.ahead is None:
+    def _build_ahead(self) -> None:
+        """Build the figures for where the slider goes next (``ahead``), in a thread of the session,
+        to fill the builder's caches; the result is thrown away."""
+        if self.ahead is None:
             return
         name, value = self.ahead
         self.ahead = None
