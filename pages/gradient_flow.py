@@ -58,7 +58,7 @@ def _content(large: bool) -> None:
     # On a projector (large fonts) each chart gets the full width, its explanation below it.
     columns = (lambda: (st.container(), st.container())) if large else (lambda: st.columns([2, 1.15]))
     chart, text = columns()
-    pv = previews.attach(PAGE, SCHEMA, lambda v: chart_figures(v, large))
+    pv = previews.attach(PAGE, SCHEMA, lambda v: chart_figures(v, large), reads=(large,))
     if main.value:
         fig, alt, config = main_figure(main.value, values, large)
         figures.show(fig, alt, MAIN_CHART, chart, config=config, preview=previews.chart_data(pv, MAIN_CHART))

@@ -105,6 +105,7 @@ def demo_section(large_font: bool) -> None:
             PAGE,
             SCHEMA,
             lambda v: {FLOW_CHART: flow_chart(demo.compute_demo(demo.DemoSettings(**v)), v, large_font)},
+            reads=(large_font,),
         )
         if outcome.value is not None:
             fig, alt_flow, config = flow_chart(outcome.value, values, large_font)

@@ -226,10 +226,11 @@ def test_a_preview_builds_ahead_where_the_slider_goes_on_to(kind, lo, hi, step, 
         assert type(got[1]) is type(then) and repr(got[1]) == repr(then)
 
 
-def test_the_next_notch_is_built_once_the_answer_is_drawn_so_its_ask_computes_no_error_flow(monkeypatch):
-    """Once the browser says it has drawn an answer, the figures for the next notch the same way are
-    built in the background: the next ask then finds its two forget-gate networks' error flows
-    cached (``lc.error_flow`` not called), where an ask nobody built ahead computes both."""
+def test_the_next_notch_is_built_once_the_answer_is_drawn_and_its_ask_is_answered_with_it(monkeypatch):
+    """Once the browser says it has drawn an answer, the answer for the next notch the same way is
+    built in the background and kept: that ask is answered with it (no build, no error flow), the
+    very text a fresh build gives; an ask nobody built ahead builds (and computes both forget-gate
+    networks' error flows)."""
     import lstm_core as lc
 
     at = open_page("gradient_flow")
@@ -237,19 +238,23 @@ def test_the_next_notch_is_built_once_the_answer_is_drawn_so_its_ask_computes_no
     at.number_input(key="gradient_flow.seed").set_value(917_331).run()  # no other test's cache entries
     pv = preview_of(at, "gradient_flow")
     start = pv.at["forget_bias"]
-    flows = []
-    real = lc.error_flow
+    flows, builds = [], []
+    real, build = lc.error_flow, pv.build
     monkeypatch.setattr(lc, "error_flow", lambda *a, **k: flows.append(1) or real(*a, **k))
+    pv.build = lambda values: builds.append(values["forget_bias"]) or build(values)
 
-    one = start + 0.25
+    one, two = start + 0.25, start + 0.5
     assert pv.poll({"field": "forget_bias", "value": str(one)})["figures"] and len(flows) == 2  # on ask
-    assert pv.ahead == ("forget_bias", start + 0.5) and pv.warming is None
-    pv.poll({"drawn": "forget_bias", "value": str(one - 0.25)})  # another value's word: nothing yet
+    assert pv.ahead == ("forget_bias", two) and pv.warming is None
+    pv.poll({"drawn": "forget_bias", "value": str(start)})  # another value's word: nothing yet
     assert pv.warming is None
     pv.poll({"drawn": "forget_bias", "value": str(one)})  # as the browser says once it has drawn it
     pv.warming.join(timeout=60)
-    assert not pv.warming.is_alive() and len(flows) == 4  # the next notch's two, built ahead
-    assert pv.poll({"field": "forget_bias", "value": str(start + 0.5)})["figures"] and len(flows) == 4
+    assert not pv.warming.is_alive() and len(flows) == 4 and builds == [one, two]  # built ahead
+    answer = pv.poll({"field": "forget_bias", "value": str(two)})["figures"]
+    assert len(flows) == 4 and builds == [one, two]  # answered with what was built ahead
+    pv.kept = None
+    assert pv.poll({"field": "forget_bias", "value": str(two)})["figures"] == answer  # = a fresh build
 
     # A jump (a click on the track) is built on ask, and a newer ask stops work not started yet.
     jump = start + 3.0
@@ -267,3 +272,33 @@ def test_the_next_notch_is_built_once_the_answer_is_drawn_so_its_ask_computes_no
     assert not pv.warming.is_alive() and len(flows) == 6
     at.run()
     assert not at.exception
+
+
+@pytest.mark.parametrize("change", ["cursor", "language", "setting"])
+def test_an_answer_built_ahead_is_used_only_where_it_was_built_from_the_same(change):
+    """Step's preview builder reads the cursor besides the settings, and every page's reads the
+    language: an answer built ahead at another cursor, in another language or for other settings
+    is not the answer — the ask builds its own, the same text as the page's run then sends."""
+    at = open_page("step")
+    pv = preview_of(at, "step")
+    start = pv.at["b_output"]
+    assert pv.poll({"field": "b_output", "value": str(start + 0.25)})["figures"]
+    pv.poll({"drawn": "b_output", "value": str(start + 0.25)})
+    pv.warming.join(timeout=60)
+    assert pv.kept is not None
+    ahead = pv.kept[1]
+    if change == "cursor":
+        at.button(key="step.fwd").click().run()
+    elif change == "language":
+        at.query_params["lang"] = "zh-TW"
+        at.run()
+    else:
+        at.number_input(key="step.seed").set_value(4_242).run()
+    pv = preview_of(at, "step")
+    at.slider(key="step.b_output").set_value(start + 0.25).run()
+    answer = pv.poll({"field": "b_output", "value": str(start + 0.5)})["figures"]
+    assert answer != ahead
+    at.slider(key="step.b_output").set_value(start + 0.5).run()
+    after = sent(at)
+    for key, fig in answer.items():
+        assert fig["full"] == after[key]["full"], key

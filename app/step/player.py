@@ -141,7 +141,12 @@ def player(
     figs = cursor_figures(cfg, data, large, t, unit, op, snap)
     # Not while playing: the cursor moves on, and each tick would re-send the sliders' list with every chart.
     pv = (
-        previews.attach(PAGE, SCHEMA, lambda v: cursor_figures(*compute(v), large, t, unit, op))
+        previews.attach(
+            PAGE,
+            SCHEMA,
+            lambda v: cursor_figures(*compute(v), large, t, unit, op),
+            reads=(large, t, unit, op),
+        )
         if preview and not is_playing()
         else None
     )

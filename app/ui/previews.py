@@ -18,15 +18,18 @@ which the translator and the display options read). It only reads: it computes
 the figures and touches no widget and no page state. A user error (a setting the core refuses) gives
 no preview; the page's run then shows the message, as before.
 
-Ahead of the slider: once the browser says it has drawn an answer, the figures for where the slider
-goes next if it goes on as it moved (one notch further with the keys; as far again in a drag) are
-built in the background with the answer's other settings and thrown away — what stays is what the
-builder caches (``st.cache_data``: Gradient flow's error flows, Step's run), so the next ask only
-builds figures. Why: on Gradient flow the forget-gate bias changes two networks, whose error flows
-(forward and back over T = 100 steps) were two thirds of a preview's ~24 ms on the server (issue 48).
-Not as soon as the answer is sent: that work then shared the 2 cores with the browser's drawing of the
-answer (measured: the chart drawn 3–4 ms later at the median). A jump elsewhere (a click on the
-track) is built on ask, as before; a newer ask stops work not started yet.
+Ahead of the slider: once the browser says it has drawn an answer, the answer for where the slider
+goes next if it goes on as it moved (one notch further with the keys; as far again in a drag) is
+built in the background and kept, with what it was built from: the page's settings, the run's
+``reads`` (what the page's builder reads besides them — large fonts, Step's cursor), the language
+and the theme. The next ask with exactly those is answered with it; any other is built on ask, as
+before (its builder's ``st.cache_data`` warmed all the same). Why: on Gradient flow the forget-gate
+bias changes two networks, whose error flows (forward and back over T = 100 steps) were two thirds of
+a preview's ~24 ms on the server, and an ask built on the server while the page's run starts shares
+the interpreter with that run (measured: 8–14 ms for Step's figures that take 5 ms alone; issue 48).
+Not as soon as the answer is sent: that work then shared the 2 cores with the browser's drawing of
+the answer (measured: the chart drawn 3–4 ms later at the median). A newer ask stops work not
+started yet; an ask for the value being built waits for it instead of building it twice.
 
 A ``Preview`` lives in the session's state (``attach``, one per page); ``feeds`` holds only a weak
 reference.
@@ -35,6 +38,7 @@ reference.
 from __future__ import annotations
 
 import contextlib
+import json
 import math
 import threading
 import time
@@ -46,7 +50,8 @@ import plotly.graph_objects as go
 import streamlit as st
 from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
 
-from app.ui import feeds, form, live, state
+from app import i18n
+from app.ui import feeds, form, live, state, theme
 
 # chart key -> (figure, alt text, Plotly config): what the page draws with ``live.chart`` for ``values``
 Figures = dict[str, tuple[go.Figure, str, dict | None]]
@@ -93,6 +98,9 @@ class Preview:
     asked: tuple[str, float] | None = field(init=False, default=None)  # (setting, value) last asked
     ahead: tuple[str, float] | None = field(init=False, default=None)  # to build once the answer is drawn
     warming: threading.Thread | None = field(init=False, default=None)  # building it (``_build_ahead``)
+    warming_for: tuple[str, float] | None = field(init=False, default=None)  # (setting, value) it builds
+    kept: tuple[tuple, dict] | None = field(init=False, default=None)  # (what it was built from, answer)
+    reads: tuple = field(init=False, default=())  # the run's ``reads``, language and theme (``attach``)
     sliders: dict[str, str] = field(init=False)  # widget key -> setting name: what the browser watches
     at: dict[str, float] = field(init=False, default_factory=dict)  # the sliders' values in this run
 
@@ -123,6 +131,9 @@ class Preview:
         self.asked, self.asked_at, self.ahead = (name, value), time.monotonic(), None
         self.drawn.clear()
         self.answered.clear()
+        warming = self.warming
+        if warming is not None and self.warming_for == (name, value):
+            warming.join(WARMING_SECONDS)  # its answer is on the way: not built a second time beside it
         figures: dict = {}
         try:
             figures = _in_session(self.ctx, lambda: self.figures(name, value))
@@ -135,8 +146,8 @@ class Preview:
             self.answered.set()
 
     def _build_ahead(self) -> None:
-        """Build the figures for where the slider goes next (``ahead``), in a thread of the session,
-        to fill the builder's caches; the result is thrown away."""
+        """Build the answer for where the slider goes next (``ahead``) in a thread of the session, and
+        keep it (``kept``) with what it was built from."""
         if self.ahead is None:
             return
         name, value = self.ahead
@@ -147,13 +158,15 @@ class Preview:
             if self.asked != asked:  # a newer ask came first: its own answer is what counts
                 return
             with contextlib.suppress(*state.USER_ERRORS):  # the ask shows nothing there either
-                self.build(self._values(name, value))
+                values = self._values(name, value)
+                key = self._key(values)
+                self.kept = (key, self._texts(self.build(values)))
 
         thread = threading.Thread(
             target=warm, name="gatelab-preview-ahead", daemon=True
         )  # i18n: kept (a thread name)
         add_script_run_ctx(thread, self.ctx)
-        self.warming = thread
+        self.warming, self.warming_for = thread, (name, value)
         thread.start()
 
     def _values(self, name: str, value: float) -> dict:
@@ -164,16 +177,28 @@ class Preview:
             name: fld.check(int(value) if fld.kind == "int" and value == int(value) else value),
         }
 
-    def figures(self, name: str, value: float) -> dict[str, dict[str, str]]:
-        """The page's figures with setting ``name`` at ``value`` (the others as they are now), as the
-        text ``live.chart`` sends for them; none when the value or the result is not usable."""
-        try:
-            figs = self.build(self._values(name, value))
-        except state.USER_ERRORS:
-            return {}
+    def _key(self, values: dict) -> tuple:
+        """What an answer for ``values`` is built from: they, and what else the builder reads."""
+        return self.reads, json.dumps(values, sort_keys=True, default=repr)
+
+    @staticmethod
+    def _texts(figs: Figures) -> dict[str, dict[str, str]]:
         return {
             key: {"full": live.full_text(fig, config), "alt": alt} for key, (fig, alt, config) in figs.items()
         }
+
+    def figures(self, name: str, value: float) -> dict[str, dict[str, str]]:
+        """The page's figures with setting ``name`` at ``value`` (the others as they are now), as the
+        text ``live.chart`` sends for them — the one built ahead if it was built from the same; none
+        when the value or the result is not usable."""
+        try:
+            values = self._values(name, value)
+            kept = self.kept
+            if kept is not None and kept[0] == self._key(values):
+                return kept[1]
+            return self._texts(self.build(values))
+        except state.USER_ERRORS:
+            return {}
 
 
 def onward(fld: form.Field, before: float, now: float) -> tuple[str, float] | None:
@@ -191,15 +216,18 @@ def onward(fld: form.Field, before: float, now: float) -> tuple[str, float] | No
     return None if nxt == now else (fld.name, nxt)
 
 
-def attach(page: str, schema: form.Schema, build: Builder) -> Preview:
+def attach(page: str, schema: form.Schema, build: Builder, *, reads: tuple) -> Preview:
     """The page's preview (kept in session state under ``ALL_KEY``; its token lives as long as the
     session), bound to this run's session context and ``build``, with the sliders' values this run's
-    figures are built with (``at``, sent with each chart: ``chart_data``)."""
+    figures are built with (``at``, sent with each chart: ``chart_data``). ``reads``: what ``build``
+    reads besides the settings (e.g. large fonts, a cursor; comparable values) — an answer built
+    ahead is used only where these, the language and the theme are the same."""
     kept = st.session_state.setdefault(ALL_KEY, {})
     pv = kept.get(page)
     if not isinstance(pv, Preview) or pv.schema is not schema:
         pv = kept[page] = Preview(page, schema, build)
     pv.build, pv.ctx = build, get_script_run_ctx()
+    pv.reads = (reads, i18n.current(), theme.dark())
     pv.at = {
         name: v
         for wkey, name in pv.sliders.items()
@@ -216,6 +244,7 @@ def chart_data(pv: Preview | None, key: str) -> dict | None:
     return None if pv is None else {"token": pv.token, "key": key, "sliders": pv.sliders, "at": pv.at}
 
 
+WARMING_SECONDS = 1.0  # the longest an ask waits for the same value being built ahead
 SETTLE_SECONDS = 0.1  # the longest a page run waits for the preview its slider asked for
 DRAWN_SECONDS = 0.15  # the longest, from the ask, it waits for the browser to have drawn the answer
 
