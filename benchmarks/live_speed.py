@@ -19,6 +19,10 @@ press here, the same for every slider).
 * **gradient_flow**, **step** — ``--notches`` key presses on a slider (Gradient flow: forget-gate bias;
   Step: output-gate bias), each timed from the key to the chart drawing new lines; median and p95.
 * **playback** — Step playback set to 20 steps/s: distinct steps the diagram drew per second of wall time.
+* **sliders** (not in the default set) — every slider of the pages whose charts follow their sliders
+  (Gradient flow with the forget-gate LSTMs added, Step, Theory), ``--notches`` presses each: the time
+  to the first chart showing the change and to the last chart that changed, each p95 also over the
+  bare slider's. A slider no chart follows (Step's playback speed) is listed without figures.
 
 Without ``--url`` a Streamlit server is started on a free port (the app's own settings) and stopped
 at the end. A benchmark, not a test; issue 33's goals: ≥ 20 loss-chart updates/s while training,
@@ -153,6 +157,72 @@ def slider(
     return out
 
 
+# Every chart watched from the page, every animation frame, from the key on: the first frame in which
+# each chart shows something new (window.__first, chart index -> the page's clock), until the next
+# watch starts (each watch its own generation: a last watch's frame still due must not compare the
+# charts with that watch's older pictures).
+WATCH_ALL = (
+    f"(old) => {{ const gen = window.__watchGen = (window.__watchGen || 0) + 1; const first = {{}};"
+    f" window.__first = first; const sig = {SIGNATURE};"
+    f" const look = () => {{ if (window.__watchGen !== gen) return; const now = performance.now();"
+    f" document.querySelectorAll({json.dumps(CHART)}).forEach((c, i) => {{ if (!(i in first)) {{"
+    " const s = sig(i); if (s !== null && s !== '' && s !== old[i]) first[i] = now; } });"
+    " requestAnimationFrame(look); }; requestAnimationFrame(look); }"
+)
+ALL_SIGNATURES = (
+    f"() => Array.from(document.querySelectorAll({json.dumps(CHART)})).map((c, i) => ({SIGNATURE})(i))"
+)
+# A page's sliders on screen (Step keeps its server-side transport, a Timestep slider, hidden while the
+# browser's moves the cursor): their labels, and whether they can be moved (Streamlit greys out a
+# control no chosen network reads: Gradient flow's).
+SLIDERS = """() => Array.from(document.querySelectorAll("[data-testid='stSlider']"))
+  .filter((s) => s.checkVisibility()).map((s) => [
+  (s.querySelector("[data-testid='stWidgetLabel']")?.innerText || '').trim(),
+  !!s.querySelector("[role='slider'][aria-disabled='true'], input[disabled]")])"""
+
+
+SWEPT = ("/gradient-flow", "/step", "/theory")  # the pages whose charts follow their sliders (previews)
+
+
+def every_slider(page, base: str, path: str, notches: int) -> dict:
+    """Each slider of the page at ``path``: per key press, the time to the first chart showing the
+    change and to the last chart that changed (after the page's run, every chart has drawn what it
+    will), as median and p95; a slider no chart follows (e.g. playback speed) is listed without."""
+    open_page(page, base + path)
+    if path == "/gradient-flow":  # the forget-gate bias is greyed out until a forget-gate LSTM is drawn
+        add = page.get_by_role("button", name=re.compile("Add the forget-gate LSTMs"))
+        add.click()
+        add.wait_for(state="detached", timeout=60_000)
+        ready(page)
+    out = {}
+    page.evaluate(KEY_CLOCK)
+    page.wait_for_selector("[data-testid='stSlider'] input", state="attached", timeout=60_000)
+    for label, disabled in page.evaluate(SLIDERS):
+        if disabled or not label:
+            continue
+        thumb = page.locator("[data-testid='stSlider']").filter(has_text=label).get_by_role("slider").first
+        thumb.focus()
+        key, first, last = "ArrowRight", [], []
+        for n in range(notches + 2):  # the first two not counted: a warm-up, as for every slider here
+            now, lo, hi = thumb.evaluate(VALUE)
+            if (key == "ArrowRight" and now >= hi) or (key == "ArrowLeft" and now <= lo):
+                key = {"ArrowRight": "ArrowLeft", "ArrowLeft": "ArrowRight"}[key]
+            page.evaluate(WATCH_ALL, page.evaluate(ALL_SIGNATURES))
+            page.keyboard.press(key)
+            with contextlib.suppress(PlaywrightTimeout):
+                page.wait_for_function("() => window.__ran", timeout=1_000)
+            ready(page)
+            page.evaluate("() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))")
+            seen = page.evaluate("() => [window.__t0, Object.values(window.__first)]")
+            if seen[1] and n >= 2:
+                first.append(min(seen[1]) - seen[0])
+                last.append(max(seen[1]) - seen[0])
+        out[label] = {"first_chart": stats(first), "last_chart": stats(last)} if len(first) >= 2 else None
+        page.evaluate("() => { window.__watchGen = (window.__watchGen || 0) + 1; }")  # the last watch stops
+        thumb.blur()
+    return out
+
+
 def stats(samples: list[float]) -> dict:
     return {
         "median_ms": round(statistics.median(samples), 1),
@@ -234,7 +304,7 @@ def main() -> int:
         "--only",
         nargs="+",
         default=["bare", "timestep", "train", "gradient_flow", "step", "playback"],
-        choices=["bare", "timestep", "train", "gradient_flow", "step", "playback"],
+        choices=["bare", "timestep", "train", "gradient_flow", "step", "playback", "sliders"],
     )
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--notches", type=int, default=20)
@@ -274,7 +344,23 @@ def main() -> int:
             if "playback" in args.only:
                 out["playback"] = playback(page, base, min(args.seconds, 10.0), 20.0)
                 print("Step playback:", out["playback"], flush=True)
+            if "sliders" in args.only:
+                out["sliders"] = {p: every_slider(page, base, p, args.notches) for p in SWEPT}
+                for p, found in out["sliders"].items():
+                    for label, st in found.items():
+                        print(f"{p} · {label}:", st, flush=True)
             browser.close()
+        if "sliders" in out and "bare_slider" in out:
+            floor = out["bare_slider"]["p95_ms"]
+            out["sliders_ratio_to_bare_p95"] = {
+                f"{p} · {label}": [round(st[k]["p95_ms"] / floor, 2) for k in ("first_chart", "last_chart")]
+                for p, found in out["sliders"].items()
+                for label, st in found.items()
+                if st
+            }
+            print("every slider, p95 / the bare slider's p95 (first chart, last chart):", flush=True)
+            for k, v in out["sliders_ratio_to_bare_p95"].items():
+                print(f"  {k}: {v[0]} / {v[1]}", flush=True)
         if "bare_slider" in out:  # each slider's p95 as a ratio to the bare app's, measured in this run
             floor = out["bare_slider"]["p95_ms"]
             out["ratio_to_bare_p95"] = {

@@ -11,34 +11,12 @@ import streamlit as st
 
 from app.i18n import N_, _
 from app.theory import demo
-from app.theory import figures as theory_figures
 from app.theory import view as theory_view
-from app.ui import export, form, live, previews, saving, state, urlstate
-from app.ui.form import Field
-from app.ui.page_frame import PageSpec, page_frame
+from app.theory.settings import DEFAULTS, FLOW_CHART, PAGE, SCHEMA, SPEC, WIDTHS, flow_chart
+from app.ui import export, form, live, previews, state, urlstate
+from app.ui.page_frame import page_frame
 
-PAGE = "theory"
-D = demo.DEFAULTS
-SCHEMA = form.Schema(
-    [
-        Field("w", N_("recurrent weight w"), "float", D.w, *demo.W_RANGE, 0.1, widget="slider"),
-        Field(
-            "f",
-            N_("activation f"),
-            "choice",
-            D.f,
-            choices=demo.ACTIVATIONS,
-            widget="segmented",
-            fmt={"sigmoid": "σ (1997)", "tanh": "tanh"}.get,
-        ),
-        Field("amp", N_("input amplitude"), "float", D.amp, *demo.AMP_RANGE, 0.1, widget="slider"),
-        Field("T", N_("sequence length T"), "int", D.T, *demo.T_RANGE, 1, widget="slider"),
-        Field("seed", N_("seed"), "int", D.seed, *demo.SEED_RANGE, 1, widget="number"),
-    ]
-)
-DEFAULTS = SCHEMA.defaults()
-SPEC = PageSpec(PAGE, SCHEMA, DEFAULTS)
-WIDTHS = {"w": 3, "f": 2, "amp": 2, "T": 2, "seed": 1.4}  # the demo's controls, in one row
+__all__ = ["DEFAULTS", "PAGE", "SCHEMA", "SPEC", "page"]  # what tests read of the page (app.theory.settings)
 
 
 def upgrade_old_link() -> None:
@@ -48,18 +26,6 @@ def upgrade_old_link() -> None:
     if old is not None:
         rest = {k: v for k, v in st.query_params.to_dict().items() if k not in demo.LEGACY_PARAMS}
         st.query_params.from_dict({**rest, urlstate.PARAM: urlstate.encode(old, {})})
-
-
-FLOW_CHART = "theory_flow"
-
-
-def flow_chart(result: demo.DemoResult, values: dict, large_font: bool) -> tuple:
-    """The demo's error-flow chart: figure, alt text, Plotly config (the page and its slider previews)."""
-    return (
-        theory_figures.flow_figure(result, large_font),
-        theory_figures.flow_alt(result),
-        saving.config("theory-error-flow", [k + saving.slug(values[k]) for k in WIDTHS]),
-    )
 
 
 def page() -> None:

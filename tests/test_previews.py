@@ -302,3 +302,16 @@ def test_an_answer_built_ahead_is_used_only_where_it_was_built_from_the_same(cha
     after = sent(at)
     for key, fig in answer.items():
         assert fig["full"] == after[key]["full"], key
+
+
+@pytest.mark.parametrize("page", ["gradient_flow", "step", "theory"])
+def test_a_pages_preview_outlives_its_runs(page):
+    """One preview per page for the session, kept across runs (its socket stays open and what it
+    built ahead stays usable): a page whose settings were defined in its own file (re-run at every
+    run) made a new one at every run — Theory's, each notch a page run's time."""
+    at = open_page(page)
+    pv = preview_of(at, page)
+    at.run()
+    at.run()
+    assert preview_of(at, page) is pv
+    assert sent(at) and all(m["preview"]["token"] == pv.token for m in sent(at).values() if "preview" in m)
