@@ -306,6 +306,7 @@ def main() -> int:
         default=["bare", "timestep", "train", "gradient_flow", "step", "playback"],
         choices=["bare", "timestep", "train", "gradient_flow", "step", "playback", "sliders"],
     )
+    ap.add_argument("--pages", nargs="+", default=list(SWEPT), help="the pages --only sliders times")
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--notches", type=int, default=20)
     ap.add_argument("--json", type=Path)
@@ -345,7 +346,7 @@ def main() -> int:
                 out["playback"] = playback(page, base, min(args.seconds, 10.0), 20.0)
                 print("Step playback:", out["playback"], flush=True)
             if "sliders" in args.only:
-                out["sliders"] = {p: every_slider(page, base, p, args.notches) for p in SWEPT}
+                out["sliders"] = {p: every_slider(page, base, p, args.notches) for p in args.pages}
                 for p, found in out["sliders"].items():
                     for label, st in found.items():
                         print(f"{p} · {label}:", st, flush=True)
