@@ -140,13 +140,9 @@ def player(
     scrub.transport(browser_slot, t, T, ps.get("seq", 0), speed, op is None, PLAY_LABELS)
     figs = cursor_figures(cfg, data, large, t, unit, op, snap)
     # Not while playing: the cursor moves on, and each tick would re-send the sliders' list with every chart.
+    build = lambda v: cursor_figures(*compute(v), large, t, unit, op)  # noqa: E731  (reads: what it closes over)
     pv = (
-        previews.attach(
-            PAGE,
-            SCHEMA,
-            lambda v: cursor_figures(*compute(v), large, t, unit, op),
-            reads=(large, t, unit, op),
-        )
+        previews.attach(PAGE, SCHEMA, build, reads=(large, t, unit, op))
         if preview and not is_playing()
         else None
     )
