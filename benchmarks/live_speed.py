@@ -125,6 +125,25 @@ def open_page(page, url: str) -> None:
     ready(page)
 
 
+def onward_key(thumb, key: str) -> str:
+    """The arrow key that moves the slider ``thumb`` on: ``key``, or the other way at its end (a press
+    there changes nothing)."""
+    now, lo, hi = thumb.evaluate(VALUE)
+    if (key == "ArrowRight" and now >= hi) or (key == "ArrowLeft" and now <= lo):
+        return {"ArrowRight": "ArrowLeft", "ArrowLeft": "ArrowRight"}[key]
+    return key
+
+
+def add_forget_gate_lstms(page) -> None:
+    """Gradient flow's "Add the forget-gate LSTMs", waited for until its run has drawn the forget-gate
+    bias slider enabled (the button is gone with it): pressing before, on the greyed-out slider that
+    run replaces, lost the focus."""
+    add = page.get_by_role("button", name=re.compile("Add the forget-gate LSTMs"))
+    add.click()
+    add.wait_for(state="detached", timeout=60_000)
+    ready(page)
+
+
 def slider(
     page, label: str, chart: int, notches: int, key: str = "ArrowRight", thumb=None, runs: bool = True
 ) -> list[float]:
@@ -139,11 +158,8 @@ def slider(
     out = []
     page.evaluate(KEY_CLOCK)
     thumb.focus()
-    back = {"ArrowRight": "ArrowLeft", "ArrowLeft": "ArrowRight"}
     for _ in range(notches):
-        now, lo, hi = thumb.evaluate(VALUE)
-        if (key == "ArrowRight" and now >= hi) or (key == "ArrowLeft" and now <= lo):
-            key = back[key]  # at the end of the slider: on the other way (a press there changes nothing)
+        key = onward_key(thumb, key)
         before = page.evaluate(SIGNATURE, chart)
         page.evaluate(WATCH, [chart, before])
         page.keyboard.press(key)  # to the focused slider (no actionability waits: the same for every slider)
@@ -190,10 +206,7 @@ def every_slider(page, base: str, path: str, notches: int) -> dict:
     will), as median and p95; a slider no chart follows (e.g. playback speed) is listed without."""
     open_page(page, base + path)
     if path == "/gradient-flow":  # the forget-gate bias is greyed out until a forget-gate LSTM is drawn
-        add = page.get_by_role("button", name=re.compile("Add the forget-gate LSTMs"))
-        add.click()
-        add.wait_for(state="detached", timeout=60_000)
-        ready(page)
+        add_forget_gate_lstms(page)
     out = {}
     page.evaluate(KEY_CLOCK)
     page.wait_for_selector("[data-testid='stSlider'] input", state="attached", timeout=60_000)
@@ -204,9 +217,7 @@ def every_slider(page, base: str, path: str, notches: int) -> dict:
         thumb.focus()
         key, first, last = "ArrowRight", [], []
         for n in range(notches + 2):  # the first two not counted: a warm-up, as for every slider here
-            now, lo, hi = thumb.evaluate(VALUE)
-            if (key == "ArrowRight" and now >= hi) or (key == "ArrowLeft" and now <= lo):
-                key = {"ArrowRight": "ArrowLeft", "ArrowLeft": "ArrowRight"}[key]
+            key = onward_key(thumb, key)
             page.evaluate(WATCH_ALL, page.evaluate(ALL_SIGNATURES))
             page.keyboard.press(key)
             with contextlib.suppress(PlaywrightTimeout):
@@ -328,12 +339,7 @@ def main() -> int:
                 print("Train and watch:", out["train"], flush=True)
             if "gradient_flow" in args.only:
                 open_page(page, f"{base}/gradient-flow")
-                add = page.get_by_role("button", name=re.compile("Add the forget-gate LSTMs"))
-                add.click()
-                # the click's run has drawn the forget-gate bias slider enabled (the button is gone with
-                # it): pressing before, on the greyed-out slider that run replaces, lost the focus
-                add.wait_for(state="detached", timeout=60_000)
-                ready(page)
+                add_forget_gate_lstms(page)
                 slider(page, "Forget-gate bias", 0, 2)  # warm-up, not counted
                 out["gradient_flow_slider"] = stats(slider(page, "Forget-gate bias", 0, args.notches))
                 print("Gradient flow slider → chart:", out["gradient_flow_slider"], flush=True)
