@@ -25,6 +25,34 @@ def test_the_packaged_server_settings_are_the_checkouts():
     assert settings["server"]["enableStaticServing"] is True and settings["runner"]["postScriptGC"] is False
 
 
+def test_no_element_is_sent_by_reference_to_the_browsers_cached_copy():
+    """Streamlit sends a large element the browser holds as a reference to its copy, trusting a list
+    the browser sent with its rerun request; a request sent as a run ends names copies the browser
+    then drops ("Cached ForwardMsg MISS", the tab's connection closes). Under the settings no element
+    is cacheable; under Streamlit's default (10 kB) the same element is."""
+    from streamlit import config
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+    from streamlit.runtime.forward_msg_cache import populate_hash_if_needed
+
+    settings = tomllib.loads(server.SETTINGS.read_text(encoding="utf-8"))
+
+    def chart_message() -> ForwardMsg:  # a Plotly chart of ~1 MB, as a page run sends it
+        msg = ForwardMsg()
+        msg.delta.new_element.plotly_chart.spec = "[" + ",".join(["0.123456"] * 120_000) + "]"
+        return msg
+
+    cacheable, before = {}, config.get_option("global.minCachedMessageSize")
+    try:
+        for name, size in (("default", 10e3), ("settings", settings["global"]["minCachedMessageSize"])):
+            config.set_option("global.minCachedMessageSize", size)
+            msg = chart_message()
+            populate_hash_if_needed(msg)
+            cacheable[name] = msg.metadata.cacheable
+    finally:
+        config.set_option("global.minCachedMessageSize", before)
+    assert cacheable == {"default": True, "settings": False}
+
+
 def test_the_command_line_carries_every_setting_and_the_options():
     cmd = server.streamlit_command(8123, "0.0.0.0", headless=True)
     assert cmd[:4] == [sys.executable, "-m", "streamlit", "run"] and cmd[4].endswith(
@@ -41,6 +69,7 @@ def test_the_command_line_carries_every_setting_and_the_options():
         "--theme.light.backgroundColor=#ffffff",
         "--theme.dark.backgroundColor=#10141c",
         "--client.toolbarMode=minimal",
+        "--global.minCachedMessageSize=1000000000000000.0",
     ):
         assert expected in opts, (expected, opts)
     assert not any(o.startswith("--theme.base=") for o in opts)  # light or dark, as the system says

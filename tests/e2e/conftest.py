@@ -19,9 +19,11 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -263,6 +265,37 @@ def fresh_page(browser):
         context.close()
 
 
+@dataclass
+class StreamWatch:
+    """What Streamlit's stream sent a page: its messages, and those sent by reference (``ref_hash``)
+    to the browser's cached copy of an element."""
+
+    messages: int = 0
+    refs: list[str] = field(default_factory=list)
+
+
+def watch_stream(page) -> StreamWatch:
+    """Count the messages of Streamlit's stream on ``page`` (attach before ``goto``; a
+    ``fresh_page``: the listener stays with the page)."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    seen = StreamWatch()
+
+    def on_frame(payload) -> None:
+        if isinstance(payload, (bytes, bytearray)):
+            msg = ForwardMsg()
+            msg.ParseFromString(bytes(payload))
+            seen.messages += 1
+            if msg.WhichOneof("type") == "ref_hash":
+                seen.refs.append(msg.ref_hash)
+
+    page.on(
+        "websocket",
+        lambda ws: ws.on("framereceived", on_frame) if ws.url.endswith("/_stcore/stream") else None,
+    )
+    return seen
+
+
 def wait_for_app(page, timeout_ms: int = APP_READY_TIMEOUT_MS) -> None:
     """Wait until the Streamlit app is mounted and its script has finished running.
 
@@ -311,10 +344,35 @@ CHARTS_DRAWN = (
 )
 
 
+# What holds CHARTS_DRAWN back, for the message of a settle that timed out.
+WHY_NOT_DRAWN = (
+    """() => { const app = document.querySelector("[data-testid='stApp']");
+  const out = {script: app && app.getAttribute('data-test-script-state'),
+    status: !!document.querySelector("[data-testid='stStatusWidget']"),
+    elements: document.querySelectorAll("[data-testid='stMain'] [data-testid='stElementContainer']").length,
+    charts: []};
+  for (const c of document.querySelectorAll("""
+    + json.dumps(CHART)
+    + """)) {
+    const p = c.classList.contains('gatelab-live') ? c : c.querySelector('.js-plotly-plot');
+    out.charts.push({cls: c.className, key: c.dataset ? (c.dataset.key || '') : '',
+      width: c.getBoundingClientRect().width, plot: !!p, layout: !!(p && p._fullLayout),
+      transitioning: !!(p && p._transitioning),
+      traces: p ? p.querySelectorAll('.main-svg g.trace, .main-svg image').length : 0,
+      points: !!(p && (p._fullData || []).some(t => t.visible !== false &&
+        ['x', 'y', 'z'].some(k => t[k] && t[k].length)))});
+  }
+  return JSON.stringify(out); }"""
+)
+
+
 def settle(page, timeout_ms: int = 30_000) -> None:
     """Wait until the app is idle and every visible chart is drawn, then for two animation frames
-    (the browser has painted what it drew)."""
-    page.wait_for_function(CHARTS_DRAWN, timeout=timeout_ms)
+    (the browser has painted what it drew). On a timeout the error says what was not yet so."""
+    try:
+        page.wait_for_function(CHARTS_DRAWN, timeout=timeout_ms)
+    except PlaywrightTimeoutError as e:
+        raise AssertionError(f"not settled after {timeout_ms} ms: {page.evaluate(WHY_NOT_DRAWN)}") from e
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 

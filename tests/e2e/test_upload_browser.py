@@ -1,6 +1,11 @@
 """Real browser (Debian Chromium, 1366×768): "Bring your own model" on Step through a cell —
 upload the shipped names LSTM, type a name, step a few timesteps; a pickle file is refused
-under the uploader while the model stays. Screenshots of both."""
+under the uploader while the model stays. Screenshots of both.
+
+No element reaches the page by reference to the browser's cached copy (.streamlit/config.toml,
+[global]): here, under load, an upload and two scrub syncs sent within 130 ms once made Streamlit
+send a reference to a copy the browser had just dropped — "Cached ForwardMsg MISS", the connection
+closed, the page stuck in "running"."""
 
 from __future__ import annotations
 
@@ -9,14 +14,16 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import screenshot, step_button, step_counter, wait_for_app
+from .conftest import screenshot, step_button, step_counter, wait_for_app, watch_stream
 
 pytestmark = pytest.mark.e2e
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "names_lstm.safetensors"
 
 
-def test_upload_the_example_type_a_name_and_step(streamlit_server, page, tmp_path):
+def test_upload_the_example_type_a_name_and_step(streamlit_server, fresh_page, tmp_path):
+    page = fresh_page
     page.set_viewport_size({"width": 1366, "height": 768})
+    stream = watch_stream(page)
     page.goto(f"{streamlit_server}/step")
     wait_for_app(page)
     sidebar = page.locator("[data-testid='stSidebar']")
@@ -57,3 +64,4 @@ def test_upload_the_example_type_a_name_and_step(streamlit_server, page, tmp_pat
     expect(step_counter(page)).to_have_text("4 / 7")
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
     screenshot(page, "step-upload-refused", full_page=False)
+    assert stream.messages > 100 and stream.refs == [], (stream.messages, stream.refs)
