@@ -161,7 +161,7 @@ def test_a_preview_is_marked_as_computing_until_answered_so_the_pages_run_can_wa
 
     pv.build = broken
     with pytest.raises(RuntimeError):
-        pv.poll({"field": "T", "value": "40"})
+        pv.poll({"field": "T", "value": "41"})  # not 40: its answer is kept
     assert pv.answered.is_set()
 
 
@@ -253,13 +253,18 @@ def test_the_next_notch_is_built_once_the_answer_is_drawn_and_its_ask_is_answere
     assert not pv.warming.is_alive() and len(flows) == 4 and builds == [one, two]  # built ahead
     answer = pv.poll({"field": "forget_bias", "value": str(two)})["figures"]
     assert len(flows) == 4 and builds == [one, two]  # answered with what was built ahead
-    pv.kept = None
-    assert pv.poll({"field": "forget_bias", "value": str(two)})["figures"] == answer  # = a fresh build
+    # Back a notch (a key the other way): the answer for where the slider was is kept, not built again
+    back = pv.poll({"field": "forget_bias", "value": str(one)})["figures"]
+    assert len(flows) == 4 and builds == [one, two]
+    pv.kept.clear()  # what was kept is what a fresh build gives
+    assert pv.poll({"field": "forget_bias", "value": str(two)})["figures"] == answer
+    assert pv.poll({"field": "forget_bias", "value": str(one)})["figures"] == back
+    assert builds == [one, two, two, one]  # (their error flows from the builder's cache)
 
     # A jump (a click on the track) is built on ask, and a newer ask stops work not started yet.
     jump = start + 3.0
     assert pv.poll({"field": "forget_bias", "value": str(jump)})["figures"] and len(flows) == 6
-    assert pv.ahead == ("forget_bias", start + 5.5)
+    assert pv.ahead == ("forget_bias", start + 3.0 + 3.0 - 0.25)
     held = []  # the warm-up's thread, started by the test once a newer ask has come
     monkeypatch.setattr(threading.Thread, "start", lambda self: held.append(self))
     pv.poll({"drawn": "forget_bias", "value": str(jump)})
@@ -274,19 +279,39 @@ def test_the_next_notch_is_built_once_the_answer_is_drawn_and_its_ask_is_answere
     assert not at.exception
 
 
+def test_a_preview_keeps_its_last_answers_only():
+    """The answers kept are the last ``KEEP`` built (a session's memory stays bounded); the oldest goes
+    first, and one asked for again counts as new."""
+    import plotly.graph_objects as go
+
+    at = open_page("theory")
+    pv = preview_of(at, "theory")
+    builds = []
+    pv.build = lambda values: builds.append(values["amp"]) or {"flow": (go.Figure(), "alt", None)}
+    values = [round(0.5 + 0.1 * k, 2) for k in range(previews.KEEP + 2)]
+    for v in values:
+        assert pv.poll({"field": "amp", "value": str(v)})["figures"]
+    assert len(pv.kept) == previews.KEEP and builds == values
+    pv.poll({"field": "amp", "value": str(values[2])})  # kept: used, and now the newest
+    pv.poll({"field": "amp", "value": str(values[-1] + 0.1)})  # a new one: the oldest (values[3]) goes
+    pv.poll({"field": "amp", "value": str(values[2])})
+    pv.poll({"field": "amp", "value": str(values[3])})
+    assert builds == [*values, values[-1] + 0.1, values[3]]
+
+
 @pytest.mark.parametrize("change", ["cursor", "language", "setting"])
 def test_an_answer_built_ahead_is_used_only_where_it_was_built_from_the_same(change):
     """Step's preview builder reads the cursor besides the settings, and every page's reads the
-    language: an answer built ahead at another cursor, in another language or for other settings
-    is not the answer — the ask builds its own, the same text as the page's run then sends."""
+    language: an answer kept (built ahead) at another cursor, in another language or for other
+    settings is not the answer — the ask builds its own, the same text as the page's run then sends."""
     at = open_page("step")
     pv = preview_of(at, "step")
     start = pv.at["b_output"]
     assert pv.poll({"field": "b_output", "value": str(start + 0.25)})["figures"]
     pv.poll({"drawn": "b_output", "value": str(start + 0.25)})
     pv.warming.join(timeout=60)
-    assert pv.kept is not None
-    ahead = pv.kept[1]
+    assert len(pv.kept) == 2  # the answer asked for and the one built ahead
+    ahead = next(reversed(pv.kept.values()))
     if change == "cursor":
         at.button(key="step.fwd").click().run()
     elif change == "language":

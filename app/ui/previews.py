@@ -22,8 +22,9 @@ Ahead of the slider: once the browser says it has drawn an answer, the answer fo
 goes next if it goes on as it moved (one notch further with the keys; as far again in a drag) is
 built in the background and kept, with what it was built from: the page's settings, the run's
 ``reads`` (what the page's builder reads besides them — large fonts, Step's cursor), the language
-and the theme. The next ask with exactly those is answered with it; any other is built on ask, as
-before (its builder's ``st.cache_data`` warmed all the same). Why: on Gradient flow the forget-gate
+and the theme; so are the answers built on ask, the last ``KEEP`` of them. An ask with exactly those
+is answered with the one kept — the next notch, or a notch back where the slider was; any other is
+built on ask, as before (its builder's ``st.cache_data`` warmed all the same). Why: on Gradient flow the forget-gate
 bias changes two networks, whose error flows (forward and back over T = 100 steps) were two thirds of
 a preview's ~24 ms on the server, and an ask built on the server while the page's run starts shares
 the interpreter with that run (measured: 8–14 ms for Step's figures that take 5 ms alone; issue 48).
@@ -42,6 +43,7 @@ import json
 import math
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -99,7 +101,9 @@ class Preview:
     ahead: tuple[str, float] | None = field(init=False, default=None)  # to build once the answer is drawn
     warming: threading.Thread | None = field(init=False, default=None)  # building it (``_build_ahead``)
     warming_for: tuple[str, float] | None = field(init=False, default=None)  # (setting, value) it builds
-    kept: tuple[tuple, dict] | None = field(init=False, default=None)  # (what it was built from, answer)
+    # what an answer was built from -> the answer: the last ``KEEP`` built (ahead or on ask), newest last
+    kept: OrderedDict[tuple, dict] = field(init=False, default_factory=OrderedDict)
+    kept_lock: threading.Lock = field(init=False, default_factory=threading.Lock)
     reads: tuple = field(init=False, default=())  # the run's ``reads``, language and theme (``attach``)
     sliders: dict[str, str] = field(init=False)  # widget key -> setting name: what the browser watches
     at: dict[str, float] = field(init=False, default_factory=dict)  # the sliders' values in this run
@@ -160,7 +164,8 @@ class Preview:
             with contextlib.suppress(*state.USER_ERRORS):  # the ask shows nothing there either
                 values = self._values(name, value)
                 key = self._key(values)
-                self.kept = (key, self._texts(self.build(values)))
+                if self._kept(key) is None:  # e.g. back to where the slider was a notch ago: kept already
+                    self._keep(key, self._texts(self.build(values)))
 
         thread = threading.Thread(
             target=warm, name="gatelab-preview-ahead", daemon=True
@@ -176,6 +181,20 @@ class Preview:
             **self.schema.read(self.page),
             name: fld.check(int(value) if fld.kind == "int" and value == int(value) else value),
         }
+
+    def _kept(self, key: tuple) -> dict | None:
+        with self.kept_lock:
+            answer = self.kept.get(key)
+            if answer is not None:
+                self.kept.move_to_end(key)
+            return answer
+
+    def _keep(self, key: tuple, answer: dict) -> None:
+        with self.kept_lock:
+            self.kept[key] = answer
+            self.kept.move_to_end(key)
+            while len(self.kept) > KEEP:
+                self.kept.popitem(last=False)
 
     def _key(self, values: dict) -> tuple:
         """What an answer for ``values`` is built from: they, and what else the builder reads."""
@@ -193,10 +212,12 @@ class Preview:
         when the value or the result is not usable."""
         try:
             values = self._values(name, value)
-            kept = self.kept
-            if kept is not None and kept[0] == self._key(values):
-                return kept[1]
-            return self._texts(self.build(values))
+            key = self._key(values)
+            answer = self._kept(key)
+            if answer is None:
+                answer = self._texts(self.build(values))
+                self._keep(key, answer)
+            return answer
         except state.USER_ERRORS:
             return {}
 
@@ -244,6 +265,10 @@ def chart_data(pv: Preview | None, key: str) -> dict | None:
     return None if pv is None else {"token": pv.token, "key": key, "sliders": pv.sliders, "at": pv.at}
 
 
+# Answers kept per page: a slider that turns back (a key the other way, a wiggle, a turn at its end)
+# finds the values it passed kept (measured on Theory: a turn built on ask took ~100 ms on the server
+# before the chart could draw, the notches either side ~10 ms; issue 48). Theory's answer is ~19 kB.
+KEEP = 6
 WARMING_SECONDS = 1.0  # the longest an ask waits for the same value being built ahead
 SETTLE_SECONDS = 0.1  # the longest a page run waits for the preview its slider asked for
 DRAWN_SECONDS = 0.15  # the longest, from the ask, it waits for the browser to have drawn the answer
