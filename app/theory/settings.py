@@ -9,8 +9,7 @@ ahead, every notch a page run's time (measured: ~200 ms a notch, issue 48).
 from __future__ import annotations
 
 from app.i18n import N_
-from app.theory import demo
-from app.theory import figures as theory_figures
+from app.theory import demo, flow_figure
 from app.ui import form, saving
 from app.ui.form import Field
 from app.ui.page_frame import PageSpec
@@ -45,7 +44,7 @@ FLOW_CHART = "theory_flow"
 def flow_chart(result: demo.DemoResult, values: dict, large_font: bool) -> tuple:
     """The demo's error-flow chart: figure, alt text, Plotly config (the page and its slider previews)."""
     return (
-        theory_figures.flow_figure(result, large_font),
-        theory_figures.flow_alt(result),
+        flow_figure.flow_figure(result, large_font),
+        flow_figure.flow_alt(result),
         saving.config("theory-error-flow", [k + saving.slug(values[k]) for k in WIDTHS]),
     )
