@@ -163,9 +163,9 @@ class Preview:
                 return
             with contextlib.suppress(*state.USER_ERRORS):  # the ask shows nothing there either
                 values = self._values(name, value)
-                key = self._key(values)
+                build, key = self._source(values)
                 if self._kept(key) is None:  # e.g. back to where the slider was a notch ago: kept already
-                    self._keep(key, self._texts(self.build(values)))
+                    self._keep(key, self._texts(build(values)))
 
         thread = threading.Thread(
             target=warm, name="gatelab-preview-ahead", daemon=True
@@ -196,9 +196,12 @@ class Preview:
             while len(self.kept) > KEEP:
                 self.kept.popitem(last=False)
 
-    def _key(self, values: dict) -> tuple:
-        """What an answer for ``values`` is built from: they, and what else the builder reads."""
-        return self.reads, json.dumps(values, sort_keys=True, default=repr)
+    def _source(self, values: dict) -> tuple[Builder, tuple]:
+        """The builder, and what an answer for ``values`` is built from: they, and what else the builder
+        reads — taken together (``attach`` sets both under the lock), so an answer kept under one run's
+        reads is never built by the next run's builder."""
+        with self.kept_lock:
+            return self.build, (self.reads, json.dumps(values, sort_keys=True, default=repr))
 
     @staticmethod
     def _texts(figs: Figures) -> dict[str, dict[str, str]]:
@@ -212,10 +215,10 @@ class Preview:
         when the value or the result is not usable."""
         try:
             values = self._values(name, value)
-            key = self._key(values)
+            build, key = self._source(values)
             answer = self._kept(key)
             if answer is None:
-                answer = self._texts(self.build(values))
+                answer = self._texts(build(values))
                 self._keep(key, answer)
             return answer
         except state.USER_ERRORS:
@@ -247,8 +250,9 @@ def attach(page: str, schema: form.Schema, build: Builder, *, reads: tuple) -> P
     pv = kept.get(page)
     if not isinstance(pv, Preview) or pv.schema is not schema:
         pv = kept[page] = Preview(page, schema, build)
-    pv.build, pv.ctx = build, get_script_run_ctx()
-    pv.reads = (reads, i18n.current(), theme.dark())
+    with pv.kept_lock:  # the builder and what it reads, together (``Preview._source``)
+        pv.build, pv.ctx = build, get_script_run_ctx()
+        pv.reads = (reads, i18n.current(), theme.dark())
     pv.at = {
         name: v
         for wkey, name in pv.sliders.items()
