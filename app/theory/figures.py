@@ -38,8 +38,12 @@ CURVE_STYLE = {
 }
 
 
+def text_size(large_font: bool) -> int:
+    return 20 if large_font else 13  # as app.ui.figures.font_size
+
+
 def style(fig: go.Figure, large_font: bool, height: int, uirevision: str) -> go.Figure:
-    size = 20 if large_font else 13  # as app.ui.figures.font_size
+    size = text_size(large_font)
     fig.update_layout(
         height=height + (80 if large_font else 0),
         uirevision=uirevision,
@@ -58,9 +62,8 @@ def style(fig: go.Figure, large_font: bool, height: int, uirevision: str) -> go.
 
 def annotation_sizes(fig: go.Figure, large_font: bool) -> None:
     """Subplot titles and labels a size above the text: readable when projected."""
-    size = 20 if large_font else 13  # as style
     for ann in fig.layout.annotations:
-        ann.font.size = size + 1
+        ann.font.size = text_size(large_font) + 1
 
 
 def _mark_peak(fig: go.Figure, quarter: float, width: float, large_font: bool) -> None:

@@ -326,43 +326,40 @@ LOADED = "() => !document.querySelector(\"[data-testid='stSkeleton'], [data-test
 # shows a grey placeholder until its .js-plotly-plot exists and has a layout; a live chart's div
 # is empty until its first Plotly.react) — a state to wait on before a screenshot, instead of a
 # fixed sleep.
+# One chart's drawing (a Streamlit Plotly element or a live chart): its plot, whether laid out or
+# moving, whether its traces hold points, and how many it has painted.
+CHART_STATE = """(c) => { const p = c.classList.contains('gatelab-live') ? c : c.querySelector('.js-plotly-plot');
+  return {width: c.getBoundingClientRect().width, plot: !!p, layout: !!(p && p._fullLayout),
+    transitioning: !!(p && p._transitioning),
+    points: !!(p && (p._fullData || []).some(t => t.visible !== false &&
+      ['x', 'y', 'z'].some(k => t[k] && t[k].length))),
+    painted: p ? p.querySelectorAll('.main-svg g.trace, .main-svg image').length : 0}; }"""
 CHARTS_DRAWN = (
     """() => { if (!("""
     + APP_IDLE
     + """)()) return false;
-  const charts = [...document.querySelectorAll("""
+  return [...document.querySelectorAll("""
     + json.dumps(CHART)
-    + """)]
-    .filter(c => c.getBoundingClientRect().width > 0);
-  return charts.every(c => { const p = c.classList.contains('gatelab-live') ? c : c.querySelector('.js-plotly-plot');
-    if (!p || !p._fullLayout || p._transitioning) return false;
+    + """)].map("""
+    + CHART_STATE
+    + """).filter(s => s.width > 0)
     // a chart whose traces hold points has painted them (a resize can leave a laid-out but empty
     // plot for a moment); a chart of empty traces (nothing trained yet) has nothing to paint
-    const points = (p._fullData || []).some(t => t.visible !== false &&
-      ['x', 'y', 'z'].some(k => t[k] && t[k].length));
-    return !points || p.querySelectorAll('.main-svg g.trace, .main-svg image').length > 0; }); }"""
+    .every(s => s.plot && s.layout && !s.transitioning && (!s.points || s.painted > 0)); }"""
 )
 
 
 # What holds CHARTS_DRAWN back, for the message of a settle that timed out.
 WHY_NOT_DRAWN = (
     """() => { const app = document.querySelector("[data-testid='stApp']");
-  const out = {script: app && app.getAttribute('data-test-script-state'),
+  return JSON.stringify({script: app && app.getAttribute('data-test-script-state'),
     status: !!document.querySelector("[data-testid='stStatusWidget']"),
     elements: document.querySelectorAll("[data-testid='stMain'] [data-testid='stElementContainer']").length,
-    charts: []};
-  for (const c of document.querySelectorAll("""
+    charts: [...document.querySelectorAll("""
     + json.dumps(CHART)
-    + """)) {
-    const p = c.classList.contains('gatelab-live') ? c : c.querySelector('.js-plotly-plot');
-    out.charts.push({cls: c.className, key: c.dataset ? (c.dataset.key || '') : '',
-      width: c.getBoundingClientRect().width, plot: !!p, layout: !!(p && p._fullLayout),
-      transitioning: !!(p && p._transitioning),
-      traces: p ? p.querySelectorAll('.main-svg g.trace, .main-svg image').length : 0,
-      points: !!(p && (p._fullData || []).some(t => t.visible !== false &&
-        ['x', 'y', 'z'].some(k => t[k] && t[k].length)))});
-  }
-  return JSON.stringify(out); }"""
+    + """)].map("""
+    + CHART_STATE
+    + """)}); }"""
 )
 
 
