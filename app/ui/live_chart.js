@@ -216,21 +216,21 @@ function shown(v, r) {
   const wkey = Object.keys(v.sliders).find((k) => v.sliders[k] === r.field);
   const input = wkey && sliderInput(wkey);
   if (!input || Number(input.value) !== r.value) return;   // the slider moved on: a newer answer comes
-  // One chart after the other; the first one that takes a whole Plotly drawing is shown (a frame)
-  // before the next starts, the rest together: drawn together, the first picture waited for every
-  // chart's work (measured on Step: the gates chart 40–80 ms after the answer; shown first, ~15 ms),
-  // and a frame after each of them made the last chart wait for every frame between (Step's last
-  // chart 2.3–2.9 × the bare app's p95, 1.5–1.9 × with one frame; issue 48). A chart drawn in place
-  // (~1 ms) is shown with the next.
+  // One chart after the other; the first one that takes a whole Plotly drawing (Plotly.react) is
+  // shown (a frame) before the next starts, the rest together: drawn together, the first picture
+  // waited for every chart's work (measured on Step: the gates chart 40–80 ms after the answer; shown
+  // first, ~15 ms), and a frame after each of them made the last chart wait for every frame between
+  // (Step's last chart 2.3–2.9 × the bare app's p95, 1.5–1.9 × with one frame; issue 48). A chart
+  // drawn in place or from new line values (``quick``, ``quickLines``: 1–8 ms) is shown with the next.
   (async () => {
     let shownFirst = false;
     for (const [key, fig] of Object.entries(r.figures)) {
       const div = v.divs.get(key);
       if (!div || !div.isConnected) continue;
       div.__queue.push({ early: true, full: fig.full, alt: fig.alt });
-      const t0 = performance.now();
+      const reacts = div.__reacts || 0;
       await draw(div);
-      if (!shownFirst && performance.now() - t0 > 4) {
+      if (!shownFirst && (div.__reacts || 0) > reacts) {
         shownFirst = true;
         await painted();
       }
@@ -396,6 +396,53 @@ async function quick(P, div, spec) {
   return true;
 }
 
+// A figure whose layout and config are those on screen and whose traces differ only in the y values of
+// some lines (a preview of Step's panels for a new bias) is drawn by Plotly from the new values put where
+// it keeps them — the figure's data, its calcdata (what it draws and hovers) and the y extremes its
+// autorange reads — with one relayout of those y axes as they are (autorange, or the range shown: a
+// zoom stays): the same picture as Plotly.react (tested: paths, ranges, ticks), without react's
+// defaults, calc, legend and margins. Why: Plotly.react redraws the whole chart, 10–20 ms each on the
+// 2-core machine, one chart after another for Step's three panels (the last 1.6–2.2 × the bare app's
+// p95, issue 48). Anything else (markers, a gap, a hidden or log trace, a changed name) goes to react.
+async function quickLines(P, div, spec) {
+  const d = div.__drawn, fl = div._fullLayout, fd = div._fullData, cds = div.calcdata;
+  if (!d || div.__token || !fl || !fd || !cds || JSON.stringify(spec.config) !== d.config) return false;
+  const flat = leaves(spec.layout, ''), keys = Object.keys(flat);
+  if (keys.length !== Object.keys(d.flat).length || keys.some((k) => !(k in d.flat) || d.flat[k] !== flat[k])) return false;
+  const old = JSON.parse(d.data);
+  if (old.length !== spec.data.length || fd.length !== old.length || div.data.length !== old.length) return false;
+  const todo = [], axes = {};
+  for (let i = 0; i < old.length; i++) {
+    const { y: newY, ...rest } = spec.data[i], { y: oldY, ...was } = old[i];
+    if (JSON.stringify(rest) !== JSON.stringify(was)) return false;
+    if (JSON.stringify(newY) === JSON.stringify(oldY)) continue;
+    const tr = fd[i], cd = cds[i], y = plain(newY);
+    const ya = fl[(tr.yaxis || 'y').replace(/^y/, 'yaxis')];
+    const ext = ya && tr._extremes && tr._extremes[ya._id];
+    const lines = tr.type === 'scatter' && tr.mode === 'lines' && tr.visible === true && (!tr.fill || tr.fill === 'none');
+    if (!lines || !ya || ya.type !== 'linear' || !cd || cd.length !== y.length || !y.every(Number.isFinite) ||
+        !ext || ext.min.length !== 1 || ext.max.length !== 1) return false;
+    todo.push({ i, tr, cd, y, ext });
+    axes[ya._name] = ya;
+  }
+  if (!todo.length) return false;
+  for (const { i, tr, cd, y, ext } of todo) {
+    div.data[i].y = y;
+    tr.y = y;
+    cd.forEach((p, j) => { p.y = y[j]; });
+    ext.min[0].val = Math.min(...y);
+    ext.max[0].val = Math.max(...y);
+  }
+  const upd = {};
+  for (const [name, ya] of Object.entries(axes)) {
+    if (ya.autorange) upd[name + '.autorange'] = ya.autorange;
+    else upd[name + '.range'] = ya.range.slice();
+  }
+  await P.relayout(div, upd);
+  d.data = JSON.stringify(spec.data);
+  return true;
+}
+
 function framed(div) {
   const all = window.__gatelabFramed || (window.__gatelabFramed = new Set());
   if (!window.__gatelabFrameListener) {
@@ -467,9 +514,13 @@ function draw(div) {
         if (div.__token) mergeKept(div, spec);
         if (spec.layout.height) div.style.minHeight = spec.layout.height + 'px';   // no jump while drawing
         if (spec.config && spec.config.locale) await locale(P, spec.config.locale);
-        if (!(await quick(P, div, spec))) {
+        if (await quickLines(P, div, spec)) div.dataset.quickLines = String((div.__quickLines = (div.__quickLines || 0) + 1));
+        else if (!(await quick(P, div, spec))) {
+          // as sent: Plotly.react writes into the figure it draws (an axis' range, its type …)
+          const drawn = { data: JSON.stringify(spec.data), config: JSON.stringify(spec.config), flat: leaves(spec.layout) };
           await P.react(div, spec.data, spec.layout, withPng(P, spec.config, div));
-          div.__drawn = { data: JSON.stringify(spec.data), config: JSON.stringify(spec.config), flat: leaves(spec.layout) };
+          div.__drawn = drawn;
+          div.__reacts = (div.__reacts || 0) + 1;
         }
         div.__shown = same;
         div.__frameT = m.early ? null : m.at;    // the step drawn (a preview's frames are not known yet)

@@ -235,6 +235,54 @@ def test_a_slider_preview_draws_each_change_once_and_ends_on_the_runs_figure(str
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
 
 
+# A live chart as drawn: its lines, axis ranges and tick labels, the values Plotly hovers, and how it
+# was drawn (whole drawings, new line values drawn by ``quickLines``).
+PICTURE = """(sel) => { const d = document.querySelector(sel), fl = d._fullLayout;
+  return { lines: [...d.querySelectorAll('path.js-line')].map((p) => p.getAttribute('d')),
+    ranges: [fl.xaxis.range, fl.yaxis.range],
+    ticks: [...d.querySelectorAll('.xtick text, .ytick text')].map((t) => t.textContent).sort(),
+    hover: d.calcdata.map((cd) => cd.map((p) => p.y)),
+    reacts: d.__reacts || 0, quick: Number(d.dataset.quickLines || 0) }; }"""
+# The same figure drawn whole by Plotly.react, everything computed anew (a new data revision).
+WHOLE = """async (sel) => { const d = document.querySelector(sel), s = JSON.parse(d.__anchor.text);
+  s.layout.datarevision = 'whole'; await d.__plotly.react(d, s.data, s.layout, s.config); }"""
+
+
+def test_a_slider_redraws_new_line_values_as_plotly_draws_them_whole(streamlit_server, page):
+    """Step's panels follow a bias slider by drawing only their new line values (``quickLines`` in
+    app/ui/live_chart.js: one relayout of the y axes, no Plotly.react), and the picture is the one
+    Plotly.react draws from the same figure: lines, axis ranges, tick labels, hovered values. The gate
+    panel's y axis is fixed, the cell states' and outputs' follow the data (autorange)."""
+    page.set_viewport_size(TALL)
+    open_page(page, f"{streamlit_server}/step")
+    panels = [f".st-key-step-panel{i} .gatelab-live" for i in (1, 2, 3)]
+    page.wait_for_function(
+        "(sels) => sels.every((s) => document.querySelector(s)?.dataset.draws)", arg=panels, timeout=60_000
+    )
+    page.wait_for_function("() => Object.keys(window.__gatelabPreviews || {}).length > 0", timeout=30_000)
+    wait_for_app(page)
+    before = [page.evaluate(PICTURE, p) for p in panels]
+    thumb(page, "output gate bias").press("ArrowRight")
+    for p, b in zip(panels, before):
+        page.wait_for_function(
+            "([s, n]) => Number(document.querySelector(s).dataset.quickLines || 0) > n",
+            arg=[p, b["quick"]],
+            timeout=30_000,
+        )
+    wait_for_app(page)
+    page.wait_for_function(f"() => ({CHARTS_NOW})().every(c => c.runs)", timeout=30_000)  # the run's figure
+    for p, b in zip(panels, before):
+        quick = page.evaluate(PICTURE, p)
+        assert quick["reacts"] == b["reacts"], p  # no whole drawing for the notch
+        assert quick["lines"] != b["lines"] and quick["hover"] != b["hover"], p  # the new values are drawn
+        page.evaluate(WHOLE, p)
+        whole = page.evaluate(PICTURE, p)
+        assert whole["reacts"] == quick["reacts"]  # (WHOLE calls Plotly itself)
+        for what in ("lines", "ranges", "ticks", "hover"):
+            assert quick[what] == whole[what], (p, what, quick[what], whole[what])
+    expect(page.locator("[data-testid='stException']")).to_have_count(0)
+
+
 def test_served_as_the_plain_script_a_slider_redraws_from_the_pages_run(plain_streamlit_server, page):
     """``streamlit run app/main.py`` has no preview route: the charts draw the page's runs, as before,
     and the tab stops trying to open sockets after the first failed."""
