@@ -203,16 +203,24 @@ SWEPT = ("/gradient-flow", "/step", "/theory")  # the pages whose charts follow 
 def every_slider(page, base: str, path: str, notches: int) -> dict:
     """Each slider of the page at ``path``: per key press, the time to the first chart showing the
     change and to the last chart that changed (after the page's run, every chart has drawn what it
-    will), as median and p95; a slider no chart follows (e.g. playback speed) is listed without."""
-    open_page(page, base + path)
-    if path == "/gradient-flow":  # the forget-gate bias is greyed out until a forget-gate LSTM is drawn
-        add_forget_gate_lstms(page)
+    will), as median and p95; a slider no chart follows (e.g. playback speed) is listed without.
+    Each slider from the page as it opens (its defaults; the page loaded anew): not from wherever the
+    sliders before it left the page (Step with more memory blocks draws its cell states as a heat map)."""
+
+    def fresh() -> None:
+        open_page(page, base + path)
+        if path == "/gradient-flow":  # the forget-gate bias is greyed out until a forget-gate LSTM is drawn
+            add_forget_gate_lstms(page)
+        page.evaluate(KEY_CLOCK)
+        page.wait_for_selector("[data-testid='stSlider'] input", state="attached", timeout=60_000)
+
     out = {}
-    page.evaluate(KEY_CLOCK)
-    page.wait_for_selector("[data-testid='stSlider'] input", state="attached", timeout=60_000)
-    for label, disabled in page.evaluate(SLIDERS):
+    fresh()
+    for i, (label, disabled) in enumerate(page.evaluate(SLIDERS)):
         if disabled or not label:
             continue
+        if i:
+            fresh()
         thumb = page.locator("[data-testid='stSlider']").filter(has_text=label).get_by_role("slider").first
         thumb.focus()
         key, first, last = "ArrowRight", [], []

@@ -23,24 +23,42 @@ function locale(P, name) {
 // The PNG button beside Plotly's own save button (an SVG): plotly.js has one image button, so the second
 // is a custom button, built here from the config's gatelabPng (app/ui/saving.py: a button is a function,
 // which the config sent as JSON cannot hold). Same file name, twice the on-screen resolution. The button
-// is kept on the div and reused while its settings stay: Plotly.react compares the config, and a new
-// click function each update would make it a new config — a full redraw that drops a drag-zoom under way.
+// is kept on the div and reused while its settings but the file name stay (the name, read on a click,
+// follows the page's settings): Plotly.react compares the config, and a new click function each update
+// would make it a new config — a full redraw that drops a drag-zoom under way.
 function withPng(P, config, div) {
   const png = config && config.gatelabPng;
   if (!png) return config || {};
   const out = Object.assign({}, config);
   delete out.gatelabPng;
-  const key = JSON.stringify(png);
+  const key = JSON.stringify(Object.assign({}, png, { filename: null }));
   if (!div.__png || div.__png.key !== key) {
     div.__png = { key, button: {
       name: 'toPng', title: png.title, icon: P.Icons['camera-retro'] || P.Icons.camera,
-      click: (gd) => P.downloadImage(gd, { format: 'png', scale: png.scale, filename: png.filename }),
+      click: (gd) => P.downloadImage(gd, { format: 'png', scale: png.scale, filename: div.__png.filename }),
     } };
   }
+  div.__png.filename = png.filename;
   const button = div.__png.button;
   if (out.modeBarButtons) out.modeBarButtons = out.modeBarButtons.map((g, i) => (i ? g : g.concat([button])));
   else out.modeBarButtonsToAdd = (out.modeBarButtonsToAdd || []).concat([button]);
   return out;
+}
+
+// The config without the download's file names, which name the settings (every slider notch a new
+// name): a chart whose config differs only in them is the same chart. Its names are written where
+// Plotly and the PNG button read them on a click (``named``), so neither a quick drawing nor
+// Plotly.react, which redraws everything new for any other config (measured on Theory: every notch),
+// needs a new config for them.
+function configKey(config) {
+  const c = Object.assign({}, config || {});
+  for (const k of ['toImageButtonOptions', 'gatelabPng']) if (c[k]) c[k] = Object.assign({}, c[k], { filename: null });
+  return JSON.stringify(c);
+}
+function named(div, config) {
+  const opts = config && config.toImageButtonOptions;
+  if (opts && div._context && div._context.toImageButtonOptions) div._context.toImageButtonOptions = Object.assign({}, opts);
+  if (div.__png && config && config.gatelabPng) div.__png.filename = config.gatelabPng.filename;
 }
 
 const TYPED = { f8: Float64Array, f4: Float32Array, i1: Int8Array, u1: Uint8Array, i2: Int16Array,
@@ -216,24 +234,18 @@ function shown(v, r) {
   const wkey = Object.keys(v.sliders).find((k) => v.sliders[k] === r.field);
   const input = wkey && sliderInput(wkey);
   if (!input || Number(input.value) !== r.value) return;   // the slider moved on: a newer answer comes
-  // One chart after the other; the first one that takes a whole Plotly drawing (Plotly.react) is
-  // shown (a frame) before the next starts, the rest together: drawn together, the first picture
-  // waited for every chart's work (measured on Step: the gates chart 40–80 ms after the answer; shown
-  // first, ~15 ms), and a frame after each of them made the last chart wait for every frame between
-  // (Step's last chart 2.3–2.9 × the bare app's p95, 1.5–1.9 × with one frame; issue 48). A chart
-  // drawn in place or from new line values (``quick``, ``quickLines``: 1–8 ms) is shown with the next.
+  // The charts drawn one after the other with no frame between, so they appear together. Showing the
+  // first before drawing the next made the last wait a frame more (Step's last chart 2.3–2.9 × the
+  // bare app's p95 with a frame after each, 1.5–1.9 × with one; Gradient flow's T 1.4 ×); with the
+  // charts whose line values alone changed drawn from them (``quickLines``, 1–10 ms, not
+  // Plotly.react's 10–35), together is the sooner for the last and still ≤ the bare app for the
+  // first (issue 48, docs/benchmarks.md).
   (async () => {
-    let shownFirst = false;
     for (const [key, fig] of Object.entries(r.figures)) {
       const div = v.divs.get(key);
       if (!div || !div.isConnected) continue;
       div.__queue.push({ early: true, full: fig.full, alt: fig.alt });
-      const reacts = div.__reacts || 0;
       await draw(div);
-      if (!shownFirst && (div.__reacts || 0) > reacts) {
-        shownFirst = true;
-        await painted();
-      }
     }
     // All shown (the last one drawn in place, too): the page's run, which waits for this word
     // (previews.settle), may now send its elements.
@@ -383,12 +395,17 @@ function leaves(node, path, out) {
   else out[path] = node;
   return out;
 }
-async function quick(P, div, spec) {
+function layoutOnly(div, spec) {           // ``quick`` can draw spec: its flat layout, or null
   const d = div.__drawn;
-  if (!d || div.__token || JSON.stringify(spec.config) !== d.config || JSON.stringify(spec.data) !== d.data) return false;
+  if (!d || div.__token || configKey(spec.config) !== d.config || JSON.stringify(spec.data) !== d.data) return null;
   const flat = leaves(spec.layout, ''), keys = Object.keys(flat);
-  if (keys.length !== Object.keys(d.flat).length || keys.some((k) => !(k in d.flat))) return false;
-  const upd = {};
+  if (keys.length !== Object.keys(d.flat).length || keys.some((k) => !(k in d.flat))) return null;
+  return flat;
+}
+async function quick(P, div, spec) {
+  const d = div.__drawn, flat = layoutOnly(div, spec);
+  if (!flat) return false;
+  const keys = Object.keys(flat), upd = {};
   for (const k of keys) if (flat[k] !== d.flat[k]) upd[k] = flat[k];
   const rest = direct(div, upd);
   if (Object.keys(rest).length) await P.relayout(div, rest);
@@ -403,35 +420,48 @@ async function quick(P, div, spec) {
 // zoom stays): the same picture as Plotly.react (tested: paths, ranges, ticks), without react's
 // defaults, calc, legend and margins. Why: Plotly.react redraws the whole chart, 10–20 ms each on the
 // 2-core machine, one chart after another for Step's three panels (the last 1.6–2.2 × the bare app's
-// p95, issue 48). Anything else (markers, a gap, a hidden or log trace, a changed name) goes to react.
-async function quickLines(P, div, spec) {
+// p95, issue 48). Anything else (markers of several sizes, a hidden trace, a changed name, a new axis
+// type) goes to react.
+function newLines(div, spec) {             // what ``quickLines`` would change (read only), or null
   const d = div.__drawn, fl = div._fullLayout, fd = div._fullData, cds = div.calcdata;
-  if (!d || div.__token || !fl || !fd || !cds || JSON.stringify(spec.config) !== d.config) return false;
+  if (!d || div.__token || !fl || !fd || !cds || configKey(spec.config) !== d.config) return null;
   const flat = leaves(spec.layout, ''), keys = Object.keys(flat);
-  if (keys.length !== Object.keys(d.flat).length || keys.some((k) => !(k in d.flat) || d.flat[k] !== flat[k])) return false;
+  if (keys.length !== Object.keys(d.flat).length || keys.some((k) => !(k in d.flat) || d.flat[k] !== flat[k])) return null;
   const old = JSON.parse(d.data);
-  if (old.length !== spec.data.length || fd.length !== old.length || div.data.length !== old.length) return false;
+  if (old.length !== spec.data.length || fd.length !== old.length || div.data.length !== old.length) return null;
   const todo = [], axes = {};
   for (let i = 0; i < old.length; i++) {
     const { y: newY, ...rest } = spec.data[i], { y: oldY, ...was } = old[i];
-    if (JSON.stringify(rest) !== JSON.stringify(was)) return false;
+    if (JSON.stringify(rest) !== JSON.stringify(was)) return null;
     if (JSON.stringify(newY) === JSON.stringify(oldY)) continue;
     const tr = fd[i], cd = cds[i], y = plain(newY);
     const ya = fl[(tr.yaxis || 'y').replace(/^y/, 'yaxis')];
     const ext = ya && tr._extremes && tr._extremes[ya._id];
-    const lines = tr.type === 'scatter' && tr.mode === 'lines' && tr.visible === true && (!tr.fill || tr.fill === 'none');
-    if (!lines || !ya || ya.type !== 'linear' || !cd || cd.length !== y.length || !y.every(Number.isFinite) ||
-        !ext || ext.min.length !== 1 || ext.max.length !== 1) return false;
-    todo.push({ i, tr, cd, y, ext });
+    // lines and markers of one size (each point then pads the axis alike: one extreme each way)
+    const marks = tr.mode === 'lines' || ((tr.mode === 'markers' || tr.mode === 'lines+markers') &&
+                                          tr.marker && typeof tr.marker.size === 'number');
+    const shown = tr.type === 'scatter' && marks && tr.visible === true && (!tr.fill || tr.fill === 'none');
+    const log = ya && ya.type === 'log';
+    // a value that is no number is a gap, as Plotly's calc makes it (BADNUM, undefined); a log axis
+    // takes only positive numbers
+    const values = y.filter(Number.isFinite);
+    if (!shown || !ya || (ya.type !== 'linear' && !log) || !cd || cd.length !== y.length || !values.length ||
+        (log && values.some((v) => v <= 0)) || !ext || ext.min.length !== 1 || ext.max.length !== 1) return null;
+    todo.push({ i, tr, cd, y, values, ext, ya });
     axes[ya._name] = ya;
   }
-  if (!todo.length) return false;
-  for (const { i, tr, cd, y, ext } of todo) {
+  return todo.length ? { todo, axes } : null;
+}
+async function quickLines(P, div, spec) {
+  const d = div.__drawn, found = newLines(div, spec);
+  if (!found) return false;
+  const { todo, axes } = found;
+  for (const { i, tr, cd, y, values, ext, ya } of todo) {
     div.data[i].y = y;
     tr.y = y;
-    cd.forEach((p, j) => { p.y = y[j]; });
-    ext.min[0].val = Math.min(...y);
-    ext.max[0].val = Math.max(...y);
+    cd.forEach((p, j) => { p.y = Number.isFinite(y[j]) ? y[j] : undefined; });
+    ext.min[0].val = ya.c2l(Math.min(...values));   // kept as the axis counts (a log axis: log10)
+    ext.max[0].val = ya.c2l(Math.max(...values));
   }
   const upd = {};
   for (const [name, ya] of Object.entries(axes)) {
@@ -514,10 +544,11 @@ function draw(div) {
         if (div.__token) mergeKept(div, spec);
         if (spec.layout.height) div.style.minHeight = spec.layout.height + 'px';   // no jump while drawing
         if (spec.config && spec.config.locale) await locale(P, spec.config.locale);
+        named(div, spec.config);
         if (await quickLines(P, div, spec)) div.dataset.quickLines = String((div.__quickLines = (div.__quickLines || 0) + 1));
         else if (!(await quick(P, div, spec))) {
           // as sent: Plotly.react writes into the figure it draws (an axis' range, its type …)
-          const drawn = { data: JSON.stringify(spec.data), config: JSON.stringify(spec.config), flat: leaves(spec.layout) };
+          const drawn = { data: JSON.stringify(spec.data), config: configKey(spec.config), flat: leaves(spec.layout) };
           await P.react(div, spec.data, spec.layout, withPng(P, spec.config, div));
           div.__drawn = drawn;
           div.__reacts = (div.__reacts || 0) + 1;

@@ -122,3 +122,24 @@ def test_bias_lab_heat_map_saves_and_its_toolbar_is_the_save_button_only(streaml
     assert "Success rate" in svg and "solved" in svg  # the title and the colour bar's title
     assert "<image" in svg  # the heat map's cells (Plotly embeds them as an image)
     screenshot(page, "figure-save-bias-lab", full_page=False)
+
+
+def test_a_chart_drawn_from_new_line_values_saves_under_the_new_settings(streamlit_server, page, tmp_path):
+    """A slider notch that only changes line values is drawn without a new Plotly config
+    (``quickLines`` and ``named`` in app/ui/live_chart.js): the file names, which name the settings,
+    still follow it, in both buttons."""
+    plot = first_plot(page, f"{streamlit_server}/theory", ".st-key-theory_flow " + LIVE)
+    save(page, plot, "gatelab-theory-error-flow-w3-fsigmoid-amp1-t50-seed0.svg", tmp_path)
+    quick = int(plot.get_attribute("data-quick-lines") or 0)
+    page.locator("[data-testid='stSlider']").filter(has_text="input amplitude").get_by_role("slider").press(
+        "ArrowRight"
+    )
+    page.wait_for_function(
+        "([el, n]) => Number(el.dataset.quickLines || 0) > n",
+        arg=[plot.element_handle(), quick],
+        timeout=30_000,
+    )
+    wait_for_app(page)
+    name = "gatelab-theory-error-flow-w3-fsigmoid-amp1.1-t50-seed0"
+    save(page, plot, name + ".svg", tmp_path)
+    download(page, plot, PNG, name + ".png", tmp_path)

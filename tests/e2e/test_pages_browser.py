@@ -239,8 +239,9 @@ def test_a_slider_preview_draws_each_change_once_and_ends_on_the_runs_figure(str
 # was drawn (whole drawings, new line values drawn by ``quickLines``).
 PICTURE = """(sel) => { const d = document.querySelector(sel), fl = d._fullLayout;
   return { lines: [...d.querySelectorAll('path.js-line')].map((p) => p.getAttribute('d')),
-    ranges: [fl.xaxis.range, fl.yaxis.range],
-    ticks: [...d.querySelectorAll('.xtick text, .ytick text')].map((t) => t.textContent).sort(),
+    ranges: Object.keys(fl).filter((k) => /^[xy]axis\\d*$/.test(k)).sort().map((k) => [k, fl[k].type, fl[k].range]),
+    ticks: [...d.querySelectorAll('.xaxislayer-above text, .yaxislayer-above text')].map((t) => t.textContent).sort(),
+    points: [...d.querySelectorAll('.scatterlayer path.point')].map((p) => p.getAttribute('transform')),
     hover: d.calcdata.map((cd) => cd.map((p) => p.y)),
     reacts: d.__reacts || 0, quick: Number(d.dataset.quickLines || 0) }; }"""
 # The same figure drawn whole by Plotly.react, everything computed anew (a new data revision).
@@ -248,21 +249,30 @@ WHOLE = """async (sel) => { const d = document.querySelector(sel), s = JSON.pars
   s.layout.datarevision = 'whole'; await d.__plotly.react(d, s.data, s.layout, s.config); }"""
 
 
-def test_a_slider_redraws_new_line_values_as_plotly_draws_them_whole(streamlit_server, page):
-    """Step's panels follow a bias slider by drawing only their new line values (``quickLines`` in
+@pytest.mark.parametrize(
+    ("path", "slider", "panels"),
+    [
+        ("/step", "output gate bias", [f".st-key-step-panel{i} .gatelab-live" for i in (1, 2, 3)]),
+        ("/theory", "input amplitude", [".st-key-theory_flow .gatelab-live"]),
+    ],
+)
+def test_a_slider_redraws_new_line_values_as_plotly_draws_them_whole(
+    streamlit_server, page, path, slider, panels
+):
+    """Charts follow a slider that changes only their values by drawing just those (``quickLines`` in
     app/ui/live_chart.js: one relayout of the y axes, no Plotly.react), and the picture is the one
-    Plotly.react draws from the same figure: lines, axis ranges, tick labels, hovered values. The gate
-    panel's y axis is fixed, the cell states' and outputs' follow the data (autorange)."""
+    Plotly.react draws from the same figure: lines, markers, axis ranges, tick labels, hovered values.
+    Step's gate panel has a fixed y axis, its cell states and outputs follow the data (autorange);
+    Theory's figure has two panels, log axes and markers."""
     page.set_viewport_size(TALL)
-    open_page(page, f"{streamlit_server}/step")
-    panels = [f".st-key-step-panel{i} .gatelab-live" for i in (1, 2, 3)]
+    open_page(page, f"{streamlit_server}{path}")
     page.wait_for_function(
         "(sels) => sels.every((s) => document.querySelector(s)?.dataset.draws)", arg=panels, timeout=60_000
     )
     page.wait_for_function("() => Object.keys(window.__gatelabPreviews || {}).length > 0", timeout=30_000)
     wait_for_app(page)
     before = [page.evaluate(PICTURE, p) for p in panels]
-    thumb(page, "output gate bias").press("ArrowRight")
+    thumb(page, slider).first.press("ArrowRight")
     for p, b in zip(panels, before):
         page.wait_for_function(
             "([s, n]) => Number(document.querySelector(s).dataset.quickLines || 0) > n",
@@ -278,7 +288,7 @@ def test_a_slider_redraws_new_line_values_as_plotly_draws_them_whole(streamlit_s
         page.evaluate(WHOLE, p)
         whole = page.evaluate(PICTURE, p)
         assert whole["reacts"] == quick["reacts"]  # (WHOLE calls Plotly itself)
-        for what in ("lines", "ranges", "ticks", "hover"):
+        for what in ("lines", "points", "ranges", "ticks", "hover"):
             assert quick[what] == whole[what], (p, what, quick[what], whole[what])
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
 
