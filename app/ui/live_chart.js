@@ -413,63 +413,88 @@ async function quick(P, div, spec) {
   return true;
 }
 
-// A figure whose layout and config are those on screen and whose traces differ only in the y values of
-// some lines (a preview of Step's panels for a new bias) is drawn by Plotly from the new values put where
-// it keeps them — the figure's data, its calcdata (what it draws and hovers) and the y extremes its
-// autorange reads — with one relayout of those y axes as they are (autorange, or the range shown: a
-// zoom stays): the same picture as Plotly.react (tested: paths, ranges, ticks), without react's
-// defaults, calc, legend and margins. Why: Plotly.react redraws the whole chart, 10–20 ms each on the
-// 2-core machine, one chart after another for Step's three panels (the last 1.6–2.2 × the bare app's
-// p95, issue 48). Anything else (markers of several sizes, a hidden trace, a changed name, a new axis
-// type) goes to react.
+// A figure whose config (but the file names) is the one on screen, whose layout has the same keys
+// (values may change: a log axis' dtick) and whose traces differ only in their values — y, and x
+// (Gradient flow's T) — is drawn by Plotly from the new values put where it keeps them: the figure's
+// data, its calcdata (a point each: what it draws and hovers) and the extremes its autorange reads;
+// then one relayout of those axes as they are (autorange, or the range shown: a zoom stays) with the
+// layout's changed values. The same picture as Plotly.react (tested: lines, markers, shapes,
+// annotations, ranges, ticks, hovered values) without react's defaults, calc, legend and margins. A
+// hidden trace (from the legend) takes its values only: Plotly computes it when it is shown. Why:
+// Plotly.react redraws the whole chart, 10–25 ms each on the 2-core machine, one chart after another
+// (Step's last panel 1.6–2.2 × the bare app's p95, issue 48); this is 1.5–10 ms. Anything else (markers
+// of several sizes, a fill, a changed name or style, a gap in time, a new axis type) goes to
+// Plotly.react.
 function newLines(div, spec) {             // what ``quickLines`` would change (read only), or null
   const d = div.__drawn, fl = div._fullLayout, fd = div._fullData, cds = div.calcdata;
   if (!d || div.__token || !fl || !fd || !cds || configKey(spec.config) !== d.config) return null;
   const flat = leaves(spec.layout, ''), keys = Object.keys(flat);
-  if (keys.length !== Object.keys(d.flat).length || keys.some((k) => !(k in d.flat) || d.flat[k] !== flat[k])) return null;
+  if (keys.length !== Object.keys(d.flat).length || keys.some((k) => !(k in d.flat))) return null;
+  const layout = {};                        // values of the layout that changed too (a log axis' dtick)
+  for (const k of keys) if (flat[k] !== d.flat[k]) layout[k] = flat[k];
   const old = JSON.parse(d.data);
   if (old.length !== spec.data.length || fd.length !== old.length || div.data.length !== old.length) return null;
   const todo = [], axes = {};
   for (let i = 0; i < old.length; i++) {
-    const { y: newY, ...rest } = spec.data[i], { y: oldY, ...was } = old[i];
+    const { x: newX, y: newY, ...rest } = spec.data[i], { x: oldX, y: oldY, ...was } = old[i];
     if (JSON.stringify(rest) !== JSON.stringify(was)) return null;
-    if (JSON.stringify(newY) === JSON.stringify(oldY)) continue;
-    const tr = fd[i], cd = cds[i], y = plain(newY);
-    const ya = fl[(tr.yaxis || 'y').replace(/^y/, 'yaxis')];
-    const ext = ya && tr._extremes && tr._extremes[ya._id];
+    const moved = { x: JSON.stringify(newX) !== JSON.stringify(oldX), y: JSON.stringify(newY) !== JSON.stringify(oldY) };
+    if (!moved.x && !moved.y) continue;
+    const tr = fd[i], cd = cds[i], x = plain(moved.x ? newX : oldX), y = plain(moved.y ? newY : oldY);
+    if (tr.visible !== true) {               // hidden (e.g. from the legend): Plotly computes it when shown
+      todo.push({ i, tr, x, y, moved, hidden: true });
+      continue;
+    }
     // lines and markers of one size (each point then pads the axis alike: one extreme each way)
     const marks = tr.mode === 'lines' || ((tr.mode === 'markers' || tr.mode === 'lines+markers') &&
                                           tr.marker && typeof tr.marker.size === 'number');
-    const shown = tr.type === 'scatter' && marks && tr.visible === true && (!tr.fill || tr.fill === 'none');
-    const log = ya && ya.type === 'log';
-    // a value that is no number is a gap, as Plotly's calc makes it (BADNUM, undefined); a log axis
-    // takes only positive numbers
-    const values = y.filter(Number.isFinite);
-    if (!shown || !ya || (ya.type !== 'linear' && !log) || !cd || cd.length !== y.length || !values.length ||
-        (log && values.some((v) => v <= 0)) || !ext || ext.min.length !== 1 || ext.max.length !== 1) return null;
-    todo.push({ i, tr, cd, y, values, ext, ya });
-    axes[ya._name] = ya;
+    const shown = tr.type === 'scatter' && marks && (!tr.fill || tr.fill === 'none');
+    if (!shown || !cd || x.length !== y.length || (!moved.x && cd.length !== y.length)) return null;
+    const job = { i, tr, cd, x, y, moved, ext: [] };
+    for (const c of ['x', 'y']) {
+      if (!moved[c]) continue;
+      const ax = fl[(tr[c + 'axis'] || c).replace(c, c + 'axis')], log = ax && ax.type === 'log';
+      const e = ax && tr._extremes && tr._extremes[ax._id];
+      // a value that is no number is a gap, as Plotly's calc makes it (BADNUM, undefined) — not in
+      // time (x); a log axis takes only positive numbers
+      const vals = (c === 'x' ? x : y).filter(Number.isFinite);
+      if (!ax || (ax.type !== 'linear' && !log) || !vals.length || (c === 'x' && vals.length !== x.length) ||
+          (log && vals.some((v) => v <= 0)) || !e || e.min.length !== 1 || e.max.length !== 1) return null;
+      job.ext.push({ ax, e, vals });
+      axes[ax._name] = ax;
+    }
+    todo.push(job);
   }
-  return todo.length ? { todo, axes } : null;
+  return todo.some((t) => !t.hidden) ? { todo, axes, layout, flat } : null;
 }
 async function quickLines(P, div, spec) {
   const d = div.__drawn, found = newLines(div, spec);
   if (!found) return false;
-  const { todo, axes } = found;
-  for (const { i, tr, cd, y, values, ext, ya } of todo) {
-    div.data[i].y = y;
-    tr.y = y;
-    cd.forEach((p, j) => { p.y = Number.isFinite(y[j]) ? y[j] : undefined; });
-    ext.min[0].val = ya.c2l(Math.min(...values));   // kept as the axis counts (a log axis: log10)
-    ext.max[0].val = ya.c2l(Math.max(...values));
+  const { todo, axes, layout, flat } = found;
+  for (const { i, tr, cd, x, y, moved, ext, hidden } of todo) {
+    if (moved.x) { div.data[i].x = x; tr.x = x; }
+    if (moved.y) { div.data[i].y = y; tr.y = y; }
+    if ('_length' in tr) tr._length = y.length;
+    if (hidden) continue;
+    cd.length = Math.min(cd.length, y.length);   // a point each, as Plotly's calc makes them
+    for (let j = 0; j < y.length; j++) {
+      const p = cd[j] || (cd[j] = { i: j }), ok = Number.isFinite(x[j]) && Number.isFinite(y[j]);
+      p.x = ok ? x[j] : undefined;
+      p.y = ok ? y[j] : undefined;
+    }
+    for (const { ax, e, vals } of ext) {     // kept as the axis counts (a log axis: log10)
+      e.min[0].val = ax.c2l(Math.min(...vals));
+      e.max[0].val = ax.c2l(Math.max(...vals));
+    }
   }
   const upd = {};
   for (const [name, ya] of Object.entries(axes)) {
     if (ya.autorange) upd[name + '.autorange'] = ya.autorange;
     else upd[name + '.range'] = ya.range.slice();
   }
-  await P.relayout(div, upd);
+  await P.relayout(div, Object.assign(upd, layout));   // the layout's own values last: they win
   d.data = JSON.stringify(spec.data);
+  d.flat = flat;
   return true;
 }
 

@@ -242,6 +242,7 @@ PICTURE = """(sel) => { const d = document.querySelector(sel), fl = d._fullLayou
     ranges: Object.keys(fl).filter((k) => /^[xy]axis\\d*$/.test(k)).sort().map((k) => [k, fl[k].type, fl[k].range]),
     ticks: [...d.querySelectorAll('.xaxislayer-above text, .yaxislayer-above text')].map((t) => t.textContent).sort(),
     points: [...d.querySelectorAll('.scatterlayer path.point')].map((p) => p.getAttribute('transform')),
+    marks: [...d.querySelectorAll('.shapelayer, g.annotation')].map((e) => e.innerHTML.replace(/#clip\\w+/g, '#clip')),
     hover: d.calcdata.map((cd) => cd.map((p) => p.y)),
     reacts: d.__reacts || 0, quick: Number(d.dataset.quickLines || 0) }; }"""
 # The same figure drawn whole by Plotly.react, everything computed anew (a new data revision).
@@ -249,21 +250,34 @@ WHOLE = """async (sel) => { const d = document.querySelector(sel), s = JSON.pars
   s.layout.datarevision = 'whole'; await d.__plotly.react(d, s.data, s.layout, s.config); }"""
 
 
+# The y axis' tick step Gradient flow's main chart is given (its layout changes with the data).
+DTICK = "(sel) => document.querySelector(sel).layout.yaxis.dtick"
+
+
 @pytest.mark.parametrize(
-    ("path", "slider", "panels"),
+    ("path", "slider", "panels", "notches"),
     [
-        ("/step", "output gate bias", [f".st-key-step-panel{i} .gatelab-live" for i in (1, 2, 3)]),
-        ("/theory", "input amplitude", [".st-key-theory_flow .gatelab-live"]),
+        ("/step", "output gate bias", [f".st-key-step-panel{i} .gatelab-live" for i in (1, 2, 3)], 1),
+        ("/theory", "input amplitude", [".st-key-theory_flow .gatelab-live"], 1),
+        # T 100 -> 115: the third notch also changes the main chart's y tick step (a layout value)
+        (
+            "/gradient-flow",
+            "Sequence length T",
+            [f".st-key-gradient_flow-{c}_chart .gatelab-live" for c in ("main", "local")],
+            3,
+        ),
     ],
 )
 def test_a_slider_redraws_new_line_values_as_plotly_draws_them_whole(
-    streamlit_server, page, path, slider, panels
+    streamlit_server, page, path, slider, panels, notches
 ):
-    """Charts follow a slider that changes only their values by drawing just those (``quickLines`` in
-    app/ui/live_chart.js: one relayout of the y axes, no Plotly.react), and the picture is the one
-    Plotly.react draws from the same figure: lines, markers, axis ranges, tick labels, hovered values.
-    Step's gate panel has a fixed y axis, its cell states and outputs follow the data (autorange);
-    Theory's figure has two panels, log axes and markers."""
+    """Charts follow a slider that changes only their values (and the times they are at, and values of
+    their layout) by drawing just those (``quickLines`` in app/ui/live_chart.js: the values put where
+    Plotly keeps them, one relayout; no Plotly.react), and the picture is the one Plotly.react draws
+    from the same figure: lines, markers, shapes and annotations, axis ranges, tick labels and hovered
+    values. Step's gate panel has a fixed y axis, its cell states and outputs follow the data
+    (autorange); Theory's figure has two panels, log axes, markers and gaps; Gradient flow's T
+    lengthens the time axis, and a hidden trace (its legend) takes the new values too."""
     page.set_viewport_size(TALL)
     open_page(page, f"{streamlit_server}{path}")
     page.wait_for_function(
@@ -271,25 +285,29 @@ def test_a_slider_redraws_new_line_values_as_plotly_draws_them_whole(
     )
     page.wait_for_function("() => Object.keys(window.__gatelabPreviews || {}).length > 0", timeout=30_000)
     wait_for_app(page)
-    before = [page.evaluate(PICTURE, p) for p in panels]
-    thumb(page, slider).first.press("ArrowRight")
-    for p, b in zip(panels, before):
-        page.wait_for_function(
-            "([s, n]) => Number(document.querySelector(s).dataset.quickLines || 0) > n",
-            arg=[p, b["quick"]],
-            timeout=30_000,
-        )
-    wait_for_app(page)
-    page.wait_for_function(f"() => ({CHARTS_NOW})().every(c => c.runs)", timeout=30_000)  # the run's figure
-    for p, b in zip(panels, before):
-        quick = page.evaluate(PICTURE, p)
-        assert quick["reacts"] == b["reacts"], p  # no whole drawing for the notch
-        assert quick["lines"] != b["lines"] and quick["hover"] != b["hover"], p  # the new values are drawn
-        page.evaluate(WHOLE, p)
-        whole = page.evaluate(PICTURE, p)
-        assert whole["reacts"] == quick["reacts"]  # (WHOLE calls Plotly itself)
-        for what in ("lines", "points", "ranges", "ticks", "hover"):
-            assert quick[what] == whole[what], (p, what, quick[what], whole[what])
+    ticks = page.evaluate(DTICK, panels[0])
+    for _ in range(notches):
+        before = [page.evaluate(PICTURE, p) for p in panels]
+        thumb(page, slider).first.press("ArrowRight")
+        for p, b in zip(panels, before):
+            page.wait_for_function(
+                "([s, n]) => Number(document.querySelector(s).dataset.quickLines || 0) > n",
+                arg=[p, b["quick"]],
+                timeout=30_000,
+            )
+        wait_for_app(page)
+        page.wait_for_function(f"() => ({CHARTS_NOW})().every(c => c.runs)", timeout=30_000)  # the run's
+        for p, b in zip(panels, before):
+            quick = page.evaluate(PICTURE, p)
+            assert quick["reacts"] == b["reacts"], p  # no whole drawing for the notch
+            assert quick["lines"] != b["lines"] and quick["hover"] != b["hover"], p  # new values drawn
+            page.evaluate(WHOLE, p)
+            whole = page.evaluate(PICTURE, p)
+            assert whole["reacts"] == quick["reacts"]  # (WHOLE calls Plotly itself)
+            for what in ("lines", "points", "marks", "ranges", "ticks", "hover"):
+                assert quick[what] == whole[what], (p, what, quick[what], whole[what])
+    if path == "/gradient-flow":
+        assert page.evaluate(DTICK, panels[0]) != ticks  # a layout value changed on the way
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
 
 
