@@ -415,16 +415,16 @@ async function quick(P, div, spec) {
 
 // A figure whose config (but the file names) is the one on screen, whose layout has the same keys
 // (values may change: a log axis' dtick) and whose traces differ only in their values — y, and x
-// (Gradient flow's T) — is drawn by Plotly from the new values put where it keeps them: the figure's
-// data, its calcdata (a point each: what it draws and hovers) and the extremes its autorange reads;
-// then one relayout of those axes as they are (autorange, or the range shown: a zoom stays) with the
-// layout's changed values. The same picture as Plotly.react (tested: lines, markers, shapes,
-// annotations, ranges, ticks, hovered values) without react's defaults, calc, legend and margins. A
-// hidden trace (from the legend) takes its values only: Plotly computes it when it is shown. Why:
-// Plotly.react redraws the whole chart, 10–25 ms each on the 2-core machine, one chart after another
-// (Step's last panel 1.6–2.2 × the bare app's p95, issue 48); this is 1.5–10 ms. Anything else (markers
-// of several sizes, a fill, a changed name or style, a gap in time, a new axis type) goes to
-// Plotly.react.
+// (Gradient flow's T) — and names is drawn by Plotly from the new values put where it keeps them: the
+// figure's data, its calcdata (a point each: what it draws and hovers) and the extremes its autorange
+// reads; then one relayout of those axes as they are (autorange, or the range shown: a zoom stays) with
+// the layout's changed values, the new names (Theory's legend carries w) in the same Plotly.update. The
+// same picture as Plotly.react (tested: lines, markers, shapes, annotations, legend, ranges, ticks,
+// hovered values) without react's defaults and calc. A hidden trace (from the legend) takes its values
+// only: Plotly computes it when it is shown. Why: Plotly.react redraws the whole chart, 10–25 ms each on
+// the 2-core machine, one chart after another (Step's last panel 1.6–2.2 × the bare app's p95, issue
+// 48); this is 1.5–10 ms. Anything else (markers of several sizes, a fill, a changed style, a gap in
+// time, a new axis type) goes to Plotly.react.
 function newLines(div, spec) {             // what ``quickLines`` would change (read only), or null
   const d = div.__drawn, fl = div._fullLayout, fd = div._fullData, cds = div.calcdata;
   if (!d || div.__token || !fl || !fd || !cds || configKey(spec.config) !== d.config) return null;
@@ -435,9 +435,14 @@ function newLines(div, spec) {             // what ``quickLines`` would change (
   const old = JSON.parse(d.data);
   if (old.length !== spec.data.length || fd.length !== old.length || div.data.length !== old.length) return null;
   const todo = [], axes = {};
+  const names = {};                          // traces renamed (Theory's legend names carry w)
   for (let i = 0; i < old.length; i++) {
-    const { x: newX, y: newY, ...rest } = spec.data[i], { x: oldX, y: oldY, ...was } = old[i];
+    const { x: newX, y: newY, name, ...rest } = spec.data[i], { x: oldX, y: oldY, name: was_, ...was } = old[i];
     if (JSON.stringify(rest) !== JSON.stringify(was)) return null;
+    if (name !== was_) {
+      if (typeof name !== 'string') return null;
+      names[i] = name;
+    }
     const moved = { x: JSON.stringify(newX) !== JSON.stringify(oldX), y: JSON.stringify(newY) !== JSON.stringify(oldY) };
     if (!moved.x && !moved.y) continue;
     const tr = fd[i], cd = cds[i], x = plain(moved.x ? newX : oldX), y = plain(moved.y ? newY : oldY);
@@ -465,12 +470,12 @@ function newLines(div, spec) {             // what ``quickLines`` would change (
     }
     todo.push(job);
   }
-  return todo.some((t) => !t.hidden) ? { todo, axes, layout, flat } : null;
+  return todo.some((t) => !t.hidden) ? { todo, axes, layout, flat, names } : null;
 }
 async function quickLines(P, div, spec) {
   const d = div.__drawn, found = newLines(div, spec);
   if (!found) return false;
-  const { todo, axes, layout, flat } = found;
+  const { todo, axes, layout, flat, names } = found;
   for (const { i, tr, cd, x, y, moved, ext, hidden } of todo) {
     if (moved.x) { div.data[i].x = x; tr.x = x; }
     if (moved.y) { div.data[i].y = y; tr.y = y; }
@@ -492,7 +497,10 @@ async function quickLines(P, div, spec) {
     if (ya.autorange) upd[name + '.autorange'] = ya.autorange;
     else upd[name + '.range'] = ya.range.slice();
   }
-  await P.relayout(div, Object.assign(upd, layout));   // the layout's own values last: they win
+  Object.assign(upd, layout);              // the layout's own values last: they win
+  const renamed = Object.keys(names).map(Number);
+  if (renamed.length) await P.update(div, { name: renamed.map((i) => names[i]) }, upd, renamed);
+  else await P.relayout(div, upd);
   d.data = JSON.stringify(spec.data);
   d.flat = flat;
   return true;

@@ -242,6 +242,8 @@ PICTURE = """(sel) => { const d = document.querySelector(sel), fl = d._fullLayou
     ranges: Object.keys(fl).filter((k) => /^[xy]axis\\d*$/.test(k)).sort().map((k) => [k, fl[k].type, fl[k].range]),
     ticks: [...d.querySelectorAll('.xaxislayer-above text, .yaxislayer-above text')].map((t) => t.textContent).sort(),
     points: [...d.querySelectorAll('.scatterlayer path.point')].map((p) => p.getAttribute('transform')),
+    legend: [...d.querySelectorAll('.legend .bg, .legend .traces')].map((e) =>
+      [e.getAttribute('transform'), e.getAttribute('width'), e.getAttribute('height'), e.textContent]),
     marks: [...d.querySelectorAll('.shapelayer, g.annotation')].map((e) => e.innerHTML.replace(/#clip\\w+/g, '#clip')),
     hover: d.calcdata.map((cd) => cd.map((p) => p.y)),
     reacts: d.__reacts || 0, quick: Number(d.dataset.quickLines || 0) }; }"""
@@ -259,6 +261,7 @@ DTICK = "(sel) => document.querySelector(sel).layout.yaxis.dtick"
     [
         ("/step", "output gate bias", [f".st-key-step-panel{i} .gatelab-live" for i in (1, 2, 3)], 1),
         ("/theory", "input amplitude", [".st-key-theory_flow .gatelab-live"], 1),
+        ("/theory", "recurrent weight w", [".st-key-theory_flow .gatelab-live"], 2),  # legend names carry w
         # T 100 -> 115: the third notch also changes the main chart's y tick step (a layout value)
         (
             "/gradient-flow",
@@ -274,8 +277,8 @@ def test_a_slider_redraws_new_line_values_as_plotly_draws_them_whole(
     """Charts follow a slider that changes only their values (and the times they are at, and values of
     their layout) by drawing just those (``quickLines`` in app/ui/live_chart.js: the values put where
     Plotly keeps them, one relayout; no Plotly.react), and the picture is the one Plotly.react draws
-    from the same figure: lines, markers, shapes and annotations, axis ranges, tick labels and hovered
-    values. Step's gate panel has a fixed y axis, its cell states and outputs follow the data
+    from the same figure: lines, markers, shapes and annotations, the legend, axis ranges, tick labels
+    and hovered values. Step's gate panel has a fixed y axis, its cell states and outputs follow the data
     (autorange); Theory's figure has two panels, log axes, markers and gaps; Gradient flow's T
     lengthens the time axis, and a hidden trace (its legend) takes the new values too."""
     page.set_viewport_size(TALL)
@@ -304,7 +307,7 @@ def test_a_slider_redraws_new_line_values_as_plotly_draws_them_whole(
             page.evaluate(WHOLE, p)
             whole = page.evaluate(PICTURE, p)
             assert whole["reacts"] == quick["reacts"]  # (WHOLE calls Plotly itself)
-            for what in ("lines", "points", "marks", "ranges", "ticks", "hover"):
+            for what in ("lines", "points", "marks", "legend", "ranges", "ticks", "hover"):
                 assert quick[what] == whole[what], (p, what, quick[what], whole[what])
     if path == "/gradient-flow":
         assert page.evaluate(DTICK, panels[0]) != ticks  # a layout value changed on the way
