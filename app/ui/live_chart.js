@@ -492,15 +492,22 @@ async function quickLines(P, div, spec) {
       e.max[0].val = ax.c2l(Math.max(...vals));
     }
   }
-  const upd = {};
-  for (const [name, ya] of Object.entries(axes)) {
-    if (ya.autorange) upd[name + '.autorange'] = ya.autorange;
-    else upd[name + '.range'] = ya.range.slice();
+  // The axes as they are, but where the layout sets their range itself (Theory's bound panel: a new
+  // upper end): Plotly refuses an attribute and a part of it in one call.
+  const upd = {}, own = Object.keys(layout);
+  for (const [name, ax] of Object.entries(axes)) {
+    if (own.some((k) => k.startsWith(name + '.range') || k.startsWith(name + '.autorange'))) continue;
+    if (ax.autorange) upd[name + '.autorange'] = ax.autorange;
+    else upd[name + '.range'] = ax.range.slice();
   }
-  Object.assign(upd, layout);              // the layout's own values last: they win
+  Object.assign(upd, layout);
   const renamed = Object.keys(names).map(Number);
-  if (renamed.length) await P.update(div, { name: renamed.map((i) => names[i]) }, upd, renamed);
-  else await P.relayout(div, upd);
+  try {
+    if (renamed.length) await P.update(div, { name: renamed.map((i) => names[i]) }, upd, renamed);
+    else await P.relayout(div, upd);
+  } catch (e) {                            // drawn whole instead (the figure's data is the new one)
+    return false;
+  }
   d.data = JSON.stringify(spec.data);
   d.flat = flat;
   return true;

@@ -261,7 +261,13 @@ DTICK = "(sel) => document.querySelector(sel).layout.yaxis.dtick"
     [
         ("/step", "output gate bias", [f".st-key-step-panel{i} .gatelab-live" for i in (1, 2, 3)], 1),
         ("/theory", "input amplitude", [".st-key-theory_flow .gatelab-live"], 1),
-        ("/theory", "recurrent weight w", [".st-key-theory_flow .gatelab-live"], 2),  # legend names carry w
+        # legend names carry w; 3.8 -> 4.0 also moves the bound panel's fixed y range (a layout value)
+        (
+            "/theory?cfg=" + quote(json.dumps({"w": 3.8})),
+            "recurrent weight w",
+            [".st-key-theory_flow .gatelab-live"],
+            2,
+        ),
         # T 100 -> 115: the third notch also changes the main chart's y tick step (a layout value)
         (
             "/gradient-flow",
