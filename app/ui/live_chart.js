@@ -395,17 +395,12 @@ function leaves(node, path, out) {
   else out[path] = node;
   return out;
 }
-function layoutOnly(div, spec) {           // ``quick`` can draw spec: its flat layout, or null
-  const d = div.__drawn;
-  if (!d || div.__token || configKey(spec.config) !== d.config || JSON.stringify(spec.data) !== d.data) return null;
-  const flat = leaves(spec.layout, ''), keys = Object.keys(flat);
-  if (keys.length !== Object.keys(d.flat).length || keys.some((k) => !(k in d.flat))) return null;
-  return flat;
-}
 async function quick(P, div, spec) {
-  const d = div.__drawn, flat = layoutOnly(div, spec);
-  if (!flat) return false;
-  const keys = Object.keys(flat), upd = {};
+  const d = div.__drawn;
+  if (!d || div.__token || configKey(spec.config) !== d.config || JSON.stringify(spec.data) !== d.data) return false;
+  const flat = leaves(spec.layout, ''), keys = Object.keys(flat);
+  if (keys.length !== Object.keys(d.flat).length || keys.some((k) => !(k in d.flat))) return false;
+  const upd = {};
   for (const k of keys) if (flat[k] !== d.flat[k]) upd[k] = flat[k];
   const rest = direct(div, upd);
   if (Object.keys(rest).length) await P.relayout(div, rest);
