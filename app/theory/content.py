@@ -1,4 +1,4 @@
-"""Equations of the Theory page: every variant's LaTeX (SPEC 2.2), the comparison tabs, and the
+"""Equations of the Theory page: every variant's LaTeX (SPEC 2.2), the comparison pairs, and the
 translation of the words inside equations. (The symbol table is ``app.theory.symbols``, the
 vanishing-gradient argument ``app.theory.argument``.)
 
@@ -195,9 +195,9 @@ y(t) &= f_{{{OUT}}}\big(W_{{{OUT}}}\,h(t) + b_{{{OUT}}}\big)
     ),
 }
 
-# The tabs of the side-by-side view, one per consecutive pair of CHAIN: the right column is
+# The pairs of the side-by-side view, one per consecutive pair of CHAIN: the right column is
 # highlighted against the left one. (Three columns — 1997 | 2000 | 2002 — are too narrow for
-# the 2002 gate equations at a readable size, so that step is two tabs.)
+# the 2002 gate equations at a readable size, so that step is two pairs.)
 COMPARISONS: list[tuple[str, tuple[str, ...]]] = [
     (N_("RNN → local feedback"), ("rnn", "local_feedback")),
     (N_("local feedback → LSTM 1997 (the CEC)"), ("local_feedback", "lstm1997")),

@@ -23,7 +23,13 @@ def argument(parts: list[tuple[str, str]]) -> None:
 
 
 def equations_section(large_font: bool) -> None:
-    """One tab per consecutive pair of variants, the newer one's new terms framed."""
+    """One expander per consecutive pair of variants (the first open), the newer one's new terms framed.
+
+    Expanders, not tabs: Streamlit's tabs (react-aria) walk every node of their panels, the hidden
+    ones included, after each render of the page, looking for something to focus — each typeset
+    equation is hundreds of nodes, so ~6,000 nodes walked per render, about ten renders per slider
+    notch of the demo below, and the demo's chart waited behind them (issue 48, docs/benchmarks.md).
+    A closed expander costs nothing, and opening one needs no page run."""
     # A long equation scrolls sideways inside its column instead of being cut off.
     st.html(
         "<style>[data-testid='stMarkdownContainer'] .katex-display"
@@ -32,24 +38,25 @@ def equations_section(large_font: bool) -> None:
     st.header(_("Equations, side by side"))
     st.markdown(
         _(
-            "Each tab puts a variant next to the one it grew from. In the right-hand column the "
+            "Each pair below puts a variant next to the one it grew from: click a pair's title to open "
+            "or close it (the first is open). In the right-hand column the "
             ":orange-background[**framed orange terms**] are new compared with the left-hand column "
             "(also listed in words under it)."
         )
         + (_(" Large-font mode shows the two one under the other.") if large_font else "")
     )
-    for tab, (_label, chain) in zip(st.tabs([_(label) for label, _chain in tc.COMPARISONS]), tc.COMPARISONS):
-        with tab:
+    for i, (label, chain) in enumerate(tc.COMPARISONS):
+        with st.expander(_(label), expanded=i == 0):
             # side by side at a slightly smaller size; stacked and larger for a projector
             cols = [st.container() for _ in chain] if large_font else st.columns(len(chain))
-            for i, (col, v) in enumerate(zip(cols, chain)):
+            for j, (col, v) in enumerate(zip(cols, chain)):
                 info = tc.VARIANTS[v]
                 with col:
                     st.markdown(f"**{info.title}**  \n*{info.paper}*")
-                    st.latex(tc.equations(v, highlight=i > 0, size="large" if large_font else "small"))
-                    if i > 0:
+                    st.latex(tc.equations(v, highlight=j > 0, size="large" if large_font else "small"))
+                    if j > 0:
                         st.caption(
-                            _("New vs {previous}: {new}").format(previous=chain[i - 1], new=_(info.new))
+                            _("New vs {previous}: {new}").format(previous=chain[j - 1], new=_(info.new))
                         )
                     if info.note:
                         st.caption(_(info.note))

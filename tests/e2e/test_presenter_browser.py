@@ -41,7 +41,7 @@ def test_presenter_mode_puts_the_picture_first(streamlit_server, projector, rout
     expect(page.get_by_text("Export and import")).to_have_count(0)
     # the page's main picture (Theory: the equations side by side) starts above the fold, and it is wide
     main = {
-        "theory": "[data-testid='stTabs']",
+        "theory": "[data-testid='stMainBlockContainer'] [data-testid='stExpander']",
         "lessons": "[data-testid='stMainBlockContainer'] [data-testid='stRadio']",
     }.get(route.url_path, CHART)
     # waited for as state: under load a chart can be re-attached after the page settled (once on Gradient

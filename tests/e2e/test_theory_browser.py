@@ -5,6 +5,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import expect
 
+from app.theory import content as tc
 from app.ui import urlstate
 
 from .conftest import CHART, screenshot, settle, wait_for_app
@@ -36,9 +37,23 @@ def test_theory_page_renders(streamlit_server, page):
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
     # the URL carries the demo's configuration in ?cfg= (nothing while every setting is the default)
     assert url_settings(page.url) == {} and "w=" not in page.url
-    # README pictures: the top of the page with the peephole tab (highlighted terms), then the demo
-    page.get_by_role("tab", name="LSTM 2000 → 2002 (peepholes)").click()
-    expect(page.locator("[data-testid='stTab'][aria-selected='true']")).to_contain_text("peepholes")
+    # One pair of variants per expander, the first open; a title opens and closes its pair, with the
+    # mouse or from the keyboard.
+    details = page.locator("[data-testid='stExpander'] details")
+    pairs = [details.filter(has=page.locator("summary", has_text=label)) for label, _chain in tc.COMPARISONS]
+    assert [p.count() for p in pairs] == [1] * len(pairs)
+    assert [p.evaluate("d => d.open") for p in pairs] == [True] + [False] * (len(pairs) - 1)
+    first, peepholes = pairs[0], pairs[3]
+    expect(peepholes.locator("summary")).to_contain_text("peepholes")
+    expect(first.locator(".katex-display").first).to_be_visible()
+    expect(peepholes.locator(".katex-display").first).to_be_hidden()
+    first.locator("summary").click()
+    peepholes.locator("summary").focus()
+    page.keyboard.press("Enter")
+    expect(peepholes.locator(".katex .fcolorbox").first).to_be_visible()  # its new terms framed
+    expect(first.locator(".katex-display").first).to_be_hidden()
+    # README pictures: the top of the page with the peephole pair open (highlighted terms), then the demo
+    page.get_by_role("heading", name="Equations, side by side").scroll_into_view_if_needed()
     settle(page)
     screenshot(page, "theory")
     page.locator(CHART).nth(1).scroll_into_view_if_needed()
