@@ -467,10 +467,26 @@ function newLines(div, spec) {             // what ``quickLines`` would change (
   }
   return todo.some((t) => !t.hidden) ? { todo, axes, layout, flat, names } : null;
 }
+const ITEM = /^(annotations|shapes)\[(\d+)\]\.(text|x|y|x0|x1|y0|y1)$/;
+// The axes an annotation or a shape is placed on in data units, if each of them is linear and keeps
+// its range (neither autoranged nor made so by the layout's changes ``layout``); else null. Paper and
+// an axis' domain are fixed places.
+function placedOn(fl, o, layout) {
+  const out = [];
+  for (const c of ['x', 'y']) {
+    const ref = String(o[c + 'ref'] || c);
+    if (ref === 'paper' || / domain$/.test(ref)) continue;
+    const ax = fl[ref.replace(/^([xy])/, '$1axis')];
+    if (!ax || ax.type !== 'linear' || ax.autorange || Object.keys(layout).some((k) => k.startsWith(ax._name + '.autorange'))) return null;
+    out.push(ax);
+  }
+  return out;
+}
 async function quickLines(P, div, spec) {
   const d = div.__drawn, found = newLines(div, spec);
   if (!found) return false;
   const { todo, axes, layout, flat, names } = found;
+  const fl = div._fullLayout;
   for (const { i, tr, cd, x, y, moved, ext, hidden } of todo) {
     if (moved.x) { div.data[i].x = x; tr.x = x; }
     if (moved.y) { div.data[i].y = y; tr.y = y; }
@@ -487,16 +503,36 @@ async function quickLines(P, div, spec) {
       e.max[0].val = ax.c2l(Math.max(...vals));
     }
   }
+  // An annotation's or a shape's text or place on axes that do not follow the data (Theory's bound line
+  // and its label at a new w) is written into the layout Plotly keeps, and the relayout below draws it
+  // (drawing the data draws them): given to relayout, any such change is a whole recalculation (their
+  // editType is calc, as they may widen an autoranged axis), ~20 ms for Theory's figure.
+  const changed = { ...layout };
+  for (const [k, v] of Object.entries(layout)) {
+    const m = ITEM.exec(k), kind = m && m[1], i = m && Number(m[2]);
+    const o = m && fl[kind] && fl[kind][i], src = m && div.layout[kind] && div.layout[kind][i];
+    const refs = o && placedOn(fl, o, layout);
+    if (!refs || !src || (typeof v !== 'number' && typeof v !== 'string') ||
+        (typeof v === 'number' && !Number.isFinite(v))) continue;
+    o[m[3]] = v;
+    src[m[3]] = v;
+    delete changed[k];
+    for (const ax of refs) axes[ax._name] = ax;
+  }
   // The axes as they are, but where the layout sets their range itself (Theory's bound panel: a new
   // upper end): Plotly refuses an attribute and a part of it in one call.
-  const upd = {}, own = Object.keys(layout);
+  const upd = {}, own = Object.keys(changed);
   for (const [name, ax] of Object.entries(axes)) {
     if (own.some((k) => k.startsWith(name + '.range') || k.startsWith(name + '.autorange'))) continue;
     if (ax.autorange) upd[name + '.autorange'] = ax.autorange;
     else upd[name + '.range'] = ax.range.slice();
   }
-  Object.assign(upd, layout);
+  Object.assign(upd, changed);
+  if (!Object.keys(upd).length) return false;    // nothing would draw what was written: drawn whole
   const renamed = Object.keys(names).map(Number);
+  // Renamed traces: Plotly.update writes the legend's new texts but keeps its measured size (its box
+  // stayed 783 px wide for names that make it 790): the legend is laid out anew, as it is.
+  if (renamed.length && !('showlegend' in upd)) upd.showlegend = fl.showlegend;
   try {
     if (renamed.length) await P.update(div, { name: renamed.map((i) => names[i]) }, upd, renamed);
     else await P.relayout(div, upd);

@@ -261,7 +261,9 @@ DTICK = "(sel) => document.querySelector(sel).layout.yaxis.dtick"
     [
         ("/step", "output gate bias", [f".st-key-step-panel{i} .gatelab-live" for i in (1, 2, 3)], 1),
         ("/theory", "input amplitude", [".st-key-theory_flow .gatelab-live"], 1),
-        # legend names carry w; 3.8 -> 4.0 also moves the bound panel's fixed y range (a layout value)
+        # legend names carry w, and the bound's line and label move on the bound panel's fixed y range;
+        # 3.8 -> 4.0 also moves that range's upper end (a layout value), at 3 it stays
+        ("/theory", "recurrent weight w", [".st-key-theory_flow .gatelab-live"], 1),
         (
             "/theory?cfg=" + quote(json.dumps({"w": 3.8})),
             "recurrent weight w",
