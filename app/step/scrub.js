@@ -38,8 +38,10 @@ const svg = (d) => '<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden=
 const button = (cls, icon) => '<button type="button" class="' + cls + '">' + svg(icon) + '<span></span></button>';
 // Words from the server (in the session's language) into the elements ``texts`` names: selector -> words.
 function say(root, texts) { for (const [sel, w] of Object.entries(texts)) root.querySelector(sel).textContent = w; }
-// The element a component draws into, made once (a page run redraws the component with new data).
+// The element a component draws into, made once (a page run redraws the component with new data);
+// <html> says it is on the page (cls-on: the CSS hides Streamlit's copies) until ``gone`` finds none.
 function own(parentElement, cls, html) {
+  if (!document.documentElement.classList.contains(cls + '-on')) document.documentElement.classList.add(cls + '-on');
   let root = parentElement.querySelector('.' + cls);
   if (!root) {
     root = document.createElement('div');
@@ -220,8 +222,15 @@ function ops(component) {
   broadcast(g);
 }
 
+// A component taken off the page (Streamlit calls the returned function): once its element is gone
+// from the document, <html> no longer says it is there.
+const gone = (cls) => () => setTimeout(() => {
+  if (!document.querySelector('.' + cls)) document.documentElement.classList.remove(cls + '-on');
+});
+
 export default function (component) {
-  if (component.data.kind === 'equations') equations(component);
-  else if (component.data.kind === 'ops') ops(component);
-  else transport(component);
+  if (component.data.kind === 'equations') { equations(component); return gone('gatelab-eq'); }
+  if (component.data.kind === 'ops') { ops(component); return gone('gatelab-ops'); }
+  transport(component);
+  return gone('gatelab-scrub');
 }

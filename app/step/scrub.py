@@ -65,11 +65,15 @@ OPS_KEY = state.wkey(PAGE, "ops")
 SERVER_TRANSPORT = "step-server-transport"  # container keys: Streamlit's own copies, hidden in a browser
 SERVER_EQUATIONS = "step-server-equations"
 
-# Where the script drew its transport (its .gatelab-scrub exists), Streamlit's copies are not shown.
+# Where the script drew its transport (scrub.js marks the page: .gatelab-scrub-on on <html> while its
+# .gatelab-scrub is on it; likewise -eq-on, -ops-on), Streamlit's copies are not shown. Not
+# `body:has(.gatelab-scrub)`: a :has() on the body makes every change anywhere in the page restyle it
+# whole — 1.2 ms for each of the ~10 style updates of a slider notch's drawing on Step, 0.09 ms without
+# (measured, issue 48).
 CSS = f"""
-body:has(.gatelab-scrub) .st-key-{SERVER_TRANSPORT}, body:has(.gatelab-scrub) .st-key-step-play,
-body:has(.gatelab-eq) .st-key-{SERVER_EQUATIONS}, body:has(.gatelab-ops) .st-key-{SERVER_OPS},
-body:has(.gatelab-scrub) [data-testid="stColumn"]:has(> div > .st-key-step-play) {{ display: none !important; }}
+.gatelab-scrub-on .st-key-{SERVER_TRANSPORT}, .gatelab-scrub-on .st-key-step-play,
+.gatelab-eq-on .st-key-{SERVER_EQUATIONS}, .gatelab-ops-on .st-key-{SERVER_OPS},
+.gatelab-scrub-on [data-testid="stColumn"]:has(> div > .st-key-step-play) {{ display: none !important; }}
 .gatelab-scrub {{ display: flex; flex-wrap: wrap; align-items: flex-end; gap: 0.5rem 1rem;
   font-family: var(--st-font); color: var(--st-text-color); }}
 .gatelab-scrub .gl-buttons {{ display: flex; flex-wrap: wrap; gap: 0.5rem; }}

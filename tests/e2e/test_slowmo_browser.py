@@ -23,6 +23,12 @@ def test_slow_motion_steps_through_the_operations(streamlit_server, page):
     wait_for_app(page)
     ops = page.locator(".gatelab-ops")  # the browser's own buttons (Streamlit's copies are hidden)
     expect(ops.get_by_text("Operation 1 of 7: net inputs")).to_be_visible()
+    for server_copy in (
+        ".st-key-step-server-ops",
+        ".st-key-step-server-transport",
+        ".st-key-step-server-equations",
+    ):
+        expect(page.locator(server_copy)).to_be_hidden()
     diagram = page.locator(".gatelab-live").first
     expect(diagram).to_contain_text("?")  # nothing computed yet but net inputs
     expect(diagram).to_have_attribute("data-step", "1")  # drawn at the first operation
@@ -45,4 +51,11 @@ def test_slow_motion_steps_through_the_operations(streamlit_server, page):
         ops.get_by_role("button", name="Next operation").click()
     expect(ops.get_by_text("Operation 1 of 7: net inputs")).to_be_visible()
     expect(page.locator(".gatelab-scrub output")).to_have_text("2 / 22")
+    # slow motion off: the browser's buttons go, and so does the mark that hid Streamlit's copies
+    page.get_by_text("Slow motion", exact=True).click()
+    wait_for_app(page)
+    expect(ops).to_have_count(0)
+    page.wait_for_function("() => !document.documentElement.classList.contains('gatelab-ops-on')")
+    assert page.evaluate("() => document.documentElement.classList.contains('gatelab-scrub-on')")
+    expect(page.locator(".st-key-step-server-transport")).to_be_hidden()
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
