@@ -22,7 +22,9 @@ press here, the same for every slider).
 * **sliders** (not in the default set) — every slider of the pages whose charts follow their sliders
   (Gradient flow with the forget-gate LSTMs added, Step, Theory), ``--notches`` presses each: the time
   to the first chart showing the change and to the last chart that changed, each p95 also over the
-  bare slider's. A slider no chart follows (Step's playback speed) is listed without figures.
+  bare slider's, and its three slowest notches (ms to the last chart, ms to the preview's answer, the
+  slider's value): a late answer is the server's, a late drawing the browser's. A slider no chart
+  follows (Step's playback speed) is listed without figures.
 
 Without ``--url`` a Streamlit server is started on a free port (the app's own settings) and stopped
 at the end. A benchmark, not a test; issue 33's goals: ≥ 20 loss-chart updates/s while training,
@@ -83,6 +85,14 @@ KEY_CLOCK = """() => { if (!window.__keyClock) { window.__keyClock = true;
   const app = document.querySelector("[data-testid='stApp']");
   new MutationObserver(() => { if (app.getAttribute('data-test-script-state') === 'running') window.__ran = true; })
     .observe(app, { attributes: true, attributeFilter: ['data-test-script-state'] }); } }"""
+# When each message of the page's preview socket (app/ui/previews.py, /gatelab/…) arrived: a slow notch
+# is then told apart — a late answer (the server) from a late drawing (the browser).
+ANSWERS = """(() => { const W = window.WebSocket; window.__answers = [];
+  window.WebSocket = function (u, p) { const ws = p ? new W(u, p) : new W(u);
+    if (String(u).includes('/gatelab/')) ws.addEventListener('message', () => window.__answers.push(performance.now()));
+    return ws; };
+  window.WebSocket.prototype = W.prototype;
+  Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 }); })()"""
 # Loss-chart redraws with new data, sampled every 5 ms (the chart's own data, not the DOM).
 COUNT = """() => { window.__n = 0; window.__last = null;
   const sig = () => { for (const p of document.querySelectorAll(".st-key-train-loss .js-plotly-plot"))
@@ -223,7 +233,7 @@ def every_slider(page, base: str, path: str, notches: int) -> dict:
             fresh()
         thumb = page.locator("[data-testid='stSlider']").filter(has_text=label).get_by_role("slider").first
         thumb.focus()
-        key, first, last = "ArrowRight", [], []
+        key, first, last, notes = "ArrowRight", [], [], []
         for n in range(notches + 2):  # the first two not counted: a warm-up, as for every slider here
             key = onward_key(thumb, key)
             page.evaluate(WATCH_ALL, page.evaluate(ALL_SIGNATURES))
@@ -232,11 +242,17 @@ def every_slider(page, base: str, path: str, notches: int) -> dict:
                 page.wait_for_function("() => window.__ran", timeout=1_000)
             ready(page)
             page.evaluate("() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))")
-            seen = page.evaluate("() => [window.__t0, Object.values(window.__first)]")
+            seen = page.evaluate(
+                "() => [window.__t0, Object.values(window.__first), (window.__answers || []).find((a) => a >= window.__t0)]"
+            )
             if seen[1] and n >= 2:
                 first.append(min(seen[1]) - seen[0])
                 last.append(max(seen[1]) - seen[0])
+                answered = None if seen[2] is None else round(seen[2] - seen[0], 1)
+                notes.append((round(last[-1], 1), answered, thumb.evaluate(VALUE)[0]))
         out[label] = {"first_chart": stats(first), "last_chart": stats(last)} if len(first) >= 2 else None
+        if out[label]:  # the three slowest notches: (ms to the last chart, ms to the answer, the value)
+            out[label]["slowest"] = sorted(notes, reverse=True)[:3]
         page.evaluate("() => { window.__watchGen = (window.__watchGen || 0) + 1; }")  # the last watch stops
         thumb.blur()
     return out
@@ -336,6 +352,7 @@ def main() -> int:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             page = browser.new_page(viewport={"width": 1400, "height": 2000})
+            page.add_init_script(ANSWERS)
             if "bare" in args.only:
                 out["bare_slider"] = stats(bare(page, args.notches))
                 print("Bare Streamlit slider → chart (the floor):", out["bare_slider"], flush=True)
