@@ -38,8 +38,8 @@ def equations_section(large_font: bool) -> None:
     st.header(_("Equations, side by side"))
     st.markdown(
         _(
-            "Each pair below puts a variant next to the one it grew from: click a pair's title to open "
-            "or close it (the first is open). In the right-hand column the "
+            "Each pair below puts a variant next to the one it grew from: click a pair's title to expand "
+            "or collapse it (the first is expanded). In the right-hand column the "
             ":orange-background[**framed orange terms**] are new compared with the left-hand column "
             "(also listed in words under it)."
         )

@@ -376,8 +376,13 @@ def test_step_playback_keeps_up_with_its_speed(streamlit_server, page):
 
 def test_a_shared_link_reproduces_the_picture_in_a_new_tab(streamlit_server, page, browser):
     open_page(page, f"{streamlit_server}/gradient-flow")
-    change_slider_and_wait(page, "RNN recurrent weight scale", chart=0)
-    change_slider_and_wait(page, "Sequence length T", chart=0, key="ArrowLeft")
+    for label, key in (("RNN recurrent weight scale", "ArrowRight"), ("Sequence length T", "ArrowLeft")):
+        before = page.url
+        change_slider_and_wait(page, label, chart=0, key=key)
+        # the chart shows the preview first; the link is the page run's, which follows it (held until
+        # the preview is drawn, so the page can read "not running" in between)
+        page.wait_for_function("(u) => location.href !== u", arg=before, timeout=30_000)
+        wait_for_app(page)
     link, picture = page.url, page.evaluate(SIGNATURE, 0)
     assert "cfg=" in link
     other = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()  # another session
