@@ -187,6 +187,29 @@ def step(at) -> int:
     return int(metric(at).split("/")[0])
 
 
+def test_step_where_the_browser_reports_its_step_an_older_slider_value_is_no_move():
+    """Where the browser's transport runs (it has reported a step: app.step.scrub.on_report), Streamlit's
+    Timestep slider is hidden; a request can still carry a value it was drawn with runs ago. That value
+    is never a move (seen in a browser under load: three Back clicks to step 4, then a file upload
+    whose request carried the slider's 6, and the cursor went back to 6)."""
+    at = open_page("step")
+    timestep(at).set_value(6).run()  # a page without the browser's transport: the slider is the user's
+    assert step(at) == 6
+    timestep(at).set_value(4).run()
+    assert step(at) == 4
+    stale = timestep(at).key
+    at.session_state[stale] = 6  # an older value the slider was drawn with
+    at.run()
+    assert step(at) == 6  # without the browser's transport it cannot be told from the user's move
+    timestep(at).set_value(4).run()
+    at.session_state["step.scrub"] = {"at": {"t": 4, "n": 1.0}}  # the browser's transport said: step 4
+    at.run()
+    assert step(at) == 4
+    at.session_state[stale] = 6
+    at.run()
+    assert step(at) == 4 and not at.exception
+
+
 def test_step_play_stops_at_the_end_and_plays_again_from_the_start():
     at = open_page("step")
     T = int(metric(at).split("/")[1])

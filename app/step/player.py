@@ -71,10 +71,18 @@ def cursor(T: int) -> int:
         t = setting
         ps.pop("clock", None)
         ps["seq"] = ps.get("seq", 0) + 1  # the browser's transport takes it
-    elif not is_playing() and widget is not None and widget != t and widget != ps.get("slider_drawn"):
-        # a value the slider was not drawn with: the user moved it. (Where the browser's transport runs,
-        # Streamlit's slider is hidden and can only send back what it was drawn with, which may be
-        # older than a step the browser reported since: that is no move.)
+    elif (
+        not is_playing()
+        and widget is not None
+        and widget != t
+        and widget != ps.get("slider_drawn")
+        and scrub.reported() is None
+    ):
+        # a value the slider was not drawn with: the user moved it. Where the browser's transport runs
+        # (it has reported a step), Streamlit's slider is hidden and only sends back values it was drawn
+        # with — not always the last one: a request sent before a run's new value reached the browser
+        # carries an older one (under load, a file upload after three quick Back clicks took the
+        # cursor from step 4 back to 6) — so there its value is never a move.
         t = widget
         ps.pop("clock", None)
     return min(max(int(t), 1), T)
