@@ -42,7 +42,8 @@ def test_step_arrows_space_and_home(streamlit_server, page):
     expect(step_metric(page)).to_have_text(re.compile(r"^1 / \d+$"))
     keys_move_the_step(page, [("ArrowRight", 2), ("ArrowRight", 3), ("ArrowLeft", 2), ("Home", 1)])
     # typed into a text field, the arrow moves the text cursor, not the step
-    seed = page.locator("[data-testid='stSidebar'] input[type='number']:visible").first
+    # (one that takes typing: under load the first one shown was a greyed-out one, and the click waited)
+    seed = page.locator("[data-testid='stSidebar'] input[type='number']:visible:not([disabled])").first
     seed.click()
     page.keyboard.press("ArrowRight")
     wait_for_app(page)
