@@ -81,8 +81,8 @@ def cursor(T: int) -> int:
         # a value the slider was not drawn with: the user moved it. Where the browser's transport runs
         # (it has reported a step), Streamlit's slider is hidden and only sends back values it was drawn
         # with — not always the last one: a request sent before a run's new value reached the browser
-        # carries an older one (under load, a file upload after three quick Back clicks took the
-        # cursor from step 4 back to 6) — so there its value is never a move.
+        # carries an older one — so there its value is never a move. (The likely way, under load, a file
+        # upload after three Back clicks took the cursor from step 4 back to 6: not reproduced alone.)
         t = widget
         ps.pop("clock", None)
     return min(max(int(t), 1), T)
