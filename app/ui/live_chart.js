@@ -395,14 +395,19 @@ function leaves(node, path, out) {
   else out[path] = node;
   return out;
 }
-async function quick(P, div, spec) {
+// The values of a new layout (``flat``: its leaves) that differ from the figure drawn last (``d``), if
+// the two have the same leaves; else null. ``quickLines`` and ``quick`` both start from it.
+function changedLayout(d, flat) {
+  const keys = Object.keys(flat);
+  if (!d || keys.length !== Object.keys(d.flat).length || keys.some((k) => !(k in d.flat))) return null;
+  const changed = {};
+  for (const k of keys) if (flat[k] !== d.flat[k]) changed[k] = flat[k];
+  return changed;
+}
+async function quick(P, div, spec, flat, changed) {
   const d = div.__drawn;
-  if (!d || div.__token || configKey(spec.config) !== d.config || JSON.stringify(spec.data) !== d.data) return false;
-  const flat = leaves(spec.layout, ''), keys = Object.keys(flat);
-  if (keys.length !== Object.keys(d.flat).length || keys.some((k) => !(k in d.flat))) return false;
-  const upd = {};
-  for (const k of keys) if (flat[k] !== d.flat[k]) upd[k] = flat[k];
-  const rest = direct(div, upd);
+  if (!changed || div.__token || configKey(spec.config) !== d.config || JSON.stringify(spec.data) !== d.data) return false;
+  const rest = direct(div, changed);
   if (Object.keys(rest).length) await P.relayout(div, rest);
   d.flat = flat;
   return true;
@@ -413,20 +418,17 @@ async function quick(P, div, spec) {
 // (Gradient flow's T) — and names is drawn by Plotly from the new values put where it keeps them: the
 // figure's data, its calcdata (a point each: what it draws and hovers) and the extremes its autorange
 // reads; then one relayout of those axes as they are (autorange, or the range shown: a zoom stays) with
-// the layout's changed values, the new names (Theory's legend carries w) in the same Plotly.update. The
+// the layout's changed values, the new names (Theory's legend carries w) written likewise. The
 // same picture as Plotly.react (tested: lines, markers, shapes, annotations, legend, ranges, ticks,
 // hovered values) without react's defaults and calc. A hidden trace (from the legend) takes its values
 // only: Plotly computes it when it is shown. Why: Plotly.react redraws the whole chart, 10–25 ms each on
 // the 2-core machine, one chart after another (Step's last panel 1.6–2.2 × the bare app's p95, issue
 // 48); this is 1.5–10 ms. Anything else (markers of several sizes, a fill, a changed style, a gap in
 // time, a new axis type) goes to Plotly.react.
-function newLines(div, spec) {             // what ``quickLines`` would change (read only), or null
+// ``layout``: the layout's changed values (``changedLayout``: a log axis' dtick), or null.
+function newLines(div, spec, layout) {     // what ``quickLines`` would change (read only), or null
   const d = div.__drawn, fl = div._fullLayout, fd = div._fullData, cds = div.calcdata;
-  if (!d || div.__token || !fl || !fd || !cds || configKey(spec.config) !== d.config) return null;
-  const flat = leaves(spec.layout, ''), keys = Object.keys(flat);
-  if (keys.length !== Object.keys(d.flat).length || keys.some((k) => !(k in d.flat))) return null;
-  const layout = {};                        // values of the layout that changed too (a log axis' dtick)
-  for (const k of keys) if (flat[k] !== d.flat[k]) layout[k] = flat[k];
+  if (!layout || div.__token || !fl || !fd || !cds || configKey(spec.config) !== d.config) return null;
   const old = JSON.parse(d.data);
   if (old.length !== spec.data.length || fd.length !== old.length || div.data.length !== old.length) return null;
   const todo = [], axes = {};
@@ -465,7 +467,7 @@ function newLines(div, spec) {             // what ``quickLines`` would change (
     }
     todo.push(job);
   }
-  return todo.some((t) => !t.hidden) ? { todo, axes, layout, flat, names } : null;
+  return todo.some((t) => !t.hidden) ? { todo, axes, names } : null;
 }
 const ITEM = /^(annotations|shapes)\[(\d+)\]\.(text|x|y|x0|x1|y0|y1)$/;
 // The axes an annotation or a shape is placed on in data units, if each of them is linear and keeps
@@ -482,10 +484,10 @@ function placedOn(fl, o, layout) {
   }
   return out;
 }
-async function quickLines(P, div, spec) {
-  const d = div.__drawn, found = newLines(div, spec);
+async function quickLines(P, div, spec, flat, layout) {
+  const d = div.__drawn, found = newLines(div, spec, layout);
   if (!found) return false;
-  const { todo, axes, layout, flat, names } = found;
+  const { todo, axes, names } = found;
   const fl = div._fullLayout;
   for (const { i, tr, cd, x, y, moved, ext, hidden } of todo) {
     if (moved.x) { div.data[i].x = x; tr.x = x; }
@@ -618,10 +620,11 @@ function draw(div) {
         if (spec.layout.height) div.style.minHeight = spec.layout.height + 'px';   // no jump while drawing
         if (spec.config && spec.config.locale) await locale(P, spec.config.locale);
         named(div, spec.config);
-        if (await quickLines(P, div, spec)) div.dataset.quickLines = String((div.__quickLines = (div.__quickLines || 0) + 1));
-        else if (!(await quick(P, div, spec))) {
-          // as sent: Plotly.react writes into the figure it draws (an axis' range, its type …)
-          const drawn = { data: JSON.stringify(spec.data), config: configKey(spec.config), flat: leaves(spec.layout) };
+        // as sent: Plotly.react writes into the figure it draws (an axis' range, its type …)
+        const flat = leaves(spec.layout, ''), changed = changedLayout(div.__drawn, flat);
+        if (await quickLines(P, div, spec, flat, changed)) div.dataset.quickLines = String((div.__quickLines = (div.__quickLines || 0) + 1));
+        else if (!(await quick(P, div, spec, flat, changed))) {
+          const drawn = { data: JSON.stringify(spec.data), config: configKey(spec.config), flat };
           await P.react(div, spec.data, spec.layout, withPng(P, spec.config, div));
           div.__drawn = drawn;
           div.__reacts = (div.__reacts || 0) + 1;
