@@ -55,3 +55,23 @@ def test_the_cell_diagrams_gates_go_from_dark_to_blue_and_keep_white_text():
 def test_outside_a_streamlit_run_the_light_figure_is_kept():
     fig = figures.make_figure({"layout": {"paper_bgcolor": "white"}})
     assert theme.dark() is False and theme.for_theme(fig) is fig
+
+
+def _reported(seen):
+    import streamlit as st
+
+    from app.ui import theme as th
+
+    if seen is not None:
+        st.session_state[th.SEEN_KEY] = seen
+    st.write(f"dark={th.dark()}")
+
+
+def test_the_watchers_last_report_decides_and_without_one_streamlits_theme_does():
+    """``dark()`` reads the watcher's report as its callback kept it (a plain value: reading the
+    component's own state would define a class per read, issue 48); no report: Streamlit's theme."""
+    from streamlit.testing.v1 import AppTest
+
+    for seen, want in ((True, "dark=True"), (False, "dark=False"), (None, "dark=False")):
+        at = AppTest.from_function(_reported, args=(seen,)).run()
+        assert not at.exception and at.markdown[0].value == want

@@ -48,3 +48,37 @@ def test_the_demo_figure_is_the_one_built_whole(lang, large_font, changes):
         assert text(again) == text(fast)
     finally:
         i18n._PINNED.reset(token)
+
+
+@pytest.mark.parametrize("changes", [{}, {"f": "tanh", "w": 3.5}], ids=["defaults", "tanh-exploding"])
+def test_the_bound_line_and_the_axes_are_what_plotlys_helpers_make(changes):
+    """The bound's line and label and the axes' titles and scales are written out as plain properties
+    (plotly.py's underscored helpers define a class per parsed name: issue 48); they are what
+    ``add_hline`` and ``update_xaxes``/``update_yaxes`` with ``row``/``col`` make."""
+    result = demo.compute_demo(dataclasses.replace(demo.DEFAULTS, **changes))
+    fname = "σ" if result.settings.f == "sigmoid" else "tanh"
+    fig = tf.flow_figure(result).to_plotly_json()["layout"]
+    ref = make_subplots(**tf.FLOW_PANELS)
+    line = fig["shapes"][0]["line"]
+    label = "|w| · max {f}' = {factor}".format(f=fname, factor=f"{result.bound_factor:.3g}")
+    ref.add_hline(
+        y=result.bound_factor,
+        row=1,
+        col=2,
+        line=line,
+        annotation_text=label,
+        annotation_position="top left",
+        exclude_empty_subplots=False,
+    )
+    ref.update_xaxes(title_text="q = steps back in time from the loss", row=1, col=1)
+    ref.update_xaxes(title_text="q (the q-th step back)", row=1, col=2)
+    ref.update_yaxes(title_text="relative error norm (log)", type="log", exponentformat="power", row=1, col=1)
+    ref.update_yaxes(title_text="factor", range=fig["yaxis2"]["range"], row=1, col=2)
+    want = ref.to_plotly_json()["layout"]
+    assert fig["shapes"] == want["shapes"]
+    (bound,) = [a for a in fig["annotations"] if a["text"] == label]
+    assert {k: v for k, v in bound.items() if k != "font"} == want["annotations"][0]
+    for axis in ("xaxis", "xaxis2", "yaxis", "yaxis2"):
+        assert fig[axis]["title"]["text"] == want[axis]["title"]["text"]
+        for prop in ("type", "exponentformat", "range"):
+            assert fig[axis].get(prop) == want[axis].get(prop)

@@ -31,7 +31,7 @@ def flow_figure(result: DemoResult, large_font: bool = False) -> go.Figure:
     fig = go.Figure({**json.loads(text), "_grid_str": grid_str, "_grid_ref": grid_ref}, _validate=False)
     flow_content(fig, result, large_font)
     annotation_sizes(fig, large_font)  # the lines' labels, as the panels' titles
-    fig.update_layout(margin_l=_left_margin(fig, large_font))
+    fig.layout.margin.l = _left_margin(fig, large_font)
     return fig
 
 
@@ -197,30 +197,40 @@ def _flow_factors(fig: go.Figure, result: DemoResult, width: float, msize: int, 
         row=1,
         col=2,
     )
-    fig.add_hline(
-        y=result.bound_factor,
-        row=1,
-        col=2,
-        line=dict(color=OKABE_ITO["grey"], dash="dash", width=width * 0.8),
-        annotation_text=_("|w| · max {f}' = {factor}").format(f=fname, factor=f"{result.bound_factor:.3g}"),
-        annotation_position="top left",
+    # A line across the right panel at the bound and its label: what ``add_hline(..., row=1, col=2,
+    # annotation_text=…)`` makes, written out (see ``_flow_axes``).
+    bound, line = result.bound_factor, dict(color=OKABE_ITO["grey"], dash="dash", width=width * 0.8)
+    fig.add_shape(type="line", x0=0, x1=1, y0=bound, y1=bound, xref="x2 domain", yref="y2", line=line)
+    fig.add_annotation(
+        text=_("|w| · max {f}' = {factor}").format(f=fname, factor=f"{bound:.3g}"),
+        showarrow=False,
+        x=0,
+        xanchor="left",
+        y=bound,
+        yanchor="bottom",
+        xref="x2 domain",
+        yref="y2",
     )
 
 
 def _flow_axes(fig: go.Figure, result: DemoResult) -> None:
     """Axis titles; the left axis is logarithmic, the right one reaches above every factor and the bound."""
     d = result.frame
-    fig.update_xaxes(title_text=_("q = steps back in time from the loss"), row=1, col=1)
-    fig.update_xaxes(title_text=_("q (the q-th step back)"), row=1, col=2)
-    fig.update_yaxes(
-        title_text=_("relative error norm (log)"), type="log", exponentformat="power", row=1, col=1
-    )
+    # Set by plain attribute, not ``update_xaxes(title_text=…, row=…)``: plotly.py parses each
+    # underscored name into a path with a class it defines per call (``chomp_empty_strings``),
+    # ~130 classes a figure — garbage that made the server's full collections frequent (issue 48).
+    lay = fig.layout
+    lay.xaxis.title.text = _("q = steps back in time from the loss")
+    lay.xaxis2.title.text = _("q (the q-th step back)")
+    lay.yaxis.title.text = _("relative error norm (log)")
+    lay.yaxis.type, lay.yaxis.exponentformat = "log", "power"
     top = max(
         1.1,
         float(np.nanmax(d["rnn_factor"])) * 1.1 if d["rnn_factor"].notna().any() else 1.1,
         result.bound_factor * 1.15,
     )
-    fig.update_yaxes(title_text=_("factor"), range=[0, top], row=1, col=2)
+    lay.yaxis2.title.text = _("factor")
+    lay.yaxis2.range = [0, top]
 
 
 def flow_alt(result: DemoResult) -> str:

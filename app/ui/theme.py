@@ -49,6 +49,12 @@ _RGB = re.compile(r"rgb\((\d+),\s*(\d+),\s*(\d+)\)$")
 
 
 WATCH_KEY = "gatelab-theme-watch"
+# What the watcher last reported, kept as a plain value by its callback (``_seen``): ``dark()`` is
+# read by every chart of every run, and reading a keyed ``st.components.v2`` component's state goes
+# through Streamlit's presenter, which defines a new class each time (Streamlit 1.67's
+# ``make_bidi_component_presenter``) — garbage for the collector's full collections, which paused
+# the server 6–37 ms every few seconds during slider notches (issue 48, docs/benchmarks.md).
+SEEN_KEY = "_gatelab_theme_seen"
 # Streamlit does not rerun when the theme changes (the ⋮ menu, the system at dusk): this script,
 # run in the page, looks at the app's background twice a second and, when it has not been what
 # the server drew for (data.dark) for 1.5 s, reports it: a rerun, and the charts follow.
@@ -79,8 +85,8 @@ def dark() -> bool:
     import streamlit as st  # here: this module's recolouring is importable without Streamlit
 
     try:
-        seen = st.session_state[WATCH_KEY].get("dark")
-    except Exception:  # not reported (yet), or no script run context
+        seen = st.session_state.get(SEEN_KEY)
+    except Exception:  # no script run context
         seen = None
     if seen is not None:
         return bool(seen)
@@ -155,6 +161,13 @@ DARK_CSS = (
 )
 
 
+def _seen() -> None:
+    """The watcher's report, kept where ``dark()`` reads it (see ``SEEN_KEY``)."""
+    import streamlit as st
+
+    st.session_state[SEEN_KEY] = st.session_state[WATCH_KEY].get("dark")
+
+
 def style() -> None:
     """Add the page-wide CSS (every run, from the entry script: it follows the theme).
 
@@ -169,7 +182,7 @@ def style() -> None:
         _watch = st.components.v2.component("gatelab_theme_watch", js=WATCH_JS, isolate_styles=False)
     is_dark = dark()
     with st.sidebar.container(key="gatelab-style"):
-        _watch(key=WATCH_KEY, data={"dark": is_dark}, height=0, on_dark_change=lambda: None)
+        _watch(key=WATCH_KEY, data={"dark": is_dark}, height=0, on_dark_change=_seen)
         st.html(
             "<style>.st-key-gatelab-style, .st-key-gatelab-plotly-preload { display: none; }"
             + CSS
