@@ -25,7 +25,7 @@ import streamlit as st  # noqa: E402
 from app import i18n  # noqa: E402
 from app.classroom import view as classroom  # noqa: E402
 from app.i18n import _  # noqa: E402
-from app.ui import live, previews, state, theme  # noqa: E402
+from app.ui import collector, live, previews, state, theme  # noqa: E402
 from app.ui.routes import PAGES, PAGES_DIR  # noqa: E402
 
 
@@ -45,6 +45,7 @@ def main() -> None:
     i18n.from_url()  # ?lang=zh-TW / zh-CN, else this session's choice, else the browser's language
     with i18n.pinned():
         _page_run()
+    collector.after_run()  # a full garbage collection due: now, not in a slider's next preview
 
 
 def _page_run() -> None:

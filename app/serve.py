@@ -13,7 +13,8 @@ At its start the server imports every page's modules and freezes the objects the
 garbage collector's sight (``gc.freeze``): they live as long as the process, yet each full collection
 walked them all — measured in the server during slider notches, a full (generation 2) collection took
 60–120 ms, a pause for whatever the server was doing then (a slider's preview, a page run); after the
-freeze 9–15 ms (docs/benchmarks.md, issue 48). Objects made later are collected as before.
+freeze 9–15 ms (docs/benchmarks.md, issue 48). Objects made later are collected as before, their full
+collections at the end of a page's run when due (``app/ui/collector.py``).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ if importlib.util.find_spec("app") is None:  # run from a checkout that is not i
 import streamlit as st  # noqa: E402
 
 from app.classroom import socket as class_socket  # noqa: E402
-from app.ui import feeds  # noqa: E402
+from app.ui import collector, feeds  # noqa: E402
 from app.ui.routes import PAGES, PAGES_DIR  # noqa: E402
 
 
@@ -42,6 +43,7 @@ def freeze_what_lasts() -> None:
             importlib.import_module("pages." + Path(r.file).stem)
     gc.collect()
     gc.freeze()
+    collector.at_runs_end()
 
 
 app = st.App("main.py", routes=feeds.routes() + class_socket.routes())
