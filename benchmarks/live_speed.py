@@ -30,6 +30,11 @@ Without ``--url`` a Streamlit server is started on a free port (the app's own se
 at the end. A benchmark, not a test; issue 33's goals: ≥ 20 loss-chart updates/s while training,
 slider → chart p95 ≤ 150 ms, playback at 20 steps/s shows ≥ 19; issue 48's: the Timestep slider's
 p95 ≤ 50 ms and ≤ 0.3 × the bare slider's, every model-changing slider ≤ 1.0 × it.
+
+A p95 is ``statistics.quantiles(…, n=20)[-1]`` (the exclusive method), the same for the floor and every
+slider: of 30 notches it lies between the two slowest (a single slow notch moves it nearly half the way), of 60
+between the fourth and third slowest — ``--notches 60`` for a p95 no single notch decides (issue 48's
+figures in docs/benchmarks.md; each slider's slowest notches are listed either way).
 """
 
 from __future__ import annotations
