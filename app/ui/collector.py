@@ -5,10 +5,12 @@ full (generation 2) collections came every ~3 s, 6–37 ms each, whatever the se
 a slider's preview answer included, and that notch's chart came late. What they collect is mostly
 short-lived classes: Streamlit 1.67 defines a class each time it presents a keyed
 ``st.components.v2`` component's state (``make_bidi_component_presenter``: every widget a page
-draws without a value given presents them all, ~9,000 classes in a sweep of Step's sliders), and
-plotly.py one per underscored property name it parses (``chomp_empty_strings``). Gate Lab's own
-sources are gone (``app.ui.theme.SEEN_KEY``, ``app.theory.flow_figure._flow_axes``); Streamlit's
-are not ours to change.
+draws without a value given presents them all, ~8,100 classes in a sweep of Step's sliders), and
+plotly.py one per underscored property name it parses (``chomp_empty_strings``). The theme's read
+and Theory's figure no longer add theirs (``app.ui.theme.SEEN_KEY``,
+``app.theory.flow_figure._flow_axes``); ``form.Schema.read``'s one ``to_dict()`` still presents them
+(~2,500 in that sweep; a read per key costs more, ~0.15 ms each), and Streamlit's widgets are not ours
+to change.
 
 Python starts a full collection once ``gc.get_count()[2]`` — younger collections since the last
 full one — passes the third threshold (10 by default). The end of a page's run is a quiet moment
