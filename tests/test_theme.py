@@ -75,3 +75,21 @@ def test_the_watchers_last_report_decides_and_without_one_streamlits_theme_does(
     for seen, want in ((True, "dark=True"), (False, "dark=False"), (None, "dark=False")):
         at = AppTest.from_function(_reported, args=(seen,)).run()
         assert not at.exception and at.markdown[0].value == want
+
+
+def _watcher_reported():
+    import streamlit as st
+
+    from app.ui import theme as th
+
+    st.session_state[th.WATCH_KEY] = {"dark": True}  # the watcher's state as its report leaves it
+    before = th.dark()
+    th._seen()  # the callback its report runs
+    st.write(f"{before} -> {th.dark()}")
+
+
+def test_the_watchers_callback_keeps_its_report_for_dark():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_watcher_reported).run()
+    assert not at.exception and at.markdown[0].value == "False -> True"
